@@ -1,0 +1,84 @@
+// Package jobspec describes streamlab jobs as data: the built-in jobs by name
+// and job files in YAML. It knows nothing about running them.
+package jobspec
+
+import "time"
+
+// Spec is a dataflow: a source, a chain of operators, and a sink.
+// Each operator runs as Parallelism nodes named "name[i]" (or "name" when
+// Parallelism is 1).
+type Spec struct {
+	Name        string
+	Description string
+	Source      Source
+	Operators   []Operator
+	// Dependencies are the connectors and drivers the job declares; a job
+	// whose dependencies cannot be resolved fails at submission.
+	Dependencies []Dependency
+}
+
+// Source configures the seeded, replayable event log.
+type Source struct {
+	// Rate is records per second of virtual time.
+	Rate int
+	// Devices is how many devices emit events (the event's device id).
+	Devices int
+	// Actions are the action names events carry (the key of the clicks job).
+	Actions []string
+	// Disorder bounds how far an ordinary event's time lags its arrival.
+	Disorder time.Duration
+	// LateFraction of events lag a further random amount up to LateBy.
+	LateFraction float64
+	LateBy       time.Duration
+	// Watermark is the bounded out-of-orderness the source assumes: the
+	// watermark trails the largest event time seen by this much (Spark's
+	// withWatermark delay threshold, Flink's forBoundedOutOfOrderness).
+	Watermark time.Duration
+	// Trigger is the processing-time trigger interval in virtual time: at each
+	// trigger the aggregations emit and the sink commits a micro-batch.
+	Trigger time.Duration
+	// Start is the event time of the first record.
+	Start time.Time
+	// File, when set, replays events from a JSON Lines file instead of
+	// generating them (the format --dump-source writes).
+	File string
+}
+
+// Operator kinds.
+const (
+	KindParse       = "parse"        // validates events and keys them by action
+	KindMap         = "map"          // a stateless per-record transformation
+	KindFilter      = "filter"       // drops records whose action is listed in Drop
+	KindWindowCount = "window-count" // counts per key in event-time windows
+	KindDedup       = "dedup"        // a membership filter on record ids
+)
+
+// Partitioning of the edge into an operator.
+const (
+	PartitionForward   = "forward"   // instance i feeds instance i (equal parallelism)
+	PartitionHash      = "hash"      // by hash of the record key
+	PartitionRebalance = "rebalance" // round robin per sender
+)
+
+// Operator is one stage of the dataflow.
+type Operator struct {
+	Name        string
+	Kind        string
+	Parallelism int
+	Partition   string
+	// Window and Slide size the event-time windows of a window-count
+	// (Slide equal to Window, or zero, gives tumbling windows).
+	Window time.Duration
+	Slide  time.Duration
+	// Drop lists the actions a filter removes.
+	Drop []string
+}
+
+// Dependency is a connector or driver a job declares, as a job would list
+// jars on its class path.
+type Dependency struct {
+	Name     string // e.g. "flink-connector-jdbc"
+	Version  string // e.g. "3.1.2-1.17"
+	Kind     string // "connector" or "driver"
+	Provides string // factory identifier or driver class it provides
+}

@@ -1,0 +1,107 @@
+package engine
+
+// Report is what a run did. Its JSON form is a stable contract (DESIGN §3.3):
+// keys are only ever added, never renamed.
+type Report struct {
+	Job          JobReport        `json:"job"`
+	Config       ConfigReport     `json:"config"`
+	Source       SourceReport     `json:"source"`
+	Window       WindowReport     `json:"window"`
+	Sink         SinkReport       `json:"sink"`
+	Recovery     RecoveryReport   `json:"recovery"`
+	Checkpoints  CheckpointReport `json:"checkpoints"`
+	Filter       FilterReport     `json:"filter"`
+	Expectations []Expectation    `json:"expectations"`
+}
+
+// JobReport names the job and its final state.
+type JobReport struct {
+	Name  string `json:"name"`
+	State string `json:"state"` // running | finished | failed
+	Seed  int64  `json:"seed"`
+	// Error is why the job failed, when it did.
+	Error string `json:"error,omitempty"`
+	// Executor is deterministic or concurrent.
+	Executor string `json:"executor"`
+}
+
+// ConfigReport is the configuration in effect: what the guarantee really is,
+// never what was merely asked for.
+type ConfigReport struct {
+	Semantics          string `json:"semantics"`
+	HA                 string `json:"ha"`
+	Mode               string `json:"mode"`
+	Sink               string `json:"sink"`
+	Filter             string `json:"filter"`
+	Restart            string `json:"restart"`
+	Deployment         string `json:"deployment"`
+	CheckpointInterval int64  `json:"checkpoint_interval"`
+}
+
+// SourceReport describes the records admitted from the source log.
+type SourceReport struct {
+	Records int64 `json:"records"`
+	// Offset is the next offset the source will read.
+	Offset int64 `json:"offset"`
+	// Late counts records generated later than the watermark delay allows.
+	Late int64 `json:"late"`
+	// TimeMS is the virtual processing time, in ms since the run began.
+	TimeMS int64 `json:"time_ms"`
+}
+
+// WindowReport describes event-time windowing, when the job has windows.
+type WindowReport struct {
+	// Watermark is the lowest watermark among the windowing nodes, Unix ms.
+	Watermark int64 `json:"watermark"`
+	// DroppedLate counts records that arrived after their window was final.
+	DroppedLate int64 `json:"dropped_late"`
+	// Open counts windows still held in state.
+	Open int64 `json:"open"`
+}
+
+// SinkReport compares the sink against the failure-free run of the same job
+// and seed (see Ledger).
+type SinkReport struct {
+	Rows       int64 `json:"rows"`
+	Delivered  int64 `json:"delivered"`
+	Unique     int64 `json:"unique"`
+	Duplicates int64 `json:"duplicates"`
+	Lost       int64 `json:"lost"`
+	Expected   int64 `json:"expected"`
+	Correct    bool  `json:"correct"`
+	// Batches counts the micro-batches the sink committed.
+	Batches int64 `json:"batches"`
+}
+
+// RecoveryReport counts failures and what recovery cost.
+type RecoveryReport struct {
+	Failures int64 `json:"failures"`
+	Restarts int64 `json:"restarts"`
+	TimeMS   int64 `json:"time_ms"`
+}
+
+// CheckpointReport counts completed checkpoints.
+type CheckpointReport struct {
+	Completed int64 `json:"completed"`
+}
+
+// FilterReport describes the membership filter of a dedup stage.
+type FilterReport struct {
+	Kind        string  `json:"kind"`
+	M           uint64  `json:"m"`
+	K           uint64  `json:"k"`
+	Inserted    int64   `json:"inserted"`
+	FillRatio   float64 `json:"fill_ratio"`
+	EstimatedFP float64 `json:"estimated_fp"`
+	MeasuredFP  float64 `json:"measured_fp"`
+	FalseDrops  int64   `json:"false_drops"`
+	Bytes       int64   `json:"bytes"`
+}
+
+// Expectation is the outcome of one `expect` line of a lab script.
+type Expectation struct {
+	Line   int    `json:"line"`
+	Expr   string `json:"expr"`
+	OK     bool   `json:"ok"`
+	Actual string `json:"actual"`
+}
