@@ -1,0 +1,105 @@
+package engine
+
+import "sync"
+
+// EventKind says what happened.
+type EventKind string
+
+// Event kinds.
+const (
+	EventJobStarted     EventKind = "job-started"
+	EventAdmitted       EventKind = "admitted"        // N records admitted from the source
+	EventBatchCommitted EventKind = "batch-committed" // the sink committed micro-batch N
+	EventWatermark      EventKind = "watermark"       // the sink's watermark advanced to N (Unix ms)
+	EventDroppedLate    EventKind = "dropped-late"    // N records arrived after their window was final, so far
+	EventRunQuiet       EventKind = "run-quiet"       // everything admitted has been processed
+	EventJobFailed      EventKind = "job-failed"
+)
+
+// Event is one thing the engine tells its observers.
+type Event struct {
+	Seq    int64     // 1, 2, … in the order published
+	TimeMS int64     // virtual time
+	Kind   EventKind // what happened
+	Node   string    // the node concerned, if any
+	N      int64     // a count or value, by kind
+	Text   string    // a sentence for people
+}
+
+// Bus fans events out to subscribers without ever blocking the engine: each
+// subscriber has a bounded buffer, and when it falls behind its oldest
+// events are dropped and counted.
+type Bus struct {
+	mu   sync.Mutex
+	seq  int64
+	subs []*Subscription
+}
+
+// Subscription is one observer's buffer.
+type Subscription struct {
+	mu     sync.Mutex
+	buf    []Event
+	size   int
+	missed int64
+	ready  chan struct{}
+}
+
+// Subscribe returns a subscription that buffers up to size events.
+func (b *Bus) Subscribe(size int) *Subscription {
+	s := &Subscription{size: max(size, 1), ready: make(chan struct{}, 1)}
+	b.mu.Lock()
+	b.subs = append(b.subs, s)
+	b.mu.Unlock()
+	return s
+}
+
+// Unsubscribe stops delivery to s.
+func (b *Bus) Unsubscribe(s *Subscription) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for i, x := range b.subs {
+		if x == s {
+			b.subs = append(b.subs[:i], b.subs[i+1:]...)
+			return
+		}
+	}
+}
+
+// Publish delivers e to every subscriber, stamping its sequence number.
+func (b *Bus) Publish(e Event) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.seq++
+	e.Seq = b.seq
+	for _, s := range b.subs {
+		s.push(e)
+	}
+}
+
+func (s *Subscription) push(e Event) {
+	s.mu.Lock()
+	if len(s.buf) == s.size {
+		copy(s.buf, s.buf[1:])
+		s.buf = s.buf[:len(s.buf)-1]
+		s.missed++
+	}
+	s.buf = append(s.buf, e)
+	s.mu.Unlock()
+	select {
+	case s.ready <- struct{}{}:
+	default:
+	}
+}
+
+// Ready is signalled (at most one pending signal) when events arrive.
+func (s *Subscription) Ready() <-chan struct{} { return s.ready }
+
+// Drain returns the buffered events and how many were dropped since the
+// last Drain.
+func (s *Subscription) Drain() (events []Event, missed int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	events, s.buf = s.buf, nil
+	missed, s.missed = s.missed, 0
+	return events, missed
+}

@@ -1,0 +1,77 @@
+package engine
+
+import "github.com/streamlab/streamlab/engine/jobspec"
+
+// chain runs a job's logical plan as direct function calls: one instance of
+// each operator, no channels, no scheduler, no failures. It is the ledger's
+// failure-free run and the benchmarks' plain loop.
+type chain struct {
+	ops  []operator
+	outs []chainOut
+	sink *sinkOp
+	cur  *cursor
+}
+
+type chainOut struct {
+	c    *chain
+	next int
+}
+
+func (o chainOut) emit(r Record) { o.c.push(o.next, r) }
+
+func newChain(spec jobspec.Spec, mode Mode, cur *cursor, sink *sinkOp) *chain {
+	c := &chain{sink: sink, cur: cur}
+	for i, op := range spec.Operators {
+		c.ops = append(c.ops, newOperator(op, mode))
+		c.outs = append(c.outs, chainOut{c, i + 1})
+	}
+	return c
+}
+
+func (c *chain) push(i int, r Record) {
+	if i == len(c.ops) {
+		c.sink.record(r, nil)
+		return
+	}
+	c.ops[i].record(r, c.outs[i])
+}
+
+// handle passes one source element through the whole chain.
+func (c *chain) handle(e element) {
+	switch e.kind {
+	case kindRecord:
+		c.push(0, e.rec)
+	case kindWatermark:
+		for i, op := range c.ops {
+			op.watermark(e.value, c.outs[i])
+		}
+	case kindTrigger:
+		for i, op := range c.ops {
+			op.trigger(c.outs[i])
+		}
+		c.sink.trigger(nil)
+	}
+}
+
+// advanceTo runs until the sink has committed epoch batches, or the
+// admitted input is used up.
+func (c *chain) advanceTo(batches int64) {
+	for c.sink.batches < batches {
+		e, ok := c.cur.next()
+		if !ok {
+			return
+		}
+		c.handle(e)
+	}
+}
+
+// drain runs through everything admitted.
+func (c *chain) drain() {
+	for {
+		e, ok := c.cur.next()
+		if !ok {
+			return
+		}
+		c.handle(e)
+	}
+}

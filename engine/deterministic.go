@@ -1,0 +1,161 @@
+package engine
+
+import (
+	"context"
+	"math/rand/v2"
+)
+
+// detExec is the deterministic executor: one scheduler that repeatedly
+// picks, with a seeded random generator, one node that has input (and room
+// downstream) and lets it process one element. The same seed gives the same
+// interleaving, so a failure placed "after N records" lands at the same
+// point on every run.
+type detExec struct {
+	g        *graph
+	rng      *rand.Rand
+	queues   []queue // inbound, per node (index in g.nodes)
+	routers  []*detRouter
+	cap      int
+	runnable []int
+	steps    int64
+}
+
+type item struct {
+	from int
+	e    element
+}
+
+// queue is a FIFO of elements.
+type queue struct {
+	items []item
+	head  int
+}
+
+func (q *queue) len() int { return len(q.items) - q.head }
+
+func (q *queue) push(it item) { q.items = append(q.items, it) }
+
+func (q *queue) pop() item {
+	it := q.items[q.head]
+	q.items[q.head] = item{}
+	q.head++
+	if q.head == len(q.items) {
+		q.items, q.head = q.items[:0], 0
+	} else if q.head >= 1024 && q.head*2 >= len(q.items) {
+		n := copy(q.items, q.items[q.head:])
+		q.items, q.head = q.items[:n], 0
+	}
+	return it
+}
+
+// detRouter delivers a node's output straight into the downstream queues.
+type detRouter struct {
+	x    *detExec
+	n    *node
+	next []int // downstream node indexes
+	in   int   // which input of a downstream node this node is
+	rr   int
+}
+
+func (d *detRouter) emit(r Record) {
+	d.n.counts.Out++
+	t := d.x.g.target(d.n, &r, &d.rr)
+	d.x.queues[d.next[t]].push(item{d.in, element{kind: kindRecord, rec: r}})
+}
+
+func (d *detRouter) broadcast(e element) {
+	for _, t := range d.next {
+		d.x.queues[t].push(item{d.in, e})
+	}
+}
+
+func newDetExec(g *graph, seed int64, capacity int) *detExec {
+	x := &detExec{g: g, rng: rand.New(rand.NewPCG(uint64(seed), 0x5c4ed01e)), cap: capacity}
+	x.queues = make([]queue, len(g.nodes))
+	index := map[*node]int{}
+	for i, n := range g.nodes {
+		index[n] = i
+	}
+	for _, n := range g.nodes {
+		rt := &detRouter{x: x, n: n}
+		if n.stage+1 < len(g.stages) {
+			for _, m := range g.stages[n.stage+1].nodes {
+				rt.next = append(rt.next, index[m])
+			}
+			rt.in = g.inputIndex(n)
+		}
+		x.routers = append(x.routers, rt)
+	}
+	return x
+}
+
+// roomDownstream reports whether every queue node i feeds is below capacity
+// (backpressure: a node with a full consumer waits).
+func (x *detExec) roomDownstream(i int) bool {
+	for _, t := range x.routers[i].next {
+		if x.queues[t].len() >= x.cap {
+			return false
+		}
+	}
+	return true
+}
+
+// step lets one node process one element; false when nothing can run.
+func (x *detExec) step(cur *cursor) bool {
+	x.runnable = x.runnable[:0]
+	for i := range x.g.nodes {
+		ready := x.queues[i].len() > 0
+		if i == 0 {
+			ready = cur.pending()
+		}
+		if ready && x.roomDownstream(i) {
+			x.runnable = append(x.runnable, i)
+		}
+	}
+	if len(x.runnable) == 0 {
+		return false
+	}
+	i := x.runnable[0]
+	if len(x.runnable) > 1 {
+		i = x.runnable[x.rng.IntN(len(x.runnable))]
+	}
+	x.steps++
+	n, rt := x.g.nodes[i], x.routers[i]
+	if i == 0 {
+		e, _ := cur.next()
+		emitFromSource(n, e, rt)
+		return true
+	}
+	it := x.queues[i].pop()
+	n.receive(it.from, it.e, rt)
+	return true
+}
+
+// emitFromSource sends one source element downstream.
+func emitFromSource(n *node, e element, out router) {
+	switch e.kind {
+	case kindRecord:
+		n.counts.In++
+		out.emit(e.rec)
+	case kindWatermark:
+		n.wm = e.value
+		out.broadcast(e)
+	default:
+		n.epoch++
+		out.broadcast(e)
+	}
+}
+
+// run steps until nothing can run, checking ctx now and then.
+func (x *detExec) run(ctx context.Context, cur *cursor) error {
+	for i := 0; ; i++ {
+		if i%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if !x.step(cur) {
+			return nil
+		}
+	}
+}

@@ -1,0 +1,234 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/streamlab/streamlab/engine/jobspec"
+)
+
+// router carries what a node produces to the nodes downstream. Each
+// executor has its own; the node logic is the same under both.
+type router interface {
+	emitter
+	// broadcast sends a watermark or marker to every downstream node.
+	broadcast(e element)
+}
+
+// node is one parallel instance of an operator: the unit that is killed and
+// restarted. It merges its inputs: the watermark is the minimum over them,
+// and markers (triggers, ends) are aligned — an input that delivered marker
+// n is held back until every input has, so that each trigger closes the same
+// epoch of records whatever order the inputs arrive in.
+type node struct {
+	name   string
+	stage  int
+	index  int
+	op     operator
+	inWM   []int64
+	wm     int64
+	marks  []int64     // markers received per input
+	epoch  int64       // markers aligned so far
+	held   [][]element // per input, what arrived after its marker
+	done   bool        // aligned the end marker
+	counts nodeCounts
+}
+
+// nodeCounts are the per-node counters a snapshot shows.
+type nodeCounts struct {
+	In, Out int64
+}
+
+func newNode(name string, stage, index, inputs int, op operator) *node {
+	n := &node{name: name, stage: stage, index: index, op: op, wm: math.MinInt64,
+		inWM: make([]int64, inputs), marks: make([]int64, inputs), held: make([][]element, inputs)}
+	for i := range n.inWM {
+		n.inWM[i] = math.MinInt64
+	}
+	return n
+}
+
+// receive handles one element from input from.
+func (n *node) receive(from int, e element, out router) {
+	if n.marks[from] > n.epoch {
+		n.held[from] = append(n.held[from], e)
+		return
+	}
+	if n.handle(from, e, out) {
+		n.release(out)
+	}
+}
+
+// handle processes one element and reports whether it completed an
+// alignment.
+func (n *node) handle(from int, e element, out router) bool {
+	switch e.kind {
+	case kindRecord:
+		n.counts.In++
+		n.op.record(e.rec, out)
+	case kindWatermark:
+		n.inWM[from] = e.value
+		if m := minOf(n.inWM); m > n.wm {
+			n.wm = m
+			n.op.watermark(m, out)
+			out.broadcast(element{kind: kindWatermark, value: m})
+		}
+	case kindTrigger, kindEnd:
+		n.marks[from]++
+		if minOf(n.marks) <= n.epoch {
+			return false
+		}
+		n.epoch++
+		if e.kind == kindTrigger {
+			n.op.trigger(out)
+		} else {
+			n.done = true
+		}
+		out.broadcast(element{kind: e.kind})
+		return true
+	}
+	return false
+}
+
+// release replays what was held back during an alignment that just
+// completed, which may complete further alignments.
+func (n *node) release(out router) {
+	for progress := true; progress; {
+		progress = false
+		for i := range n.held {
+			for len(n.held[i]) > 0 && n.marks[i] == n.epoch {
+				e := n.held[i][0]
+				n.held[i] = n.held[i][1:]
+				n.handle(i, e, out)
+				progress = true
+			}
+		}
+	}
+}
+
+func minOf(xs []int64) int64 {
+	m := xs[0]
+	for _, x := range xs[1:] {
+		m = min(m, x)
+	}
+	return m
+}
+
+// stage is one operator of the job with its parallel nodes.
+type stage struct {
+	name      string
+	kind      string
+	partition string
+	nodes     []*node
+}
+
+// graph is the physical dataflow: stage 0 is the source, the last stage the
+// sink; every node of a stage feeds the next stage by its partitioning.
+type graph struct {
+	stages []*stage
+	nodes  []*node
+	sink   *sinkOp
+}
+
+const (
+	kindSource = "source"
+	kindSink   = "sink"
+)
+
+// nodeName is "name" for a single instance and "name[i]" otherwise.
+func nodeName(name string, parallelism, i int) string {
+	if parallelism == 1 {
+		return name
+	}
+	return fmt.Sprintf("%s[%d]", name, i)
+}
+
+// buildGraph creates the nodes of spec; sink is the sink node's logic.
+func buildGraph(spec jobspec.Spec, mode Mode, sink *sinkOp) (*graph, error) {
+	g := &graph{sink: sink}
+	add := func(name, kind, partition string, parallelism, inputs int, mk func() operator) {
+		s := &stage{name: name, kind: kind, partition: partition}
+		for i := range parallelism {
+			n := newNode(nodeName(name, parallelism, i), len(g.stages), i, inputs, mk())
+			s.nodes = append(s.nodes, n)
+			g.nodes = append(g.nodes, n)
+		}
+		g.stages = append(g.stages, s)
+	}
+	add(kindSource, kindSource, "", 1, 1, func() operator { return nil })
+	prev := 1
+	for _, op := range spec.Operators {
+		op := op
+		if newOperator(op, mode) == nil {
+			return nil, fmt.Errorf("%w: operator %q: kind %q is not implemented yet", ErrBadConfig, op.Name, op.Kind)
+		}
+		p := max(op.Parallelism, 1)
+		partition := op.Partition
+		if partition == "" {
+			partition = jobspec.PartitionForward
+			if op.Kind == jobspec.KindWindowCount || op.Kind == jobspec.KindDedup {
+				partition = jobspec.PartitionHash
+			}
+		}
+		inputs := prev
+		if partition == jobspec.PartitionForward {
+			if p != prev {
+				return nil, fmt.Errorf("%w: operator %q: forward partitioning needs the parallelism of the operator before it (%d), got %d", ErrBadConfig, op.Name, prev, p)
+			}
+			inputs = 1
+		}
+		add(op.Name, op.Kind, partition, p, inputs, func() operator { return newOperator(op, mode) })
+		prev = p
+	}
+	add(kindSink, kindSink, jobspec.PartitionRebalance, 1, prev, func() operator { return sink })
+	// The sink gathers every upstream node.
+	g.stages[len(g.stages)-1].partition = "gather"
+	return g, nil
+}
+
+// targets returns, for a record r leaving node n of stage s, the index of the
+// downstream node that receives it. rr is n's round-robin counter.
+func (g *graph) target(n *node, r *Record, rr *int) int {
+	next := g.stages[n.stage+1]
+	p := len(next.nodes)
+	switch next.partition {
+	case jobspec.PartitionForward:
+		return n.index
+	case jobspec.PartitionHash:
+		return int(hashKey(r.Key) % uint32(p))
+	case jobspec.PartitionRebalance:
+		*rr = (*rr + 1) % p
+		return *rr
+	}
+	return 0 // gather
+}
+
+// inputIndex is which input of the downstream node a node's output arrives
+// on.
+func (g *graph) inputIndex(n *node) int {
+	next := g.stages[n.stage+1]
+	if next.partition == jobspec.PartitionForward {
+		return 0
+	}
+	return n.index
+}
+
+// hashKey is 32-bit FNV-1a: a stable partitioner, the same on every run.
+func hashKey(key string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(key); i++ {
+		h ^= uint32(key[i])
+		h *= 16777619
+	}
+	return h
+}
+
+// node looks a node up by name.
+func (g *graph) node(name string) *node {
+	for _, n := range g.nodes {
+		if n.name == name {
+			return n
+		}
+	}
+	return nil
+}

@@ -1,0 +1,211 @@
+package engine
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/streamlab/streamlab/engine/jobspec"
+)
+
+// emitter receives what an operator produces.
+type emitter interface {
+	emit(r Record)
+}
+
+// operator is the logic of one node. Operators are single-threaded: a node
+// calls them from one goroutine at a time.
+type operator interface {
+	record(r Record, out emitter)
+	// watermark is called when the node's watermark (the minimum over its
+	// inputs) advances.
+	watermark(wm int64, out emitter)
+	// trigger is called when every input has delivered the same trigger.
+	trigger(out emitter)
+}
+
+// passive is the default for operators without time or triggers.
+type passive struct{}
+
+func (passive) watermark(int64, emitter) {}
+func (passive) trigger(emitter)          {}
+
+// parseOp validates events and keys them by action, as the first step of the
+// Structured Streaming example does with a raw JSON payload.
+type parseOp struct {
+	passive
+	invalid int64
+}
+
+func (p *parseOp) record(r Record, out emitter) {
+	if r.Action == "" {
+		p.invalid++
+		return
+	}
+	r.Key = r.Action
+	out.emit(r)
+}
+
+// mapOp normalises the action to lower case: stateless, one in, one out.
+type mapOp struct{ passive }
+
+func (mapOp) record(r Record, out emitter) {
+	if hasUpper(r.Action) {
+		r.Action = strings.ToLower(r.Action)
+	}
+	out.emit(r)
+}
+
+func hasUpper(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
+// filterOp drops records whose action is listed.
+type filterOp struct {
+	passive
+	drop []string
+}
+
+func (f filterOp) record(r Record, out emitter) {
+	if !slices.Contains(f.drop, r.Action) {
+		out.emit(r)
+	}
+}
+
+// windowKey names one window of one key.
+type windowKey struct {
+	start int64
+	key   string
+}
+
+func compareWindowKeys(a, b windowKey) int {
+	if c := cmp.Compare(a.start, b.start); c != 0 {
+		return c
+	}
+	return strings.Compare(a.key, b.key)
+}
+
+// windowCount counts records per key in event-time windows, emitting at
+// each trigger according to the output mode, as Spark does per micro-batch:
+//
+//   - update: the rows changed since the last trigger; a window's state is
+//     dropped once the watermark passes its end, and a record arriving for a
+//     dropped window is counted as dropped late;
+//   - append: each window once, when the watermark passes its end (final);
+//   - complete: every row every trigger; all state is kept, so the watermark
+//     drops nothing (Spark cannot drop state that a complete table shows).
+type windowCount struct {
+	size, slide int64
+	mode        Mode
+	counts      map[windowKey]int64
+	changed     map[windowKey]struct{}
+	wm          int64
+	hasWM       bool
+	droppedLate int64
+}
+
+func newWindowCount(op jobspec.Operator, mode Mode) *windowCount {
+	size := op.Window.Milliseconds()
+	slide := op.Slide.Milliseconds()
+	if slide <= 0 {
+		slide = size
+	}
+	return &windowCount{size: size, slide: slide, mode: mode,
+		counts: map[windowKey]int64{}, changed: map[windowKey]struct{}{}}
+}
+
+// windowStarts calls f with the start of every window containing t, oldest
+// first.
+func (w *windowCount) windowStarts(t int64, f func(start int64)) {
+	last := floorDiv(t, w.slide) * w.slide
+	first := last - w.size + w.slide
+	for s := first; s <= last; s += w.slide {
+		f(s)
+	}
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+// final reports whether the window starting at start can no longer change.
+func (w *windowCount) final(start int64) bool {
+	return w.mode != ModeComplete && w.hasWM && start+w.size <= w.wm
+}
+
+func (w *windowCount) record(r Record, _ emitter) {
+	counted := false
+	w.windowStarts(r.Time, func(start int64) {
+		if w.final(start) {
+			return
+		}
+		k := windowKey{start, r.Key}
+		w.counts[k]++
+		w.changed[k] = struct{}{}
+		counted = true
+	})
+	if !counted {
+		w.droppedLate++
+	}
+}
+
+func (w *windowCount) watermark(wm int64, _ emitter) {
+	if !w.hasWM || wm > w.wm {
+		w.wm, w.hasWM = wm, true
+	}
+}
+
+func (w *windowCount) trigger(out emitter) {
+	var keys []windowKey
+	switch w.mode {
+	case ModeUpdate:
+		for k := range w.changed {
+			keys = append(keys, k)
+		}
+	case ModeAppend:
+		for k := range w.counts {
+			if w.final(k.start) {
+				keys = append(keys, k)
+			}
+		}
+	case ModeComplete:
+		for k := range w.counts {
+			keys = append(keys, k)
+		}
+	}
+	slices.SortFunc(keys, compareWindowKeys)
+	for _, k := range keys {
+		out.emit(Record{Offset: -1, Key: k.key, Action: k.key, Time: k.start,
+			WindowStart: k.start, WindowEnd: k.start + w.size, Value: w.counts[k]})
+	}
+	clear(w.changed)
+	for k := range w.counts {
+		if w.final(k.start) {
+			delete(w.counts, k)
+		}
+	}
+}
+
+// newOperator builds the logic for one node of op.
+func newOperator(op jobspec.Operator, mode Mode) operator {
+	switch op.Kind {
+	case jobspec.KindParse:
+		return &parseOp{}
+	case jobspec.KindMap:
+		return mapOp{}
+	case jobspec.KindFilter:
+		return filterOp{drop: op.Drop}
+	case jobspec.KindWindowCount:
+		return newWindowCount(op, mode)
+	}
+	return nil
+}

@@ -1,0 +1,46 @@
+package engine
+
+// Record is what flows between nodes: a source event, or (after an
+// aggregation) one result row for a key and window.
+type Record struct {
+	// ID identifies a source event uniquely within a job and seed; result
+	// rows carry 0.
+	ID uint64
+	// Offset is the event's position in the source log; result rows carry -1.
+	Offset int64
+	// Time is the event time in Unix milliseconds.
+	Time   int64
+	Device int32
+	Action string
+	// Key partitions the stream (the action, for the built-in jobs).
+	Key string
+	// WindowStart and WindowEnd (exclusive, Unix ms) and Value describe a
+	// result row.
+	WindowStart int64
+	WindowEnd   int64
+	Value       int64
+}
+
+// IsResult reports whether r is an aggregation result rather than an event.
+func (r Record) IsResult() bool { return r.Offset < 0 }
+
+// kind tells the elements of a stream apart.
+type kind uint8
+
+const (
+	kindRecord    kind = iota
+	kindWatermark      // value: the sender's watermark, Unix ms
+	kindTrigger        // a processing-time trigger: aggregations emit, sinks commit
+	kindEnd            // the end of a run: nodes stop once every input sent it
+)
+
+// element is one item on a channel between nodes. Triggers and ends are
+// markers: every channel carries the same markers in the same order, so a
+// node with several inputs can align them (Carbone et al., 2015).
+type element struct {
+	kind  kind
+	value int64
+	rec   Record
+}
+
+func (k kind) isMarker() bool { return k == kindTrigger || k == kindEnd }

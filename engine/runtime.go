@@ -1,0 +1,281 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"time"
+
+	"github.com/streamlab/streamlab/engine/jobspec"
+)
+
+// Job states.
+const (
+	StateRunning  = "running"
+	StateFinished = "finished"
+	StateFailed   = "failed"
+)
+
+// ErrNotDeterministic is returned by operations only the deterministic
+// executor supports, such as stepping one element at a time.
+var ErrNotDeterministic = errors.New("only the deterministic executor can step")
+
+// Runtime runs one job. It is not safe for concurrent use: one goroutine
+// drives it (runs, steps, snapshots); observers use the Bus.
+type Runtime struct {
+	spec   jobspec.Spec
+	cfg    Config
+	src    *Source
+	cur    *cursor
+	g      *graph
+	sink   *sinkOp
+	writer sinkWriter
+	ref    *chain
+	ledger *Ledger
+	bus    *Bus
+	det    *detExec
+	state  string
+	err    error
+	late   int64 // admitted records generated late
+	wmOut  int64 // the sink's last published watermark
+	drops  int64 // last published dropped-late count
+}
+
+// New prepares a job to run. Nothing is admitted until Run or Admit.
+func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
+	if cfg.QueueCap <= 0 {
+		cfg.QueueCap = DefaultConfig().QueueCap
+	}
+	hasWM := spec.Source.Watermark >= 0
+	if err := CheckMode(spec, cfg.Mode, hasWM); err != nil {
+		return nil, err
+	}
+	if cfg.Sink != SinkLog && cfg.Sink != SinkTable {
+		return nil, fmt.Errorf("%w: unknown sink %q; expected log or table", ErrBadConfig, cfg.Sink)
+	}
+	if cfg.Executor == "" {
+		cfg.Executor = ExecDeterministic
+	}
+	if cfg.Executor != ExecDeterministic && cfg.Executor != ExecConcurrent {
+		return nil, fmt.Errorf("%w: unknown executor %q; expected deterministic or concurrent", ErrBadConfig, cfg.Executor)
+	}
+	src, err := NewSource(spec.Source, cfg.Seed)
+	if err != nil {
+		return nil, err
+	}
+	events := !aggregates(spec)
+	r := &Runtime{spec: spec, cfg: cfg, src: src, bus: &Bus{}, state: StateRunning, wmOut: math.MinInt64}
+	r.cur = newCursor(src, spec.Source.Trigger, spec.Source.Watermark)
+	var w sinkWriter = &logSink{}
+	if cfg.Sink == SinkTable {
+		if w, err = openTableSink(cfg.DBPath, cfg.Mode, events); err != nil {
+			return nil, fmt.Errorf("%w: table sink: %v", ErrBadConfig, err)
+		}
+	}
+	r.writer = w
+	r.sink = &sinkOp{writer: w, events: events, onCommit: r.committed}
+	if r.g, err = buildGraph(spec, cfg.Mode, r.sink); err != nil {
+		w.close()
+		return nil, err
+	}
+	if !cfg.NoLedger {
+		r.ledger = newLedger(events, cfg.Mode, cfg.Sink)
+		refSink := &sinkOp{writer: &logSink{}, events: events, onCommit: func(b []Record) { r.ledger.apply(b, false) }}
+		r.ref = newChain(spec, cfg.Mode, newCursor(src, spec.Source.Trigger, spec.Source.Watermark), refSink)
+	}
+	if cfg.Executor == ExecDeterministic {
+		r.det = newDetExec(r.g, cfg.Seed, cfg.QueueCap)
+	}
+	r.bus.Publish(Event{Kind: EventJobStarted, Text: fmt.Sprintf("job %s started (seed %d, %s executor)", spec.Name, cfg.Seed, cfg.Executor)})
+	return r, nil
+}
+
+// Bus is where the runtime publishes what happens.
+func (r *Runtime) Bus() *Bus { return r.bus }
+
+// Spec is the job being run.
+func (r *Runtime) Spec() jobspec.Spec { return r.spec }
+
+// Config is the configuration the job runs with.
+func (r *Runtime) Config() Config { return r.cfg }
+
+// Source is the job's event log.
+func (r *Runtime) Source() *Source { return r.src }
+
+// Close releases the sink (and removes a temporary database).
+func (r *Runtime) Close() error { return r.writer.close() }
+
+// committed is called for every micro-batch the real sink commits.
+func (r *Runtime) committed(batch []Record) {
+	if r.ledger != nil {
+		r.ledger.apply(batch, true)
+		r.ref.advanceTo(r.sink.batches)
+	}
+	r.bus.Publish(Event{TimeMS: r.cur.clock, Kind: EventBatchCommitted, Node: kindSink, N: r.sink.batches,
+		Text: fmt.Sprintf("batch %d committed: %d rows", r.sink.batches, len(batch))})
+	sinkNode := r.g.nodes[len(r.g.nodes)-1]
+	if sinkNode.wm > r.wmOut && sinkNode.wm != math.MinInt64 {
+		r.wmOut = sinkNode.wm
+		r.bus.Publish(Event{TimeMS: r.cur.clock, Kind: EventWatermark, Node: kindSink, N: sinkNode.wm,
+			Text: "watermark " + time.UnixMilli(sinkNode.wm).UTC().Format("15:04:05")})
+	}
+}
+
+// Admit lets n more records into the source (fewer if a replayed file runs
+// out) and returns how many it let in. Step or Run processes them.
+func (r *Runtime) Admit(n int64) int64 {
+	before := r.cur.limit
+	got := r.cur.admitRecords(n)
+	r.admitted(before, got)
+	return got
+}
+
+// AdmitFor moves virtual time on by d and lets in what arrives meanwhile.
+func (r *Runtime) AdmitFor(d time.Duration) int64 {
+	before := r.cur.limit
+	got := r.cur.admitFor(d)
+	r.admitted(before, got)
+	return got
+}
+
+func (r *Runtime) admitted(from, n int64) {
+	if r.ref != nil {
+		r.ref.cur.limit, r.ref.cur.runEnd, r.ref.cur.clock, r.ref.cur.endTrigger = r.cur.limit, r.cur.runEnd, r.cur.clock, true
+	}
+	for off := from; off < from+n; off++ {
+		if r.src.IsLate(off) {
+			r.late++
+		}
+	}
+	r.bus.Publish(Event{TimeMS: r.cur.clock, Kind: EventAdmitted, Node: kindSource, N: n,
+		Text: fmt.Sprintf("%d records admitted (offsets %d–%d)", n, from, from+n-1)})
+}
+
+// Step processes one element at one node, chosen by the seeded scheduler,
+// and reports whether there was anything to do.
+func (r *Runtime) Step() (bool, error) {
+	if r.det == nil {
+		return false, ErrNotDeterministic
+	}
+	if r.state != StateRunning {
+		return false, nil
+	}
+	did := r.det.step(r.cur)
+	r.checkSink()
+	return did, nil
+}
+
+// Run processes everything admitted until the job is quiet.
+func (r *Runtime) Run(ctx context.Context) error {
+	if r.state != StateRunning {
+		return r.err
+	}
+	var err error
+	if r.det != nil {
+		err = r.det.run(ctx, r.cur)
+	} else {
+		err = runConcurrent(ctx, r.g, r.cur, r.cfg.QueueCap)
+	}
+	if err != nil {
+		return err
+	}
+	r.checkSink()
+	r.bus.Publish(Event{TimeMS: r.cur.clock, Kind: EventRunQuiet, N: r.cur.off, Text: fmt.Sprintf("quiet at offset %d", r.cur.off)})
+	return r.err
+}
+
+// checkSink fails the job when the sink could not write.
+func (r *Runtime) checkSink() {
+	if r.sink.err != nil && r.state != StateFailed {
+		r.state, r.err = StateFailed, r.sink.err
+		r.bus.Publish(Event{TimeMS: r.cur.clock, Kind: EventJobFailed, Text: r.err.Error()})
+	}
+	if d := r.droppedLate(); d > r.drops {
+		r.drops = d
+		r.bus.Publish(Event{TimeMS: r.cur.clock, Kind: EventDroppedLate, N: d, Text: fmt.Sprintf("%d records dropped late so far", d)})
+	}
+}
+
+func (r *Runtime) droppedLate() int64 {
+	var n int64
+	for _, nd := range r.g.nodes {
+		if w, ok := nd.op.(*windowCount); ok {
+			n += w.droppedLate
+		}
+	}
+	return n
+}
+
+// DumpSource writes the admitted source log as JSON Lines.
+func (r *Runtime) DumpSource(w io.Writer) error { return r.src.Dump(w, r.cur.limit) }
+
+// Ledger returns the ledger's totals, comparing the sink as committed so
+// far with the failure-free run at the same batch.
+func (r *Runtime) Ledger() (LedgerTotals, bool) {
+	if r.ledger == nil {
+		return LedgerTotals{}, false
+	}
+	return r.ledger.Totals(), true
+}
+
+// SinkRows returns the latest rows the sink committed, oldest first.
+func (r *Runtime) SinkRows() []Record { return r.sink.latest() }
+
+// SinkDigest identifies the sink's contents: two sinks with the same rows
+// in the same order have the same digest.
+func (r *Runtime) SinkDigest() uint64 {
+	if l, ok := r.writer.(*logSink); ok {
+		return l.digest
+	}
+	return 0
+}
+
+// Report describes the job as it stands. It drains the failure-free run to
+// the end of the admitted input first, so the comparison is complete.
+func (r *Runtime) Report() Report {
+	if r.ref != nil {
+		r.ref.drain()
+	}
+	rows, err := r.writer.rows()
+	if err != nil && r.err == nil {
+		r.state, r.err = StateFailed, err
+	}
+	rep := Report{
+		Job:    JobReport{Name: r.spec.Name, State: r.state, Seed: r.cfg.Seed, Executor: r.cfg.Executor},
+		Config: ConfigReport{Semantics: "at-most-once", HA: "none", Mode: string(r.cfg.Mode), Sink: r.cfg.Sink, Filter: "none", Restart: "none", Deployment: "standalone"},
+		Source: SourceReport{Records: r.cur.off, Offset: r.cur.off, Late: r.late, TimeMS: r.cur.clock},
+		Sink:   SinkReport{Rows: rows, Batches: r.sink.batches},
+		Filter: FilterReport{Kind: "none"},
+	}
+	if r.err != nil {
+		rep.Job.Error = r.err.Error()
+	}
+	if r.src.Len() >= 0 && r.cur.off >= r.src.Len() && r.state == StateRunning {
+		rep.Job.State = StateFinished
+	}
+	if aggregates(r.spec) {
+		wm := int64(math.MaxInt64)
+		for _, nd := range r.g.nodes {
+			if w, ok := nd.op.(*windowCount); ok {
+				rep.Window.DroppedLate += w.droppedLate
+				rep.Window.Open += int64(len(w.counts))
+				if w.hasWM {
+					wm = min(wm, w.wm)
+				} else {
+					wm = min(wm, 0)
+				}
+			}
+		}
+		if wm != math.MaxInt64 {
+			rep.Window.Watermark = wm
+		}
+	}
+	if r.ledger != nil {
+		t := r.ledger.Totals()
+		rep.Sink.Delivered, rep.Sink.Unique, rep.Sink.Duplicates = t.Delivered, t.Unique, t.Duplicates
+		rep.Sink.Lost, rep.Sink.Expected, rep.Sink.Correct = t.Lost, t.Expected, t.Correct
+	}
+	return rep
+}

@@ -1,0 +1,166 @@
+package engine
+
+import (
+	"cmp"
+	"fmt"
+	"hash/fnv"
+	"slices"
+	"strconv"
+
+	"github.com/streamlab/streamlab/engine/table"
+)
+
+// sinkWriter is where committed micro-batches land.
+type sinkWriter interface {
+	// write stores one micro-batch with the output mode's meaning.
+	write(batch []Record) error
+	// rows is how many rows the sink holds.
+	rows() (int64, error)
+	close() error
+}
+
+// recentRows is how many of the latest sink rows a snapshot shows.
+const recentRows = 64
+
+// sinkOp is the sink node's logic. Between two triggers it gathers the
+// records of one epoch; at the trigger it commits them as one micro-batch,
+// sorted, so that the sink's contents do not depend on the order in which
+// parallel upstream nodes happened to deliver.
+type sinkOp struct {
+	passive
+	writer  sinkWriter
+	events  bool // the job writes events, not aggregation results
+	buf     []Record
+	batches int64
+	err     error
+	// onCommit observes each committed batch (the ledger, snapshots).
+	onCommit func(batch []Record)
+	recent   []Record // ring of the latest rows
+	next     int
+	written  int64
+}
+
+func (s *sinkOp) record(r Record, _ emitter) { s.buf = append(s.buf, r) }
+
+func (s *sinkOp) trigger(emitter) {
+	batch := s.buf
+	if s.events {
+		slices.SortStableFunc(batch, func(a, b Record) int { return cmp.Compare(a.Offset, b.Offset) })
+	} else {
+		slices.SortStableFunc(batch, func(a, b Record) int {
+			return compareWindowKeys(windowKey{a.WindowStart, a.Key}, windowKey{b.WindowStart, b.Key})
+		})
+	}
+	if s.err == nil {
+		if err := s.writer.write(batch); err != nil {
+			s.err = fmt.Errorf("sink: %w", err)
+		}
+	}
+	s.batches++
+	s.written += int64(len(batch))
+	for _, r := range batch {
+		if len(s.recent) < recentRows {
+			s.recent = append(s.recent, r)
+		} else {
+			s.recent[s.next] = r
+			s.next = (s.next + 1) % recentRows
+		}
+	}
+	if s.onCommit != nil {
+		s.onCommit(batch)
+	}
+	s.buf = s.buf[:0]
+}
+
+// latest returns the most recent rows, oldest first.
+func (s *sinkOp) latest() []Record {
+	out := make([]Record, 0, len(s.recent))
+	out = append(out, s.recent[s.next:]...)
+	return append(out, s.recent[:s.next]...)
+}
+
+// logSink is an append-only log: every row of every batch is a new line. It
+// keeps a running digest of its contents, so two runs can be compared
+// without holding every line in memory.
+type logSink struct {
+	n      int64
+	digest uint64
+}
+
+func (l *logSink) write(batch []Record) error {
+	h := fnv.New64a()
+	var buf []byte
+	for _, r := range batch {
+		buf = appendRow(buf[:0], r)
+		h.Write(buf)
+		l.n++
+	}
+	l.digest = l.digest*1099511628211 ^ h.Sum64()
+	return nil
+}
+
+func (l *logSink) rows() (int64, error) { return l.n, nil }
+func (l *logSink) close() error         { return nil }
+
+// appendRow renders a row as the log would print it.
+func appendRow(b []byte, r Record) []byte {
+	if r.IsResult() {
+		b = strconv.AppendInt(b, r.WindowStart, 10)
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, r.WindowEnd, 10)
+		b = append(b, ' ')
+		b = append(b, r.Key...)
+		b = append(b, ' ')
+		return strconv.AppendInt(b, r.Value, 10)
+	}
+	b = strconv.AppendUint(b, r.ID, 10)
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, r.Time, 10)
+	b = append(b, ' ')
+	b = append(b, r.Action...)
+	b = append(b, ' ')
+	return strconv.AppendInt(b, r.Offset, 10)
+}
+
+// tableSink writes to a real SQLite database: rows are appended in append
+// mode, upserted in place in update mode, rewritten in complete mode.
+type tableSink struct {
+	store  *table.Store
+	mode   Mode
+	events bool
+}
+
+func openTableSink(path string, mode Mode, events bool) (*tableSink, error) {
+	st, err := table.Open(path, table.Layout{Events: events, Keyed: mode != ModeAppend})
+	if err != nil {
+		return nil, err
+	}
+	return &tableSink{store: st, mode: mode, events: events}, nil
+}
+
+func (t *tableSink) write(batch []Record) error {
+	if t.events {
+		rows := make([]table.Event, len(batch))
+		for i, r := range batch {
+			rows[i] = table.Event{ID: r.ID, Time: r.Time, Action: r.Action, Key: r.Key, Offset: r.Offset}
+		}
+		if t.mode == ModeAppend {
+			return t.store.AppendEvents(rows)
+		}
+		return t.store.UpsertEvents(rows)
+	}
+	rows := make([]table.Result, len(batch))
+	for i, r := range batch {
+		rows[i] = table.Result{WindowStart: r.WindowStart, WindowEnd: r.WindowEnd, Key: r.Key, Value: r.Value}
+	}
+	switch t.mode {
+	case ModeAppend:
+		return t.store.AppendResults(rows)
+	case ModeComplete:
+		return t.store.ReplaceResults(rows)
+	}
+	return t.store.UpsertResults(rows)
+}
+
+func (t *tableSink) rows() (int64, error) { return t.store.Count() }
+func (t *tableSink) close() error         { return t.store.Close() }

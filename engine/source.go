@@ -1,0 +1,303 @@
+package engine
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/streamlab/streamlab/engine/jobspec"
+)
+
+// Source is a seeded, replayable event log, like one Kafka partition: the
+// event at an offset is a pure function of the seed and the offset, so any
+// position can be re-read after a failure and every run sees the same log.
+type Source struct {
+	spec    jobspec.Source
+	salt    uint64
+	start   int64 // event time of offset 0, Unix ms
+	events  []Record
+	actions []string
+}
+
+// maxFileEvents bounds a replayed file so a huge file cannot exhaust memory.
+const maxFileEvents = 10_000_000
+
+// NewSource builds the log for a source spec and seed. A spec with a File
+// replays that file (JSON Lines, as written by DumpSource).
+func NewSource(spec jobspec.Source, seed int64) (*Source, error) {
+	if spec.Rate <= 0 {
+		return nil, fmt.Errorf("%w: source rate must be positive, got %d", ErrBadConfig, spec.Rate)
+	}
+	s := &Source{spec: spec, salt: mix(uint64(seed) ^ 0x5eed5eed5eed5eed), start: spec.Start.UnixMilli(), actions: spec.Actions}
+	if len(s.actions) == 0 {
+		s.actions = []string{"open", "close"}
+	}
+	if spec.File != "" {
+		events, err := readEvents(spec.File)
+		if err != nil {
+			return nil, err
+		}
+		s.events = events
+	}
+	return s, nil
+}
+
+// Len is the number of events in a replayed file, or -1 for a generated,
+// unbounded log.
+func (s *Source) Len() int64 {
+	if s.events == nil {
+		return -1
+	}
+	return int64(len(s.events))
+}
+
+// Arrival is when the event at off reaches the source, in virtual ms since
+// the job started: the source delivers Rate events per virtual second.
+func (s *Source) Arrival(off int64) int64 { return off * 1000 / int64(s.spec.Rate) }
+
+// firstArrivingAtOrAfter is the smallest offset whose arrival is >= t.
+func (s *Source) firstArrivingAtOrAfter(t int64) int64 {
+	rate := int64(s.spec.Rate)
+	off := t * rate / 1000
+	for off > 0 && s.Arrival(off-1) >= t {
+		off--
+	}
+	for s.Arrival(off) < t {
+		off++
+	}
+	return off
+}
+
+// At returns the event at offset off.
+func (s *Source) At(off int64) Record {
+	if s.events != nil {
+		return s.events[off]
+	}
+	id := mix(uint64(off) + s.salt) // a bijection of off: ids never collide
+	h := mix(id ^ 0xd1b54a32d192ed03)
+	action := s.actions[h%uint64(len(s.actions))]
+	devices := uint64(max(s.spec.Devices, 1))
+	device := int32(mix(h) % devices)
+	return Record{
+		ID:     id,
+		Offset: off,
+		Time:   s.start + s.Arrival(off) - s.delay(id),
+		Device: device,
+		Action: action,
+		Key:    action,
+	}
+}
+
+// IsLate reports whether the event at off was generated with extra lateness
+// (beyond the ordinary disorder).
+func (s *Source) IsLate(off int64) bool {
+	if s.events != nil {
+		return false
+	}
+	return s.late(mix(uint64(off) + s.salt))
+}
+
+func (s *Source) late(id uint64) bool {
+	return unit(mix(id^0x8cb92ba72f3d8dd7)) < s.spec.LateFraction
+}
+
+// delay is how far an event's time trails its arrival.
+func (s *Source) delay(id uint64) int64 {
+	disorder := s.spec.Disorder.Milliseconds()
+	var d int64
+	if disorder > 0 {
+		d = int64(mix(id^0x2545f4914f6cdd1d) % uint64(disorder+1))
+	}
+	if lateBy := s.spec.LateBy.Milliseconds(); lateBy > 0 && s.late(id) {
+		d += disorder + 1 + int64(mix(id^0x9e3779b97f4a7c15)%uint64(lateBy))
+	}
+	return d
+}
+
+// mix is the SplitMix64 finalizer: a bijection on uint64 with good
+// avalanche, so hashing (seed, offset) gives independent-looking fields.
+func mix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+// unit maps a hash to [0, 1).
+func unit(h uint64) float64 { return float64(h>>11) / (1 << 53) }
+
+// dumpedEvent is one line of a source dump (DESIGN §3.4).
+type dumpedEvent struct {
+	ID     uint64 `json:"id"`
+	Time   int64  `json:"time"`
+	Action string `json:"action"`
+	Key    string `json:"key"`
+	Offset int64  `json:"offset"`
+	Device int32  `json:"device"`
+}
+
+// Dump writes events [0, n) as JSON Lines.
+func (s *Source) Dump(w io.Writer, n int64) error {
+	bw := bufio.NewWriter(w)
+	enc := json.NewEncoder(bw)
+	for off := range n {
+		r := s.At(off)
+		if err := enc.Encode(dumpedEvent{r.ID, r.Time, r.Action, r.Key, r.Offset, r.Device}); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
+
+// readEvents loads a JSON Lines event file. Offsets are reassigned by
+// position; a missing key defaults to the action.
+func readEvents(path string) ([]Record, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w: source file: %v", ErrBadConfig, err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	var out []Record
+	line := 0
+	for sc.Scan() {
+		line++
+		text := sc.Bytes()
+		if len(text) == 0 {
+			continue
+		}
+		var e struct {
+			ID     *uint64 `json:"id"`
+			Time   *int64  `json:"time"`
+			Action string  `json:"action"`
+			Key    string  `json:"key"`
+			Offset int64   `json:"offset"`
+			Device int32   `json:"device"`
+		}
+		if err := json.Unmarshal(text, &e); err != nil {
+			return nil, fmt.Errorf("%w: %s:%d: expected a JSON event {\"id\":…,\"time\":…,\"action\":…}: %v", ErrBadConfig, path, line, err)
+		}
+		if e.ID == nil || e.Time == nil || e.Action == "" {
+			return nil, fmt.Errorf("%w: %s:%d: an event needs \"id\", \"time\" (Unix ms) and \"action\"", ErrBadConfig, path, line)
+		}
+		if len(out) >= maxFileEvents {
+			return nil, fmt.Errorf("%w: %s:%d: more than %d events", ErrBadConfig, path, line, maxFileEvents)
+		}
+		key := e.Key
+		if key == "" {
+			key = e.Action
+		}
+		out = append(out, Record{ID: *e.ID, Offset: int64(len(out)), Time: *e.Time, Device: e.Device, Action: e.Action, Key: key})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%w: %s:%d: %v", ErrBadConfig, path, line+1, err)
+	}
+	return out, nil
+}
+
+// cursor walks the source log for one consumer, interleaving records with
+// watermarks and triggers at positions fixed by the log alone, never by the
+// wall clock: the source node and the failure-free reference both use one,
+// and so see the same stream.
+type cursor struct {
+	src         *Source
+	off         int64 // next offset to emit
+	limit       int64 // records admitted so far
+	clock       int64 // virtual ms: the end of the last admission
+	runEnd      int64 // triggers due at or before this are emitted
+	trigger     int64 // trigger interval, ms
+	nextTrigger int64
+	watermark   int64 // bounded out-of-orderness, ms; <0 means no watermark
+	maxTime     int64
+	seen        bool
+	wmSent      bool // the watermark before a pending trigger went out
+	endTrigger  bool // the end of this admission still owes a trigger
+	sendEnd     bool // send kindEnd after the end trigger (concurrent runs)
+	endPending  bool
+}
+
+func newCursor(src *Source, trigger, watermark time.Duration) *cursor {
+	t := max(trigger.Milliseconds(), 1)
+	wm := watermark.Milliseconds()
+	if watermark < 0 {
+		wm = -1
+	}
+	return &cursor{src: src, trigger: t, nextTrigger: t, watermark: wm, runEnd: -1}
+}
+
+// admitRecords lets n more records in; virtual time moves to the last one.
+func (c *cursor) admitRecords(n int64) int64 {
+	if l := c.src.Len(); l >= 0 {
+		n = min(n, l-c.limit)
+	}
+	if n > 0 {
+		c.limit += n
+		c.runEnd = c.src.Arrival(c.limit - 1)
+		c.clock = c.runEnd + 1
+	}
+	c.endTrigger = true
+	return n
+}
+
+// admitFor moves virtual time on by d, letting in what arrives meanwhile.
+func (c *cursor) admitFor(d time.Duration) int64 {
+	c.clock += d.Milliseconds()
+	c.runEnd = c.clock - 1
+	limit := c.src.firstArrivingAtOrAfter(c.clock)
+	if l := c.src.Len(); l >= 0 {
+		limit = min(limit, l)
+	}
+	n := max(limit-c.limit, 0)
+	c.limit = max(c.limit, limit)
+	c.endTrigger = true
+	return n
+}
+
+// pending reports whether next has something to emit.
+func (c *cursor) pending() bool {
+	return c.off < c.limit || c.nextTrigger <= c.runEnd || c.endTrigger || c.endPending
+}
+
+// next returns the next element of the stream, if any.
+func (c *cursor) next() (element, bool) {
+	switch {
+	case c.off < c.limit && c.src.Arrival(c.off) < c.nextTrigger:
+		r := c.src.At(c.off)
+		c.off++
+		if !c.seen || r.Time > c.maxTime {
+			c.maxTime, c.seen = r.Time, true
+		}
+		return element{kind: kindRecord, rec: r}, true
+	case c.nextTrigger <= c.runEnd:
+		if e, ok := c.watermarkFirst(); ok {
+			return e, true
+		}
+		c.nextTrigger += c.trigger
+		return element{kind: kindTrigger}, true
+	case c.endTrigger:
+		if e, ok := c.watermarkFirst(); ok {
+			return e, true
+		}
+		c.endTrigger = false
+		c.endPending = c.sendEnd
+		return element{kind: kindTrigger}, true
+	case c.endPending:
+		c.endPending = false
+		return element{kind: kindEnd}, true
+	}
+	return element{}, false
+}
+
+// watermarkFirst emits the watermark that precedes each trigger, once.
+func (c *cursor) watermarkFirst() (element, bool) {
+	if c.wmSent || c.watermark < 0 || !c.seen {
+		c.wmSent = false
+		return element{}, false
+	}
+	c.wmSent = true
+	return element{kind: kindWatermark, value: c.maxTime - c.watermark}, true
+}
