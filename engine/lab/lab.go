@@ -1,17 +1,41 @@
 // Package lab runs lab scripts against the engine: the one command language
-// that TUI keys, lessons, exercises and `streamlab run` all speak.
+// that TUI keys, lessons, exercises and `streamlab run` all speak. A Session
+// holds one job's configuration and runtime and executes commands one by
+// one; RunScript runs a whole script headless.
 package lab
 
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 
 	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/engine/script"
 )
 
 // ErrBadInput marks errors caused by the script or the files it names
 // (exit code 2); errors.Is(err, ErrBadInput) tells them apart.
 var ErrBadInput = errors.New("bad input")
+
+// Error is a bad-input error at a position in a script.
+type Error struct {
+	File      string
+	Line, Col int
+	Msg       string
+}
+
+func (e *Error) Error() string {
+	if e.Line == 0 {
+		return fmt.Sprintf("%s: %s", e.File, e.Msg)
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+}
+
+// Is makes every Error an ErrBadInput.
+func (e *Error) Is(target error) bool { return target == ErrBadInput }
 
 // Options are the run-wide settings that the command line provides.
 type Options struct {
@@ -19,14 +43,78 @@ type Options struct {
 	Seed *int64
 	// DBPath keeps the table sink's SQLite database at this path.
 	DBPath string
-	// DumpSource writes the admitted source log as JSON Lines to this path.
+	// DumpSource writes the admitted source log as JSON Lines to this path
+	// when the script ends.
 	DumpSource string
 	// Executor is "deterministic" (default) or "concurrent".
 	Executor string
+	// Log receives the text report of each `report` command; nil discards.
+	Log io.Writer
 }
 
 // RunScript parses and runs a whole lab script and returns its report.
-// file names the script in error messages ("-" for standard input).
+// file names the script in error messages ("-" for standard input); a job
+// file it names is found relative to the script's directory.
 func RunScript(ctx context.Context, file string, src []byte, opts Options) (*engine.Report, error) {
-	return nil, errors.New("not implemented yet")
+	sc, err := script.Parse(file, src)
+	if err != nil {
+		return nil, fromScript(err)
+	}
+	s := NewSession(file, opts)
+	defer s.Close()
+	for _, c := range sc.Commands {
+		if err := s.Exec(ctx, c); err != nil {
+			return nil, err
+		}
+	}
+	rep, err := s.Report()
+	if err != nil {
+		return nil, err
+	}
+	if opts.DumpSource != "" {
+		if err := s.dumpSource(opts.DumpSource); err != nil {
+			return nil, err
+		}
+	}
+	return rep, nil
+}
+
+// fromScript turns a parse error into a bad-input Error.
+func fromScript(err error) error {
+	var se *script.Error
+	if errors.As(err, &se) {
+		return &Error{File: se.File, Line: se.Line, Col: se.Col, Msg: se.Msg}
+	}
+	return &Error{File: "script", Msg: err.Error()}
+}
+
+// dumpSource writes the admitted source log atomically: to a temporary file
+// beside path, renamed into place once complete.
+func (s *Session) dumpSource(path string) error {
+	rt, err := s.runtime()
+	if err != nil {
+		return err
+	}
+	return writeAtomic(path, rt.DumpSource)
+}
+
+// writeAtomic writes a file through a temporary sibling and a rename, so a
+// reader never sees half a file.
+func writeAtomic(path string, write func(io.Writer) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return &Error{File: path, Msg: err.Error()}
+	}
+	defer os.Remove(tmp.Name())
+	if err := write(tmp); err != nil {
+		tmp.Close()
+		return &Error{File: path, Msg: err.Error()}
+	}
+	if err := tmp.Close(); err != nil {
+		return &Error{File: path, Msg: err.Error()}
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return &Error{File: path, Msg: err.Error()}
+	}
+	return nil
 }

@@ -1,0 +1,217 @@
+package lab
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/engine/jobspec"
+	"github.com/streamlab/streamlab/engine/script"
+)
+
+// DefaultJob is the job a script runs when it names none.
+const DefaultJob = "clicks"
+
+// Session is one lab: a job, its settings, and (after the first run) its
+// runtime. The terminal lab and RunScript both drive one.
+type Session struct {
+	file         string
+	opts         Options
+	spec         jobspec.Spec
+	cfg          engine.Config
+	rt           *engine.Runtime
+	expectations []engine.Expectation
+}
+
+// NewSession starts a lab on the default job with the default settings.
+func NewSession(file string, opts Options) *Session {
+	spec, _ := jobspec.Builtin(DefaultJob)
+	cfg := engine.DefaultConfig()
+	if opts.Executor != "" {
+		cfg.Executor = opts.Executor
+	}
+	if opts.Seed != nil {
+		cfg.Seed = *opts.Seed
+	}
+	cfg.DBPath = opts.DBPath
+	return &Session{file: file, opts: opts, spec: spec, cfg: cfg}
+}
+
+// Close releases the runtime.
+func (s *Session) Close() error {
+	if s.rt == nil {
+		return nil
+	}
+	return s.rt.Close()
+}
+
+// Runtime returns the running job, or nil before the first run.
+func (s *Session) Runtime() *engine.Runtime { return s.rt }
+
+// Spec is the job the session runs.
+func (s *Session) Spec() jobspec.Spec { return s.spec }
+
+// Config is the session's configuration.
+func (s *Session) Config() engine.Config { return s.cfg }
+
+// errAt is a bad-input error at a command or argument position.
+func (s *Session) errAt(line, col int, format string, args ...any) error {
+	return &Error{File: s.file, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Exec carries out one command.
+func (s *Session) Exec(ctx context.Context, c script.Command) error {
+	switch c.Verb {
+	case "":
+		return nil
+	case script.VerbJob:
+		return s.job(c)
+	case script.VerbSet:
+		return s.set(c)
+	case script.VerbRun:
+		return s.run(ctx, c)
+	case script.VerbStep:
+		return s.step(c)
+	case script.VerbExpect:
+		return s.expect(c)
+	case script.VerbReport:
+		rep, err := s.Report()
+		if err != nil {
+			return err
+		}
+		if s.opts.Log != nil {
+			return rep.WriteText(s.opts.Log)
+		}
+		return nil
+	case script.VerbKill, script.VerbRestart:
+		return s.errAt(c.Line, c.Col, "%s is not available yet: this version of the engine runs jobs without failures", c.Verb)
+	case script.VerbPause, script.VerbResume:
+		return s.errAt(c.Line, c.Col, "%s only makes sense in the terminal lab, where time runs by itself; a script advances time with run", c.Verb)
+	}
+	return s.errAt(c.Line, c.Col, "unknown verb %q", c.Verb)
+}
+
+// configurable reports an error when the job is already running: settings
+// and the job are fixed by the first run.
+func (s *Session) configurable(c script.Command, what string) error {
+	if s.rt != nil {
+		return s.errAt(c.Line, c.Col, "%s must come before the first run or step: the job is already running", what)
+	}
+	return nil
+}
+
+func (s *Session) job(c script.Command) error {
+	if err := s.configurable(c, "job"); err != nil {
+		return err
+	}
+	arg := c.Args[0]
+	if spec, ok := jobspec.Builtin(arg.Text); ok {
+		s.spec = spec
+		return s.checkMode(c.Line, c.Col)
+	}
+	if !strings.HasSuffix(arg.Text, ".yaml") && !strings.HasSuffix(arg.Text, ".yml") && !strings.ContainsRune(arg.Text, '/') {
+		return s.errAt(arg.Line, arg.Col, "unknown job %q; expected a built-in job (%s) or a path to a .yaml job file", arg.Text, strings.Join(jobspec.Names(), ", "))
+	}
+	path := arg.Text
+	if !filepath.IsAbs(path) && s.file != "-" && s.file != "" {
+		path = filepath.Join(filepath.Dir(s.file), path)
+	}
+	spec, err := jobspec.Load(path)
+	if err != nil {
+		var je *jobspec.Error
+		if errors.As(err, &je) {
+			return &Error{File: je.File, Line: je.Line, Col: je.Col, Msg: je.Msg}
+		}
+		return s.errAt(arg.Line, arg.Col, "job file: %v", err)
+	}
+	s.spec = spec
+	return s.checkMode(c.Line, c.Col)
+}
+
+// checkMode applies Spark's output-mode rules as soon as both the job and
+// the mode are known, so the error points at the line that broke them.
+func (s *Session) checkMode(line, col int) error {
+	if err := engine.CheckMode(s.spec, s.cfg.Mode, s.spec.Source.Watermark >= 0); err != nil {
+		return s.errAt(line, col, "%s", strings.TrimPrefix(err.Error(), engine.ErrBadConfig.Error()+": "))
+	}
+	return nil
+}
+
+func (s *Session) runtime() (*engine.Runtime, error) {
+	if s.rt != nil {
+		return s.rt, nil
+	}
+	rt, err := engine.New(s.spec, s.cfg)
+	if err != nil {
+		return nil, &Error{File: s.file, Msg: err.Error()}
+	}
+	s.rt = rt
+	return rt, nil
+}
+
+func (s *Session) run(ctx context.Context, c script.Command) error {
+	rt, err := s.runtime()
+	if err != nil {
+		return s.errAt(c.Line, c.Col, "%v", strings.TrimPrefix(err.Error(), s.file+": "))
+	}
+	if c.Duration > 0 {
+		rt.AdmitFor(c.Duration)
+	} else {
+		rt.Admit(c.Count)
+	}
+	if err := rt.Run(ctx); err != nil && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return nil
+}
+
+func (s *Session) step(c script.Command) error {
+	rt, err := s.runtime()
+	if err != nil {
+		return s.errAt(c.Line, c.Col, "%v", strings.TrimPrefix(err.Error(), s.file+": "))
+	}
+	for range c.Count {
+		did, err := rt.Step()
+		if err != nil {
+			return s.errAt(c.Line, c.Col, "step: %v", err)
+		}
+		if !did {
+			return nil
+		}
+	}
+	return nil
+}
+
+// Report describes the session's job as it stands, with the expectations
+// checked so far.
+func (s *Session) Report() (*engine.Report, error) {
+	rt, err := s.runtime()
+	if err != nil {
+		return nil, err
+	}
+	rep := rt.Report()
+	rep.Expectations = append([]engine.Expectation{}, s.expectations...)
+	return &rep, nil
+}
+
+// Expectations are the outcomes of the expect commands run so far.
+func (s *Session) Expectations() []engine.Expectation { return s.expectations }
+
+// durationArg parses a duration setting; "none" gives -1 where allowed.
+func durationArg(a script.Arg, allowNone bool) (time.Duration, bool) {
+	if allowNone && a.Text == "none" {
+		return -1, true
+	}
+	d, err := time.ParseDuration(a.Text)
+	return d, err == nil && d >= 0
+}
+
+func intArg(a script.Arg, lo, hi int64) (int64, bool) {
+	n, err := strconv.ParseInt(a.Text, 10, 64)
+	return n, err == nil && n >= lo && n <= hi
+}

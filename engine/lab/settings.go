@@ -1,0 +1,217 @@
+package lab
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/engine/jobspec"
+	"github.com/streamlab/streamlab/engine/script"
+)
+
+// Setting is one key that `set` understands.
+type Setting struct {
+	Key    string
+	Values string // what it takes, for help and errors
+	Doc    string
+	apply  func(s *Session, c script.Command, v script.Arg) error
+}
+
+// notYet rejects values this version of the engine cannot honour, instead
+// of accepting them silently.
+func notYet(what string) error {
+	return fmt.Errorf("%s is not available yet: this version of the engine runs jobs without failures or recovery", what)
+}
+
+// Settings lists the keys `set` understands, in the order help shows them.
+func Settings() []Setting { return settings }
+
+var settings = []Setting{
+	{Key: "seed", Values: "N", Doc: "the seed of the source and the scheduler", apply: func(s *Session, c script.Command, v script.Arg) error {
+		n, err := strconv.ParseInt(v.Text, 10, 64)
+		if err != nil {
+			return fmt.Errorf("seed must be an integer, got %q", v.Text)
+		}
+		if s.opts.Seed == nil {
+			s.cfg.Seed = n
+		}
+		return nil
+	}},
+	{Key: "mode", Values: "append | update | complete", Doc: "the output mode (Spark's rules apply)", apply: func(s *Session, c script.Command, v script.Arg) error {
+		m := engine.Mode(v.Text)
+		if !slices.Contains(engine.Modes, m) {
+			return fmt.Errorf("unknown output mode %q; expected append, update or complete", v.Text)
+		}
+		s.cfg.Mode = m
+		return nil
+	}},
+	{Key: "sink", Values: "log | table", Doc: "an append-only log, or a SQLite table updated in place", apply: func(s *Session, c script.Command, v script.Arg) error {
+		if v.Text != engine.SinkLog && v.Text != engine.SinkTable {
+			return fmt.Errorf("unknown sink %q; expected log or table", v.Text)
+		}
+		s.cfg.Sink = v.Text
+		return nil
+	}},
+	{Key: "executor", Values: "deterministic | concurrent", Doc: "what runs the nodes", apply: func(s *Session, c script.Command, v script.Arg) error {
+		if v.Text != engine.ExecDeterministic && v.Text != engine.ExecConcurrent {
+			return fmt.Errorf("unknown executor %q; expected deterministic or concurrent", v.Text)
+		}
+		s.cfg.Executor = v.Text
+		return nil
+	}},
+	{Key: "semantics", Values: "at-most-once", Doc: "the delivery guarantee", apply: only("semantics", "at-most-once", "at-least-once", "exactly-once")},
+	{Key: "ha", Values: "none", Doc: "the high-availability scheme", apply: only("ha", "none", "upstream-backup", "passive-standby", "active-standby")},
+	{Key: "restart", Values: "none", Doc: "the restart strategy", apply: only("restart", "none", "fixed-delay", "failure-rate", "exponential-delay")},
+	{Key: "filter", Values: "none", Doc: "the membership filter before the sink", apply: only("filter", "none", "exact", "bloom")},
+	{Key: "deployment", Values: "standalone", Doc: "who replaces a failed task manager", apply: only("deployment", "standalone", "managed")},
+	{Key: "checkpoint.interval", Values: "N", Doc: "records between checkpoint barriers", apply: func(*Session, script.Command, script.Arg) error {
+		return notYet("checkpointing")
+	}},
+	{Key: "source.rate", Values: "N", Doc: "records per virtual second", apply: sourceInt(func(src *jobspec.Source, n int64) { src.Rate = int(n) }, 1, 1_000_000)},
+	{Key: "source.devices", Values: "N", Doc: "devices emitting events", apply: sourceInt(func(src *jobspec.Source, n int64) { src.Devices = int(n) }, 1, 1_000_000)},
+	{Key: "source.disorder", Values: "DURATION", Doc: "how far an ordinary event's time may trail its arrival", apply: sourceDuration(func(src *jobspec.Source, d time.Duration) { src.Disorder = d }, false)},
+	{Key: "source.late", Values: "FRACTION", Doc: "the fraction of events that arrive late (0 to 1)", apply: func(s *Session, c script.Command, v script.Arg) error {
+		f, err := strconv.ParseFloat(v.Text, 64)
+		if err != nil || f < 0 || f > 1 {
+			return fmt.Errorf("source.late must be a fraction between 0 and 1, got %q", v.Text)
+		}
+		s.spec.Source.LateFraction = f
+		return nil
+	}},
+	{Key: "source.late_by", Values: "DURATION", Doc: "how much later than the disorder a late event may be", apply: sourceDuration(func(src *jobspec.Source, d time.Duration) { src.LateBy = d }, false)},
+	{Key: "source.watermark", Values: "DURATION | none", Doc: "the bounded out-of-orderness the watermark allows", apply: sourceDuration(func(src *jobspec.Source, d time.Duration) { src.Watermark = d }, true)},
+	{Key: "source.trigger", Values: "DURATION", Doc: "the processing-time trigger interval", apply: func(s *Session, c script.Command, v script.Arg) error {
+		d, ok := durationArg(v, false)
+		if !ok || d <= 0 {
+			return fmt.Errorf("source.trigger must be a positive duration such as 1s, got %q", v.Text)
+		}
+		s.spec.Source.Trigger = d
+		return nil
+	}},
+	{Key: "source.actions", Values: "A,B,...", Doc: "the actions events carry", apply: func(s *Session, c script.Command, v script.Arg) error {
+		var actions []string
+		for _, a := range strings.Split(v.Text, ",") {
+			if a == "" {
+				return fmt.Errorf("source.actions must be a comma-separated list of names, got %q", v.Text)
+			}
+			actions = append(actions, a)
+		}
+		s.spec.Source.Actions = actions
+		return nil
+	}},
+	{Key: "window", Values: "DURATION", Doc: "the size of every event-time window (tumbling)", apply: func(s *Session, c script.Command, v script.Arg) error {
+		d, ok := durationArg(v, false)
+		if !ok || d <= 0 {
+			return fmt.Errorf("window must be a positive duration such as 10s, got %q", v.Text)
+		}
+		return s.eachWindow(func(op *jobspec.Operator) { op.Window, op.Slide = d, d })
+	}},
+	{Key: "window.slide", Values: "DURATION", Doc: "how far sliding windows move (at most the window size)", apply: func(s *Session, c script.Command, v script.Arg) error {
+		d, ok := durationArg(v, false)
+		if !ok || d <= 0 {
+			return fmt.Errorf("window.slide must be a positive duration such as 5s, got %q", v.Text)
+		}
+		return s.eachWindow(func(op *jobspec.Operator) { op.Slide = d })
+	}},
+}
+
+func (s *Session) eachWindow(f func(op *jobspec.Operator)) error {
+	found := false
+	for i := range s.spec.Operators {
+		if s.spec.Operators[i].Kind == jobspec.KindWindowCount {
+			f(&s.spec.Operators[i])
+			found = true
+		}
+	}
+	if !found {
+		return fmt.Errorf("job %q has no windows", s.spec.Name)
+	}
+	return nil
+}
+
+// only accepts the first value (what this version implements), knows the
+// rest, and says so clearly.
+func only(key, implemented string, later ...string) func(*Session, script.Command, script.Arg) error {
+	return func(s *Session, c script.Command, v script.Arg) error {
+		if v.Text == implemented {
+			return nil
+		}
+		if slices.Contains(later, v.Text) {
+			return notYet(fmt.Sprintf("%s %s", key, v.Text))
+		}
+		return fmt.Errorf("unknown %s %q; expected one of %s", key, v.Text, strings.Join(append([]string{implemented}, later...), ", "))
+	}
+}
+
+func sourceInt(f func(*jobspec.Source, int64), lo, hi int64) func(*Session, script.Command, script.Arg) error {
+	return func(s *Session, c script.Command, v script.Arg) error {
+		n, ok := intArg(v, lo, hi)
+		if !ok {
+			return fmt.Errorf("expected an integer from %d to %d, got %q", lo, hi, v.Text)
+		}
+		f(&s.spec.Source, n)
+		return nil
+	}
+}
+
+func sourceDuration(f func(*jobspec.Source, time.Duration), allowNone bool) func(*Session, script.Command, script.Arg) error {
+	return func(s *Session, c script.Command, v script.Arg) error {
+		d, ok := durationArg(v, allowNone)
+		if !ok {
+			want := "a duration such as 2s or 0s"
+			if allowNone {
+				want += ", or none"
+			}
+			return fmt.Errorf("expected %s, got %q", want, v.Text)
+		}
+		f(&s.spec.Source, d)
+		return nil
+	}
+}
+
+// set applies one `set KEY VALUE` line.
+func (s *Session) set(c script.Command) error {
+	if len(c.Args) < 2 {
+		return s.errAt(c.Line, c.Col, "set needs a key and a value, e.g. \"set mode update\"")
+	}
+	key, val := c.Args[0], c.Args[1]
+	i := slices.IndexFunc(settings, func(st Setting) bool { return st.Key == key.Text })
+	if i < 0 {
+		keys := make([]string, len(settings))
+		for j, st := range settings {
+			keys[j] = st.Key
+		}
+		return s.errAt(key.Line, key.Col, "unknown setting %q; expected one of %s", key.Text, strings.Join(keys, ", "))
+	}
+	if err := s.configurable(c, "set "+key.Text); err != nil {
+		return err
+	}
+	if len(c.Args) > 2 || len(c.Params) > 0 {
+		at := script.Arg{Line: c.Line, Col: c.Col}
+		if len(c.Args) > 2 {
+			at = c.Args[2]
+		} else {
+			at.Line, at.Col = c.Params[0].Line, c.Params[0].Col
+		}
+		if key.Text != "restart" && key.Text != "filter" {
+			return s.errAt(at.Line, at.Col, "set %s takes one value (%s)", key.Text, settings[i].Values)
+		}
+	}
+	spec, cfg := s.spec, s.cfg
+	err := settings[i].apply(s, c, val)
+	if err == nil {
+		err = s.spec.Validate()
+	}
+	if err != nil {
+		s.spec, s.cfg = spec, cfg
+		return s.errAt(val.Line, val.Col, "%v", err)
+	}
+	if err := s.checkMode(val.Line, val.Col); err != nil {
+		s.spec, s.cfg = spec, cfg
+		return err
+	}
+	return nil
+}
