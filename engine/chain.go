@@ -7,7 +7,7 @@ import "github.com/streamlab/streamlab/engine/jobspec"
 // failure-free run and the benchmarks' plain loop.
 type chain struct {
 	ops  []operator
-	outs []chainOut
+	outs []emitter // built once: converting per call would allocate
 	sink *sinkOp
 	cur  *cursor
 }
@@ -17,13 +17,13 @@ type chainOut struct {
 	next int
 }
 
-func (o chainOut) emit(r Record) { o.c.push(o.next, r) }
+func (o *chainOut) emit(r Record) { o.c.push(o.next, r) }
 
 func newChain(spec jobspec.Spec, mode Mode, cur *cursor, sink *sinkOp) *chain {
 	c := &chain{sink: sink, cur: cur}
 	for i, op := range spec.Operators {
 		c.ops = append(c.ops, newOperator(op, mode))
-		c.outs = append(c.outs, chainOut{c, i + 1})
+		c.outs = append(c.outs, &chainOut{c, i + 1})
 	}
 	return c
 }

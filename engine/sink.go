@@ -3,7 +3,6 @@ package engine
 import (
 	"cmp"
 	"fmt"
-	"hash/fnv"
 	"slices"
 	"strconv"
 
@@ -88,21 +87,29 @@ type logSink struct {
 }
 
 func (l *logSink) write(batch []Record) error {
-	h := fnv.New64a()
-	var buf []byte
 	for _, r := range batch {
-		buf = appendRow(buf[:0], r)
-		h.Write(buf)
+		l.digest = mix(l.digest ^ rowHash(r))
 		l.n++
 	}
-	l.digest = l.digest*1099511628211 ^ h.Sum64()
 	return nil
+}
+
+// rowHash fingerprints every field of a row.
+func rowHash(r Record) uint64 {
+	h := mix(r.ID ^ uint64(r.Offset)<<1)
+	h = mix(h ^ uint64(r.Time) ^ uint64(r.Device)<<40)
+	h = mix(h ^ uint64(r.WindowStart) ^ uint64(r.WindowEnd)<<7)
+	h = mix(h ^ uint64(r.Value) ^ uint64(hashKey(r.Key))<<32 ^ uint64(hashKey(r.Action)))
+	return h
 }
 
 func (l *logSink) rows() (int64, error) { return l.n, nil }
 func (l *logSink) close() error         { return nil }
 
-// appendRow renders a row as the log would print it.
+// String renders a row as the log shows it: "start end key value" for a
+// result, "id time action offset" for an event.
+func (r Record) String() string { return string(appendRow(nil, r)) }
+
 func appendRow(b []byte, r Record) []byte {
 	if r.IsResult() {
 		b = strconv.AppendInt(b, r.WindowStart, 10)

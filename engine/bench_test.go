@@ -1,0 +1,178 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/streamlab/streamlab/engine/jobspec"
+)
+
+// benchJobs are the built-in jobs the pipeline benchmarks run.
+var benchJobs = []string{"passthrough", "clicks"}
+
+// runLoop is the plain-loop baseline: the same operators as direct function
+// calls, no channels, no scheduler.
+func runLoop(b *testing.B, spec jobspec.Spec, n int) {
+	src, err := NewSource(spec.Source, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cur := newCursor(src, spec.Source.Trigger, spec.Source.Watermark)
+	c := newChain(spec, ModeUpdate, cur, &sinkOp{writer: &logSink{}, events: !aggregates(spec)})
+	cur.admitRecords(int64(n))
+	c.drain()
+}
+
+// chanEmitter sends every record on its own channel send.
+type chanEmitter struct{ ch chan<- element }
+
+func (c chanEmitter) emit(r Record) { c.ch <- element{kind: kindRecord, rec: r} }
+
+// runChan is the naive Go baseline: a goroutine per operator and one
+// record per buffered channel send.
+func runChan(b *testing.B, spec jobspec.Spec, n int) {
+	src, err := NewSource(spec.Source, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cur := newCursor(src, spec.Source.Trigger, spec.Source.Watermark)
+	cur.admitRecords(int64(n))
+	sink := &sinkOp{writer: &logSink{}, events: !aggregates(spec)}
+	chans := make([]chan element, len(spec.Operators)+1)
+	for i := range chans {
+		chans[i] = make(chan element, 1024)
+	}
+	var wg sync.WaitGroup
+	for i, o := range spec.Operators {
+		op, in, out := newOperator(o, ModeUpdate), chans[i], chans[i+1]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer close(out)
+			em := chanEmitter{out}
+			for e := range in {
+				switch e.kind {
+				case kindRecord:
+					op.record(e.rec, em)
+				case kindWatermark:
+					op.watermark(e.value, em)
+					out <- e
+				case kindTrigger:
+					op.trigger(em)
+					out <- e
+				}
+			}
+		}()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for e := range chans[len(chans)-1] {
+			switch e.kind {
+			case kindRecord:
+				sink.record(e.rec, nil)
+			case kindTrigger:
+				sink.trigger(nil)
+			}
+		}
+	}()
+	for {
+		e, ok := cur.next()
+		if !ok {
+			break
+		}
+		chans[0] <- e
+	}
+	close(chans[0])
+	wg.Wait()
+}
+
+func runEngine(b *testing.B, spec jobspec.Spec, executor string, ledger bool, n int) {
+	cfg := DefaultConfig()
+	cfg.Executor, cfg.NoLedger = executor, !ledger
+	rt, err := New(spec, cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer rt.Close()
+	rt.Admit(int64(n))
+	if err := rt.Run(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// throughput records what each sub-benchmark reached, for the ratios.
+type throughput map[string]float64
+
+func (t throughput) measure(b *testing.B, name string, f func(n int)) {
+	b.Run(name, func(b *testing.B) {
+		b.ReportAllocs()
+		f(b.N)
+		rate := float64(b.N) / b.Elapsed().Seconds()
+		b.ReportMetric(rate, "records/s")
+		t[b.Name()] = rate
+	})
+}
+
+// report prints each measurement as a ratio to its baseline.
+func (t throughput) report(title string, pairs [][3]string) {
+	var lines []string
+	for _, p := range pairs {
+		x, base := t[p[0]], t[p[1]]
+		if x == 0 || base == 0 {
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("  %-48s %8.3f× %s", p[0], x/base, p[2]))
+	}
+	sort.Strings(lines)
+	if len(lines) > 0 {
+		fmt.Fprintf(os.Stdout, "%s\n%s\n", title, strings.Join(lines, "\n"))
+	}
+}
+
+// BenchmarkPipeline runs each built-in job under both executors and the two
+// baselines in the same run, with the ledger off, and prints ratios: the
+// concurrent executor against the plain loop (the limit) and against one
+// record per channel send (what naive Go engines do), the deterministic
+// executor against the plain loop.
+func BenchmarkPipeline(b *testing.B) {
+	t := throughput{}
+	var pairs [][3]string
+	for _, job := range benchJobs {
+		spec, _ := jobspec.Builtin(job)
+		t.measure(b, job+"/loop", func(n int) { runLoop(b, spec, n) })
+		t.measure(b, job+"/chan", func(n int) { runChan(b, spec, n) })
+		t.measure(b, job+"/deterministic", func(n int) { runEngine(b, spec, ExecDeterministic, false, n) })
+		t.measure(b, job+"/concurrent", func(n int) { runEngine(b, spec, ExecConcurrent, false, n) })
+		p := "BenchmarkPipeline/" + job + "/"
+		pairs = append(pairs,
+			[3]string{p + "concurrent", p + "loop", "of the plain loop (goal ≥ 0.25 on passthrough)"},
+			[3]string{p + "concurrent", p + "chan", "of one record per channel send (goal ≥ 5)"},
+			[3]string{p + "deterministic", p + "loop", "of the plain loop (goal ≥ 0.033)"},
+			[3]string{p + "chan", p + "loop", "of the plain loop"},
+		)
+	}
+	t.report("throughput ratios (records/s over records/s, same run):", pairs)
+}
+
+// BenchmarkLedger measures what the failure-free comparison costs: the same
+// job and executor with the ledger off and on.
+func BenchmarkLedger(b *testing.B) {
+	t := throughput{}
+	var pairs [][3]string
+	for _, job := range benchJobs {
+		spec, _ := jobspec.Builtin(job)
+		for _, ex := range []string{ExecDeterministic, ExecConcurrent} {
+			t.measure(b, job+"/"+ex+"/off", func(n int) { runEngine(b, spec, ex, false, n) })
+			t.measure(b, job+"/"+ex+"/on", func(n int) { runEngine(b, spec, ex, true, n) })
+			p := "BenchmarkLedger/" + job + "/" + ex + "/"
+			pairs = append(pairs, [3]string{p + "on", p + "off", "of the throughput without the ledger (goal ≥ 0.5)"})
+		}
+	}
+	t.report("ledger cost (records/s with the ledger over without, same run):", pairs)
+}
