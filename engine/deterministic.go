@@ -141,7 +141,7 @@ func emitFromSource(n *node, e element, out router) {
 		n.wm = e.value
 		out.broadcast(e)
 	default:
-		n.epoch++
+		n.epoch = e.value
 		out.broadcast(e)
 	}
 }

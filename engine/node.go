@@ -17,21 +17,29 @@ type router interface {
 
 // node is one parallel instance of an operator: the unit that is killed and
 // restarted. It merges its inputs: the watermark is the minimum over them,
-// and markers (triggers, ends) are aligned — an input that delivered marker
-// n is held back until every input has, so that each trigger closes the same
-// epoch of records whatever order the inputs arrive in.
+// and markers (triggers, barriers, ends) are aligned — an input that
+// delivered marker n is held back until every live input has, so that each
+// marker closes the same epoch of records whatever order the inputs arrive
+// in. An input whose sender died is left out until a replacement joins.
 type node struct {
 	name   string
 	stage  int
 	index  int
+	spec   jobspec.Operator // to build a fresh operator for a replacement
 	op     operator
 	inWM   []int64
 	wm     int64
-	marks  []int64     // markers received per input
-	epoch  int64       // markers aligned so far
+	marks  []int64     // sequence number of the last marker per input
+	kinds  []element   // that marker
+	alive  []bool      // inputs whose sender is up
+	epoch  int64       // sequence number of the last marker aligned
 	held   [][]element // per input, what arrived after its marker
 	done   bool        // aligned the end marker
+	dead   bool
 	counts nodeCounts
+	// onMarker observes each aligned marker before it is forwarded (the
+	// checkpoint coordinator snapshots state at barriers).
+	onMarker func(n *node, e element)
 }
 
 // nodeCounts are the per-node counters a snapshot shows.
@@ -41,9 +49,11 @@ type nodeCounts struct {
 
 func newNode(name string, stage, index, inputs int, op operator) *node {
 	n := &node{name: name, stage: stage, index: index, op: op, wm: math.MinInt64,
-		inWM: make([]int64, inputs), marks: make([]int64, inputs), held: make([][]element, inputs)}
+		inWM: make([]int64, inputs), marks: make([]int64, inputs), kinds: make([]element, inputs),
+		alive: make([]bool, inputs), held: make([][]element, inputs)}
 	for i := range n.inWM {
 		n.inWM[i] = math.MinInt64
+		n.alive[i] = true
 	}
 	return n
 }
@@ -68,26 +78,61 @@ func (n *node) handle(from int, e element, out router) bool {
 		n.op.record(e.rec, out)
 	case kindWatermark:
 		n.inWM[from] = e.value
-		if m := minOf(n.inWM); m > n.wm {
-			n.wm = m
-			n.op.watermark(m, out)
-			out.broadcast(element{kind: kindWatermark, value: m})
-		}
-	case kindTrigger, kindEnd:
-		n.marks[from]++
-		if minOf(n.marks) <= n.epoch {
-			return false
-		}
-		n.epoch++
-		if e.kind == kindTrigger {
-			n.op.trigger(out)
-		} else {
-			n.done = true
-		}
-		out.broadcast(element{kind: e.kind})
-		return true
+		n.advanceWatermark(out)
+	default:
+		n.marks[from], n.kinds[from] = e.value, e
+		return n.align(out)
 	}
 	return false
+}
+
+// advanceWatermark moves the node's watermark to the minimum over its live
+// inputs, if that is later.
+func (n *node) advanceWatermark(out router) {
+	m, any := int64(math.MaxInt64), false
+	for i, w := range n.inWM {
+		if n.alive[i] {
+			m, any = min(m, w), true
+		}
+	}
+	if any && m > n.wm && m != math.MinInt64 {
+		n.wm = m
+		n.op.watermark(m, out)
+		out.broadcast(element{kind: kindWatermark, value: m})
+	}
+}
+
+// align completes the next epoch when every live input has delivered its
+// marker, acting on that marker and forwarding it.
+func (n *node) align(out router) bool {
+	m, any := int64(math.MaxInt64), false
+	for i, mk := range n.marks {
+		if n.alive[i] {
+			m, any = min(m, mk), true
+		}
+	}
+	if !any || m <= n.epoch {
+		return false
+	}
+	n.epoch = m
+	var e element
+	for i, k := range n.kinds {
+		if n.marks[i] == m && k.kind != 0 {
+			e = k
+			break
+		}
+	}
+	switch e.kind {
+	case kindTrigger:
+		n.op.trigger(out)
+	case kindEnd:
+		n.done = true
+	}
+	if n.onMarker != nil {
+		n.onMarker(n, e)
+	}
+	out.broadcast(element{kind: e.kind, value: m, id: e.id})
+	return true
 }
 
 // release replays what was held back during an alignment that just
@@ -96,7 +141,7 @@ func (n *node) release(out router) {
 	for progress := true; progress; {
 		progress = false
 		for i := range n.held {
-			for len(n.held[i]) > 0 && n.marks[i] == n.epoch {
+			for len(n.held[i]) > 0 && n.marks[i] <= n.epoch {
 				e := n.held[i][0]
 				n.held[i] = n.held[i][1:]
 				n.handle(i, e, out)
@@ -106,12 +151,22 @@ func (n *node) release(out router) {
 	}
 }
 
-func minOf(xs []int64) int64 {
-	m := xs[0]
-	for _, x := range xs[1:] {
-		m = min(m, x)
+// inputDown leaves an input out of alignment and the watermark while its
+// sender is dead; what it delivered before dying still counts.
+func (n *node) inputDown(i int, out router) {
+	n.alive[i] = false
+	if n.align(out) {
+		n.release(out)
 	}
-	return m
+	n.advanceWatermark(out)
+}
+
+// inputUp lets a replacement sender join: it starts at epoch.
+func (n *node) inputUp(i int, epoch int64) {
+	n.alive[i] = true
+	n.marks[i] = epoch
+	n.kinds[i] = element{}
+	n.inWM[i] = math.MinInt64
 }
 
 // stage is one operator of the job with its parallel nodes.
@@ -156,6 +211,7 @@ func buildGraph(spec jobspec.Spec, mode Mode, sink *sinkOp) (*graph, error) {
 		g.stages = append(g.stages, s)
 	}
 	add(kindSource, kindSource, "", 1, 1, func() operator { return nil })
+	g.nodes[0].spec = jobspec.Operator{Name: kindSource, Kind: kindSource, Parallelism: 1}
 	prev := 1
 	for _, op := range spec.Operators {
 		op := op
@@ -178,6 +234,9 @@ func buildGraph(spec jobspec.Spec, mode Mode, sink *sinkOp) (*graph, error) {
 			inputs = 1
 		}
 		add(op.Name, op.Kind, partition, p, inputs, func() operator { return newOperator(op, mode) })
+		for _, n := range g.stages[len(g.stages)-1].nodes {
+			n.spec = op
+		}
 		prev = p
 	}
 	add(kindSink, kindSink, jobspec.PartitionRebalance, 1, prev, func() operator { return sink })

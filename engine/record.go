@@ -31,16 +31,19 @@ const (
 	kindRecord    kind = iota
 	kindWatermark      // value: the sender's watermark, Unix ms
 	kindTrigger        // a processing-time trigger: aggregations emit, sinks commit
+	kindBarrier        // a checkpoint barrier: nodes snapshot their state
 	kindEnd            // the end of a run: nodes stop once every input sent it
 )
 
-// element is one item on a channel between nodes. Triggers and ends are
-// markers: every channel carries the same markers in the same order, so a
-// node with several inputs can align them (Carbone et al., 2015).
+// element is one item on a channel between nodes. Triggers, barriers and
+// ends are markers, numbered by the source in one sequence (value): every
+// channel carries the same markers in the same order, so a node with
+// several inputs can align them (Carbone et al., 2015).
 type element struct {
 	kind  kind
-	value int64
+	value int64 // a watermark (Unix ms) or a marker's sequence number
+	id    int64 // a barrier's checkpoint id
 	rec   Record
 }
 
-func (k kind) isMarker() bool { return k == kindTrigger || k == kindEnd }
+func (k kind) isMarker() bool { return k >= kindTrigger }

@@ -142,7 +142,7 @@ func (r *Runtime) AdmitFor(d time.Duration) int64 {
 
 func (r *Runtime) admitted(from, n int64) {
 	if r.ref != nil {
-		r.ref.cur.limit, r.ref.cur.runEnd, r.ref.cur.clock, r.ref.cur.endTrigger = r.cur.limit, r.cur.runEnd, r.cur.clock, true
+		r.ref.cur.follow(r.cur)
 	}
 	for off := from; off < from+n; off++ {
 		if r.src.IsLate(off) {

@@ -200,24 +200,35 @@ func readEvents(path string) ([]Record, error) {
 }
 
 // cursor walks the source log for one consumer, interleaving records with
-// watermarks and triggers at positions fixed by the log alone, never by the
+// watermarks and markers at positions fixed by the log alone, never by the
 // wall clock: the source node and the failure-free reference both use one,
 // and so see the same stream.
 type cursor struct {
-	src         *Source
+	src       *Source
+	pos             // where the cursor reads; a checkpoint saves this
+	limit     int64 // records admitted so far
+	clock     int64 // virtual ms: the end of the last admission
+	runEnd    int64 // triggers due at or before this are emitted
+	trigger   int64 // trigger interval, ms
+	watermark int64 // bounded out-of-orderness, ms; <0 means no watermark
+	// every is the checkpoint interval in records (0: no checkpoints).
+	every      int64
+	barrierAt  int64 // offset before which the last barrier went out
+	ckpt       int64 // checkpoint ids handed out
+	seq        int64 // marker sequence numbers handed out
+	wmSent     bool  // the watermark before a pending trigger went out
+	endTrigger bool  // the end of this admission still owes a trigger
+	sendEnd    bool  // send kindEnd after the end trigger (concurrent runs)
+	endPending bool
+}
+
+// pos is the part of a cursor that a checkpoint saves and a recovery
+// rewinds to: the offset and what the watermark and triggers depend on.
+type pos struct {
 	off         int64 // next offset to emit
-	limit       int64 // records admitted so far
-	clock       int64 // virtual ms: the end of the last admission
-	runEnd      int64 // triggers due at or before this are emitted
-	trigger     int64 // trigger interval, ms
 	nextTrigger int64
-	watermark   int64 // bounded out-of-orderness, ms; <0 means no watermark
 	maxTime     int64
 	seen        bool
-	wmSent      bool // the watermark before a pending trigger went out
-	endTrigger  bool // the end of this admission still owes a trigger
-	sendEnd     bool // send kindEnd after the end trigger (concurrent runs)
-	endPending  bool
 }
 
 func newCursor(src *Source, trigger, watermark time.Duration) *cursor {
@@ -226,7 +237,12 @@ func newCursor(src *Source, trigger, watermark time.Duration) *cursor {
 	if watermark < 0 {
 		wm = -1
 	}
-	return &cursor{src: src, trigger: t, nextTrigger: t, watermark: wm, runEnd: -1}
+	return &cursor{src: src, trigger: t, pos: pos{nextTrigger: t}, watermark: wm, runEnd: -1, barrierAt: -1}
+}
+
+// follow admits exactly what leader has admitted.
+func (c *cursor) follow(leader *cursor) {
+	c.limit, c.runEnd, c.clock, c.endTrigger = leader.limit, leader.runEnd, leader.clock, true
 }
 
 // admitRecords lets n more records in; virtual time moves to the last one.
@@ -257,14 +273,45 @@ func (c *cursor) admitFor(d time.Duration) int64 {
 	return n
 }
 
+// rewind moves the cursor back to a saved position: the records after it
+// will be emitted again (a checkpoint restore, a replay from the log).
+func (c *cursor) rewind(p pos) {
+	c.pos = p
+	c.barrierAt = p.off
+	c.wmSent = false
+	c.endTrigger = true
+}
+
+// now is the virtual time of the source: when the next record arrives, or
+// the end of the admitted time when there is none.
+func (c *cursor) now() int64 {
+	if c.off < c.limit {
+		return c.src.Arrival(c.off)
+	}
+	return c.clock
+}
+
 // pending reports whether next has something to emit.
 func (c *cursor) pending() bool {
 	return c.off < c.limit || c.nextTrigger <= c.runEnd || c.endTrigger || c.endPending
 }
 
+func (c *cursor) marker(k kind) element {
+	c.seq++
+	e := element{kind: k, value: c.seq}
+	if k == kindBarrier {
+		c.ckpt++
+		e.id = c.ckpt
+	}
+	return e
+}
+
 // next returns the next element of the stream, if any.
 func (c *cursor) next() (element, bool) {
 	switch {
+	case c.off < c.limit && c.every > 0 && c.off > 0 && c.off%c.every == 0 && c.barrierAt != c.off:
+		c.barrierAt = c.off
+		return c.marker(kindBarrier), true
 	case c.off < c.limit && c.src.Arrival(c.off) < c.nextTrigger:
 		r := c.src.At(c.off)
 		c.off++
@@ -277,17 +324,17 @@ func (c *cursor) next() (element, bool) {
 			return e, true
 		}
 		c.nextTrigger += c.trigger
-		return element{kind: kindTrigger}, true
+		return c.marker(kindTrigger), true
 	case c.endTrigger:
 		if e, ok := c.watermarkFirst(); ok {
 			return e, true
 		}
 		c.endTrigger = false
 		c.endPending = c.sendEnd
-		return element{kind: kindTrigger}, true
+		return c.marker(kindTrigger), true
 	case c.endPending:
 		c.endPending = false
-		return element{kind: kindEnd}, true
+		return c.marker(kindEnd), true
 	}
 	return element{}, false
 }

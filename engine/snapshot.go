@@ -1,0 +1,97 @@
+package engine
+
+import "math"
+
+// Snapshot is a cheap, self-contained picture of a running job for a UI to
+// draw: it shares no memory with the runtime.
+type Snapshot struct {
+	Job      string
+	State    string
+	Executor string
+	Mode     Mode
+	Sink     string
+	// TimeMS is the virtual time of the last admission, ms since the start.
+	TimeMS int64
+	// Admitted is how many records the source has let in; Offset is the next
+	// one it will emit.
+	Admitted int64
+	Offset   int64
+	// Steps counts the deterministic scheduler's steps.
+	Steps int64
+	// Watermark is the sink's watermark (Unix ms), or math.MinInt64.
+	Watermark   int64
+	DroppedLate int64
+	Stages      []StageSnapshot
+	Nodes       []NodeSnapshot
+	// Rows are the sink's latest rows, oldest first.
+	Rows    []Record
+	Batches int64
+	// Ledger compares the sink, as committed so far, with the failure-free
+	// run at the same batch; HasLedger is false when the ledger is off.
+	Ledger    LedgerTotals
+	HasLedger bool
+}
+
+// StageSnapshot is one operator and its nodes (indexes into Nodes).
+type StageSnapshot struct {
+	Name      string
+	Kind      string
+	Partition string // how records reach it: forward, hash, rebalance, gather
+	Nodes     []int
+}
+
+// NodeSnapshot is one node.
+type NodeSnapshot struct {
+	Name  string
+	Stage int
+	Index int
+	State string
+	// In and Out count records received and emitted.
+	In, Out int64
+	// Queue is what waits in its input queue, of QueueCap.
+	Queue, QueueCap int
+	// Held is what alignment holds back from inputs that ran ahead.
+	Held      int
+	Watermark int64
+	// Epoch counts the triggers the node has passed.
+	Epoch int64
+}
+
+// Snapshot describes the job now. Under the concurrent executor it is only
+// meaningful between runs.
+func (r *Runtime) Snapshot() Snapshot {
+	s := Snapshot{
+		Job: r.spec.Name, State: r.state, Executor: r.cfg.Executor, Mode: r.cfg.Mode, Sink: r.cfg.Sink,
+		TimeMS: r.cur.clock, Admitted: r.cur.limit, Offset: r.cur.off,
+		Watermark: math.MinInt64, DroppedLate: r.droppedLate(),
+		Rows: r.sink.latest(), Batches: r.sink.batches,
+	}
+	if r.det != nil {
+		s.Steps = r.det.steps
+	}
+	if r.ledger != nil {
+		s.Ledger, s.HasLedger = r.ledger.Totals(), true
+	}
+	index := map[*node]int{}
+	for i, n := range r.g.nodes {
+		index[n] = i
+		ns := NodeSnapshot{Name: n.name, Stage: n.stage, Index: n.index, State: StateRunning,
+			In: n.counts.In, Out: n.counts.Out, QueueCap: r.cfg.QueueCap, Watermark: n.wm, Epoch: n.epoch}
+		if r.det != nil {
+			ns.Queue = r.det.queues[i].len()
+		}
+		for _, h := range n.held {
+			ns.Held += len(h)
+		}
+		s.Nodes = append(s.Nodes, ns)
+	}
+	s.Watermark = r.g.nodes[len(r.g.nodes)-1].wm
+	for _, st := range r.g.stages {
+		ss := StageSnapshot{Name: st.name, Kind: st.kind, Partition: st.partition}
+		for _, n := range st.nodes {
+			ss.Nodes = append(ss.Nodes, index[n])
+		}
+		s.Stages = append(s.Stages, ss)
+	}
+	return s
+}
