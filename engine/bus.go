@@ -7,13 +7,17 @@ type EventKind string
 
 // Event kinds.
 const (
-	EventJobStarted     EventKind = "job-started"
-	EventAdmitted       EventKind = "admitted"        // N records admitted from the source
-	EventBatchCommitted EventKind = "batch-committed" // the sink committed micro-batch N
-	EventWatermark      EventKind = "watermark"       // the sink's watermark advanced to N (Unix ms)
-	EventDroppedLate    EventKind = "dropped-late"    // N records arrived after their window was final, so far
-	EventRunQuiet       EventKind = "run-quiet"       // everything admitted has been processed
-	EventJobFailed      EventKind = "job-failed"
+	EventJobStarted       EventKind = "job-started"
+	EventAdmitted         EventKind = "admitted"        // N records admitted from the source
+	EventBatchCommitted   EventKind = "batch-committed" // the sink committed micro-batch N
+	EventWatermark        EventKind = "watermark"       // the sink's watermark advanced to N (Unix ms)
+	EventDroppedLate      EventKind = "dropped-late"    // N records arrived after their window was final, so far
+	EventRunQuiet         EventKind = "run-quiet"       // everything admitted has been processed
+	EventJobFailed        EventKind = "job-failed"
+	EventNodeKilled       EventKind = "node-killed"
+	EventRestartScheduled EventKind = "restart-scheduled" // N: the delay, ms
+	EventNodeRestarted    EventKind = "node-restarted"    // N: records replayed
+	EventCheckpoint       EventKind = "checkpoint"        // N: the checkpoint id
 )
 
 // Event is one thing the engine tells its observers.

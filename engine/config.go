@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/streamlab/streamlab/engine/jobspec"
 )
@@ -49,11 +50,96 @@ type Config struct {
 	NoLedger bool
 	// QueueCap bounds each node's input queue, in elements.
 	QueueCap int
+	// Semantics is the guarantee asked for; HA the mechanism ("" picks the
+	// semantics' default).
+	Semantics string
+	HA        string
+	// Restart decides whether and when failed tasks restart.
+	Restart RestartStrategy
+	// Deployment is standalone (a dead task manager waits for a manual
+	// restart) or managed (a resource manager provisions a replacement
+	// after Provision).
+	Deployment string
+	Provision  time.Duration
+	// CheckpointInterval is the number of source records between barriers.
+	CheckpointInterval int64
+	// SinkCommit is how an exactly-once table sink commits: transactional
+	// (two-phase commit at checkpoints) or idempotent (upserts).
+	SinkCommit string
 }
 
-// DefaultConfig is the configuration a lab script starts from.
+// Semantics, HA schemes, deployments and sink commit protocols.
+const (
+	AtMostOnce  = "at-most-once"
+	AtLeastOnce = "at-least-once"
+	ExactlyOnce = "exactly-once"
+
+	HANone           = "none"
+	HAUpstreamBackup = "upstream-backup"
+	HAPassiveStandby = "passive-standby"
+	HAActiveStandby  = "active-standby"
+
+	DeployStandalone = "standalone"
+	DeployManaged    = "managed"
+
+	CommitTransactional = "transactional"
+	CommitIdempotent    = "idempotent"
+)
+
+// DefaultConfig is the configuration a lab script starts from. The restart
+// strategy is exponential-delay with Flink's defaults: what Flink 1.19 and
+// later use when checkpointing is on (with checkpointing off and nothing
+// configured, Flink does not restart at all: `set restart none` shows that).
 func DefaultConfig() Config {
-	return Config{Seed: 1, Executor: ExecDeterministic, Mode: ModeUpdate, Sink: SinkLog, QueueCap: 1024}
+	restart, _ := DefaultRestart(RestartExponential)
+	return Config{Seed: 1, Executor: ExecDeterministic, Mode: ModeUpdate, Sink: SinkLog, QueueCap: 1024,
+		Semantics: AtMostOnce, Restart: restart, Deployment: DeployManaged, Provision: 5 * time.Second,
+		CheckpointInterval: 1000, SinkCommit: CommitTransactional}
+}
+
+// DefaultHA is the mechanism each guarantee uses unless told otherwise.
+func DefaultHA(semantics string) string {
+	switch semantics {
+	case AtLeastOnce:
+		return HAUpstreamBackup
+	case ExactlyOnce:
+		return HAPassiveStandby
+	}
+	return HANone
+}
+
+// Guarantee works out which guarantee a configuration really gives, with
+// a note saying why when that is weaker than asked; a combination whose
+// mechanism cannot even try for the guarantee is an error that says why.
+func Guarantee(cfg Config, spec jobspec.Spec) (semantics, ha, note string, err error) {
+	ha = cfg.HA
+	if ha == "" {
+		ha = DefaultHA(cfg.Semantics)
+	}
+	switch {
+	case !slices.Contains([]string{AtMostOnce, AtLeastOnce, ExactlyOnce}, cfg.Semantics):
+		return "", "", "", fmt.Errorf("%w: unknown semantics %q; expected at-most-once, at-least-once or exactly-once", ErrBadConfig, cfg.Semantics)
+	case !slices.Contains([]string{HANone, HAUpstreamBackup, HAPassiveStandby, HAActiveStandby}, ha):
+		return "", "", "", fmt.Errorf("%w: unknown ha %q; expected none, upstream-backup, passive-standby or active-standby", ErrBadConfig, ha)
+	case ha == HAActiveStandby:
+		return "", "", "", fmt.Errorf("%w: ha active-standby is not available yet; use upstream-backup or passive-standby", ErrBadConfig)
+	case ha == HANone && cfg.Semantics != AtMostOnce:
+		return "", "", "", fmt.Errorf("%w: %s needs preserved input, but ha none (gap recovery) keeps nothing: a replacement starts empty from the current input; use ha upstream-backup or passive-standby", ErrBadConfig, cfg.Semantics)
+	case ha == HAUpstreamBackup && cfg.Semantics == ExactlyOnce:
+		return "", "", "", fmt.Errorf("%w: exactly-once needs checkpoints: upstream backup replays whatever downstream had not acknowledged, so the sink sees some records twice; use ha passive-standby", ErrBadConfig)
+	case ha != HANone && cfg.Semantics == AtMostOnce:
+		return "", "", "", fmt.Errorf("%w: ha %s replays input after a failure, which gives at-least-once, more than at-most-once asks; set semantics at-least-once (or ha none)", ErrBadConfig, ha)
+	}
+	if cfg.Semantics != ExactlyOnce {
+		return cfg.Semantics, ha, "", nil
+	}
+	if cfg.Sink == SinkLog {
+		return AtLeastOnce, ha, "exactly-once asked, at-least-once in effect: the log sink is append-only and has no transactions, so what it wrote after the last checkpoint is written again after a restore", nil
+	}
+	if cfg.SinkCommit == CommitIdempotent && cfg.Mode == ModeAppend {
+		return AtLeastOnce, ha, "exactly-once asked, at-least-once in effect: appending rows is not idempotent, so rows replayed after a restore are appended twice; use sink.commit transactional or mode update", nil
+	}
+	return ExactlyOnce, ha, "", nil
 }
 
 // aggregates reports whether the job has an aggregation.

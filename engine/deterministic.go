@@ -18,6 +18,9 @@ type detExec struct {
 	cap      int
 	runnable []int
 	steps    int64
+	index    map[*node]int
+	// rec handles failures; nil until the runtime sets it up.
+	rec *recovery
 }
 
 type item struct {
@@ -60,12 +63,23 @@ type detRouter struct {
 func (d *detRouter) emit(r Record) {
 	d.n.counts.Out++
 	t := d.x.g.target(d.n, &r, &d.rr)
+	if rc := d.x.rec; rc != nil {
+		if rc.backups != nil {
+			rc.keep(d.n, t, r)
+		}
+		if d.x.g.nodes[d.next[t]].dead {
+			rc.lostFlight++ // sent to a dead node: gone, unless kept above
+			return
+		}
+	}
 	d.x.queues[d.next[t]].push(item{d.in, element{kind: kindRecord, rec: r}})
 }
 
 func (d *detRouter) broadcast(e element) {
 	for _, t := range d.next {
-		d.x.queues[t].push(item{d.in, e})
+		if !d.x.g.nodes[t].dead {
+			d.x.queues[t].push(item{d.in, e})
+		}
 	}
 }
 
@@ -76,6 +90,7 @@ func newDetExec(g *graph, seed int64, capacity int) *detExec {
 	for i, n := range g.nodes {
 		index[n] = i
 	}
+	x.index = index
 	for _, n := range g.nodes {
 		rt := &detRouter{x: x, n: n}
 		if n.stage+1 < len(g.stages) {
@@ -103,7 +118,10 @@ func (x *detExec) roomDownstream(i int) bool {
 // step lets one node process one element; false when nothing can run.
 func (x *detExec) step(cur *cursor) bool {
 	x.runnable = x.runnable[:0]
-	for i := range x.g.nodes {
+	for i, n := range x.g.nodes {
+		if n.dead {
+			continue
+		}
 		ready := x.queues[i].len() > 0
 		if i == 0 {
 			ready = cur.pending()
@@ -143,6 +161,9 @@ func emitFromSource(n *node, e element, out router) {
 	default:
 		n.epoch = e.value
 		out.broadcast(e)
+		if n.onMarker != nil {
+			n.onMarker(n, e)
+		}
 	}
 }
 

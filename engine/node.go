@@ -161,10 +161,12 @@ func (n *node) inputDown(i int, out router) {
 	n.advanceWatermark(out)
 }
 
-// inputUp lets a replacement sender join: it starts at epoch.
+// inputUp lets a replacement sender join at epoch. Markers it missed while
+// down never come, so it counts as level with this node when it is ahead:
+// its next marker then completes the alignment it takes part in.
 func (n *node) inputUp(i int, epoch int64) {
 	n.alive[i] = true
-	n.marks[i] = epoch
+	n.marks[i] = min(epoch, n.epoch)
 	n.kinds[i] = element{}
 	n.inWM[i] = math.MinInt64
 }

@@ -28,7 +28,11 @@ type JobReport struct {
 // ConfigReport is the configuration in effect: what the guarantee really is,
 // never what was merely asked for.
 type ConfigReport struct {
-	Semantics          string `json:"semantics"`
+	Semantics string `json:"semantics"`
+	// Requested is the semantics the script asked for; Note says why the
+	// one in effect is weaker, when it is.
+	Requested          string `json:"requested"`
+	Note               string `json:"note,omitempty"`
 	HA                 string `json:"ha"`
 	Mode               string `json:"mode"`
 	Sink               string `json:"sink"`
@@ -74,15 +78,37 @@ type SinkReport struct {
 }
 
 // RecoveryReport counts failures and what recovery cost.
+//
+// TimeMS is the recovery time the lectures compare, in virtual ms: the time
+// nodes were down plus the time to replay what recovery re-sent at the
+// source's rate. The rest is the runtime overhead of the scheme.
 type RecoveryReport struct {
-	Failures int64 `json:"failures"`
-	Restarts int64 `json:"restarts"`
-	TimeMS   int64 `json:"time_ms"`
+	Failures   int64 `json:"failures"`
+	Restarts   int64 `json:"restarts"`
+	TimeMS     int64 `json:"time_ms"`
+	DowntimeMS int64 `json:"downtime_ms"`
+	// Replayed counts records sent again: from output queues (upstream
+	// backup) or from the log after a rewind (checkpoints).
+	Replayed int64 `json:"replayed"`
+	// LostInFlight counts records dropped with a dead node's queue or sent
+	// to a node while it was down.
+	LostInFlight int64 `json:"lost_in_flight"`
+	// BackupPeak is the most records upstream output queues held at once,
+	// BackupBytes their size in memory.
+	BackupPeak  int64 `json:"backup_peak"`
+	BackupBytes int64 `json:"backup_bytes"`
 }
 
-// CheckpointReport counts completed checkpoints.
+// CheckpointReport counts checkpoints.
 type CheckpointReport struct {
 	Completed int64 `json:"completed"`
+	Aborted   int64 `json:"aborted"`
+	Restores  int64 `json:"restores"`
+	LastID    int64 `json:"last_id"`
+	// Offset is the source offset the last completed checkpoint saved;
+	// Bytes the size of the state it saved.
+	Offset int64 `json:"offset"`
+	Bytes  int64 `json:"bytes"`
 }
 
 // FilterReport describes the membership filter of a dedup stage.

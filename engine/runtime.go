@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"time"
+	"unsafe"
 
 	"github.com/streamlab/streamlab/engine/jobspec"
 )
@@ -36,11 +38,14 @@ type Runtime struct {
 	ledger *Ledger
 	bus    *Bus
 	det    *detExec
+	rec    *recovery
 	state  string
 	err    error
 	late   int64 // admitted records generated late
 	wmOut  int64 // the sink's last published watermark
-	drops  int64 // last published dropped-late count
+	// semantics and ha are in effect; note says why when weaker than asked.
+	semantics, ha, note string
+	drops               int64 // last published dropped-late count
 }
 
 // New prepares a job to run. Nothing is admitted until Run or Admit.
@@ -61,6 +66,13 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 	if cfg.Executor != ExecDeterministic && cfg.Executor != ExecConcurrent {
 		return nil, fmt.Errorf("%w: unknown executor %q; expected deterministic or concurrent", ErrBadConfig, cfg.Executor)
 	}
+	semantics, ha, note, err := Guarantee(cfg, spec)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Deployment != DeployStandalone && cfg.Deployment != DeployManaged {
+		return nil, fmt.Errorf("%w: unknown deployment %q; expected standalone or managed", ErrBadConfig, cfg.Deployment)
+	}
 	src, err := NewSource(spec.Source, cfg.Seed)
 	if err != nil {
 		return nil, err
@@ -70,9 +82,13 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 	r.cur = newCursor(src, spec.Source.Trigger, spec.Source.Watermark)
 	var w sinkWriter = &logSink{}
 	if cfg.Sink == SinkTable {
-		if w, err = openTableSink(cfg.DBPath, cfg.Mode, events); err != nil {
+		ts, err := openTableSink(cfg.DBPath, cfg.Mode, events)
+		if err != nil {
 			return nil, fmt.Errorf("%w: table sink: %v", ErrBadConfig, err)
 		}
+		ts.transactional = ha == HAPassiveStandby && cfg.SinkCommit == CommitTransactional
+		ts.txn = func() int64 { return r.rec.ckpt.txn }
+		w = ts
 	}
 	r.writer = w
 	r.sink = &sinkOp{writer: w, events: events, onCommit: r.committed}
@@ -87,7 +103,12 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 	}
 	if cfg.Executor == ExecDeterministic {
 		r.det = newDetExec(r.g, cfg.Seed, cfg.QueueCap)
+		r.rec = newRecovery(r, semantics, ha, note)
+		r.det.rec = r.rec
+	} else if ha == HAPassiveStandby {
+		r.cur.every = cfg.CheckpointInterval
 	}
+	r.semantics, r.ha, r.note = semantics, ha, note
 	r.bus.Publish(Event{Kind: EventJobStarted, Text: fmt.Sprintf("job %s started (seed %d, %s executor)", spec.Name, cfg.Seed, cfg.Executor)})
 	return r, nil
 }
@@ -107,11 +128,14 @@ func (r *Runtime) Source() *Source { return r.src }
 // Close releases the sink (and removes a temporary database).
 func (r *Runtime) Close() error { return r.writer.close() }
 
-// committed is called for every micro-batch the real sink commits.
+// committed is called for every micro-batch the real sink writes. A
+// transactional sink's batch only counts once its transaction commits.
 func (r *Runtime) committed(batch []Record) {
-	if r.ledger != nil {
-		r.ledger.apply(batch, true)
-		r.ref.advanceTo(r.sink.batches)
+	if ts, ok := r.writer.(*tableSink); ok && ts.transactional {
+		c := r.rec.ckpt
+		c.batches[c.txn] = append(c.batches[c.txn], slices.Clone(batch))
+	} else {
+		r.ledgerApply(batch)
 	}
 	r.bus.Publish(Event{TimeMS: r.cur.clock, Kind: EventBatchCommitted, Node: kindSink, N: r.sink.batches,
 		Text: fmt.Sprintf("batch %d committed: %d rows", r.sink.batches, len(batch))})
@@ -121,6 +145,23 @@ func (r *Runtime) committed(batch []Record) {
 		r.bus.Publish(Event{TimeMS: r.cur.clock, Kind: EventWatermark, Node: kindSink, N: sinkNode.wm,
 			Text: "watermark " + time.UnixMilli(sinkNode.wm).UTC().Format("15:04:05")})
 	}
+}
+
+// ledgerApply counts a batch that is now visible in the sink.
+func (r *Runtime) ledgerApply(batch []Record) {
+	if r.ledger != nil {
+		r.ledger.apply(batch, true)
+		r.ref.advanceTo(r.sink.batches)
+	}
+}
+
+// fail stops the job with err.
+func (r *Runtime) fail(err error) {
+	if r.state == StateFailed {
+		return
+	}
+	r.state, r.err = StateFailed, err
+	r.bus.Publish(Event{TimeMS: r.cur.clock, Kind: EventJobFailed, Text: "job failed: " + err.Error()})
 }
 
 // Admit lets n more records into the source (fewer if a replayed file runs
@@ -162,9 +203,27 @@ func (r *Runtime) Step() (bool, error) {
 	if r.state != StateRunning {
 		return false, nil
 	}
-	did := r.det.step(r.cur)
+	did := r.stepOnce()
 	r.checkSink()
 	return did, nil
+}
+
+// stepOnce carries out a due restart, or lets one node process one
+// element, then any kill that became due.
+func (r *Runtime) stepOnce() bool {
+	if r.state != StateRunning {
+		return false
+	}
+	if r.rec.due() {
+		return true
+	}
+	if !r.det.step(r.cur) {
+		return false
+	}
+	if len(r.rec.kills) > 0 {
+		r.rec.checkKills()
+	}
+	return true
 }
 
 // Run processes everything admitted until the job is quiet.
@@ -174,7 +233,13 @@ func (r *Runtime) Run(ctx context.Context) error {
 	}
 	var err error
 	if r.det != nil {
-		err = r.det.run(ctx, r.cur)
+		for i := 0; r.stepOnce(); i++ {
+			if i%4096 == 0 {
+				if err = ctx.Err(); err != nil {
+					return err
+				}
+			}
+		}
 	} else {
 		err = runConcurrent(ctx, r.g, r.cur, r.cfg.QueueCap)
 	}
@@ -188,9 +253,8 @@ func (r *Runtime) Run(ctx context.Context) error {
 
 // checkSink fails the job when the sink could not write.
 func (r *Runtime) checkSink() {
-	if r.sink.err != nil && r.state != StateFailed {
-		r.state, r.err = StateFailed, r.sink.err
-		r.bus.Publish(Event{TimeMS: r.cur.clock, Kind: EventJobFailed, Text: r.err.Error()})
+	if r.sink.err != nil {
+		r.fail(r.sink.err)
 	}
 	if d := r.droppedLate(); d > r.drops {
 		r.drops = d
@@ -243,14 +307,28 @@ func (r *Runtime) Report() Report {
 		r.state, r.err = StateFailed, err
 	}
 	rep := Report{
-		Job:    JobReport{Name: r.spec.Name, State: r.state, Seed: r.cfg.Seed, Executor: r.cfg.Executor},
-		Config: ConfigReport{Semantics: "at-most-once", HA: "none", Mode: string(r.cfg.Mode), Sink: r.cfg.Sink, Filter: "none", Restart: "none", Deployment: "standalone"},
+		Job: JobReport{Name: r.spec.Name, State: r.state, Seed: r.cfg.Seed, Executor: r.cfg.Executor},
+		Config: ConfigReport{Semantics: r.semantics, Requested: r.cfg.Semantics, HA: r.ha, Note: r.note, Mode: string(r.cfg.Mode),
+			Sink: r.cfg.Sink, Filter: "none", Restart: r.cfg.Restart.String(), Deployment: r.cfg.Deployment},
 		Source: SourceReport{Records: r.cur.off, Offset: r.cur.off, Late: r.late, TimeMS: r.cur.clock},
 		Sink:   SinkReport{Rows: rows, Batches: r.sink.batches},
 		Filter: FilterReport{Kind: "none"},
 	}
 	if r.err != nil {
 		rep.Job.Error = r.err.Error()
+	}
+	if r.ha == HAPassiveStandby {
+		rep.Config.CheckpointInterval = r.cfg.CheckpointInterval
+	}
+	if rc := r.rec; rc != nil {
+		rep.Recovery = RecoveryReport{Failures: rc.failures, Restarts: rc.restarted, TimeMS: rc.timeMS, DowntimeMS: rc.downtimeMS,
+			Replayed: rc.replayed, LostInFlight: rc.lostFlight, BackupPeak: rc.backupPeak, BackupBytes: rc.backupPeak * recordBytes}
+		if c := rc.ckpt; c != nil {
+			rep.Checkpoints = CheckpointReport{Completed: c.completed, Aborted: c.aborted, Restores: c.restores}
+			if c.last != nil {
+				rep.Checkpoints.LastID, rep.Checkpoints.Bytes, rep.Checkpoints.Offset = c.last.id, c.last.bytes, c.last.at.off
+			}
+		}
 	}
 	if r.src.Len() >= 0 && r.cur.off >= r.src.Len() && r.state == StateRunning {
 		rep.Job.State = StateFinished
@@ -278,4 +356,44 @@ func (r *Runtime) Report() Report {
 		rep.Sink.Lost, rep.Sink.Expected, rep.Sink.Correct = t.Lost, t.Expected, t.Correct
 	}
 	return rep
+}
+
+// recordBytes is the in-memory size of a kept record, for overhead figures.
+const recordBytes = int64(unsafe.Sizeof(backupEntry{}))
+
+// Kill fails a node now ("jobmanager" for the coordinator).
+func (r *Runtime) Kill(name string) error {
+	if r.rec == nil {
+		return ErrConcurrentFailures
+	}
+	if name == JobManager {
+		r.rec.killJobManager()
+		return nil
+	}
+	n, err := r.rec.lookup(name)
+	if err != nil {
+		return err
+	}
+	r.rec.kill(n)
+	return nil
+}
+
+// KillAt fails a node once it has processed n records in all.
+func (r *Runtime) KillAt(name string, n int64) error {
+	if r.rec == nil {
+		return ErrConcurrentFailures
+	}
+	if name == JobManager {
+		return fmt.Errorf("the job manager processes no records; use kill jobmanager")
+	}
+	return r.rec.killAt(name, n)
+}
+
+// Restart asks for a killed node (or the job manager) to come back: in a
+// standalone deployment nothing restarts without it.
+func (r *Runtime) Restart(name string) error {
+	if r.rec == nil {
+		return ErrConcurrentFailures
+	}
+	return r.rec.restart(name)
 }

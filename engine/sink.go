@@ -41,7 +41,18 @@ type sinkOp struct {
 
 func (s *sinkOp) record(r Record, _ emitter) { s.buf = append(s.buf, r) }
 
-func (s *sinkOp) trigger(emitter) {
+func (s *sinkOp) trigger(emitter) { s.commitBatch() }
+
+// flush commits what the sink holds, if anything, as a micro-batch of its
+// own: at a barrier, the rows of records before it belong to that
+// checkpoint's transaction.
+func (s *sinkOp) flush() {
+	if len(s.buf) > 0 {
+		s.commitBatch()
+	}
+}
+
+func (s *sinkOp) commitBatch() {
 	batch := s.buf
 	if s.events {
 		slices.SortStableFunc(batch, func(a, b Record) int { return cmp.Compare(a.Offset, b.Offset) })
@@ -135,6 +146,10 @@ type tableSink struct {
 	store  *table.Store
 	mode   Mode
 	events bool
+	// transactional sinks pre-commit each batch into transaction txn, which
+	// the checkpoint coordinator commits or aborts.
+	transactional bool
+	txn           func() int64
 }
 
 func openTableSink(path string, mode Mode, events bool) (*tableSink, error) {
@@ -146,12 +161,22 @@ func openTableSink(path string, mode Mode, events bool) (*tableSink, error) {
 }
 
 func (t *tableSink) write(batch []Record) error {
+	op := table.OpUpsert
+	switch t.mode {
+	case ModeAppend:
+		op = table.OpAppend
+	case ModeComplete:
+		op = table.OpReplace
+	}
 	if t.events {
 		rows := make([]table.Event, len(batch))
 		for i, r := range batch {
 			rows[i] = table.Event{ID: r.ID, Time: r.Time, Action: r.Action, Key: r.Key, Offset: r.Offset}
 		}
-		if t.mode == ModeAppend {
+		switch {
+		case t.transactional:
+			return t.store.PreCommitEvents(t.txn(), op, rows)
+		case op == table.OpAppend:
 			return t.store.AppendEvents(rows)
 		}
 		return t.store.UpsertEvents(rows)
@@ -160,10 +185,12 @@ func (t *tableSink) write(batch []Record) error {
 	for i, r := range batch {
 		rows[i] = table.Result{WindowStart: r.WindowStart, WindowEnd: r.WindowEnd, Key: r.Key, Value: r.Value}
 	}
-	switch t.mode {
-	case ModeAppend:
+	switch {
+	case t.transactional:
+		return t.store.PreCommitResults(t.txn(), op, rows)
+	case op == table.OpAppend:
 		return t.store.AppendResults(rows)
-	case ModeComplete:
+	case op == table.OpReplace:
 		return t.store.ReplaceResults(rows)
 	}
 	return t.store.UpsertResults(rows)

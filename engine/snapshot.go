@@ -30,6 +30,14 @@ type Snapshot struct {
 	// run at the same batch; HasLedger is false when the ledger is off.
 	Ledger    LedgerTotals
 	HasLedger bool
+	// Semantics and HA are the guarantee and mechanism in effect.
+	Semantics string
+	HA        string
+	Failures  int64
+	// Checkpoints counts completed checkpoints; Backup the records upstream
+	// output queues hold now.
+	Checkpoints int64
+	Backup      int64
 }
 
 // StageSnapshot is one operator and its nodes (indexes into Nodes).
@@ -53,8 +61,15 @@ type NodeSnapshot struct {
 	// Held is what alignment holds back from inputs that ran ahead.
 	Held      int
 	Watermark int64
-	// Epoch counts the triggers the node has passed.
+	// Epoch is the sequence number of the last marker the node aligned.
 	Epoch int64
+	// RestartAtMS is when a scheduled restart is due (virtual ms), with
+	// HasRestart; a killed node in a standalone deployment has none until
+	// someone asks for it.
+	RestartAtMS int64
+	HasRestart  bool
+	// Backup is what this node keeps in its output queues for downstream.
+	Backup int
 }
 
 // Snapshot describes the job now. Under the concurrent executor it is only
@@ -66,8 +81,15 @@ func (r *Runtime) Snapshot() Snapshot {
 		Watermark: math.MinInt64, DroppedLate: r.droppedLate(),
 		Rows: r.sink.latest(), Batches: r.sink.batches,
 	}
+	s.Semantics, s.HA = r.semantics, r.ha
 	if r.det != nil {
 		s.Steps = r.det.steps
+	}
+	if rc := r.rec; rc != nil {
+		s.Failures, s.Backup = rc.failures, rc.backupSize()
+		if rc.ckpt != nil {
+			s.Checkpoints = rc.ckpt.completed
+		}
 	}
 	if r.ledger != nil {
 		s.Ledger, s.HasLedger = r.ledger.Totals(), true
@@ -75,8 +97,15 @@ func (r *Runtime) Snapshot() Snapshot {
 	index := map[*node]int{}
 	for i, n := range r.g.nodes {
 		index[n] = i
-		ns := NodeSnapshot{Name: n.name, Stage: n.stage, Index: n.index, State: StateRunning,
+		ns := NodeSnapshot{Name: n.name, Stage: n.stage, Index: n.index, State: NodeRunning,
 			In: n.counts.In, Out: n.counts.Out, QueueCap: r.cfg.QueueCap, Watermark: n.wm, Epoch: n.epoch}
+		if rc := r.rec; rc != nil {
+			ns.State = rc.nodeState(n)
+			ns.RestartAtMS, ns.HasRestart = rc.nextRestart(n)
+			for _, q := range rc.backups[n] {
+				ns.Backup += len(q)
+			}
+		}
 		if r.det != nil {
 			ns.Queue = r.det.queues[i].len()
 		}

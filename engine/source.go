@@ -218,6 +218,7 @@ type cursor struct {
 	seq        int64 // marker sequence numbers handed out
 	wmSent     bool  // the watermark before a pending trigger went out
 	endTrigger bool  // the end of this admission still owes a trigger
+	endBarrier bool  // ... and, with checkpoints, a barrier
 	sendEnd    bool  // send kindEnd after the end trigger (concurrent runs)
 	endPending bool
 }
@@ -293,7 +294,7 @@ func (c *cursor) now() int64 {
 
 // pending reports whether next has something to emit.
 func (c *cursor) pending() bool {
-	return c.off < c.limit || c.nextTrigger <= c.runEnd || c.endTrigger || c.endPending
+	return c.off < c.limit || c.nextTrigger <= c.runEnd || c.endTrigger || c.endBarrier || c.endPending
 }
 
 func (c *cursor) marker(k kind) element {
@@ -330,8 +331,15 @@ func (c *cursor) next() (element, bool) {
 			return e, true
 		}
 		c.endTrigger = false
+		c.endBarrier = c.every > 0
 		c.endPending = c.sendEnd
 		return c.marker(kindTrigger), true
+	case c.endBarrier:
+		// A run ends with a checkpoint, so that what it wrote commits: a
+		// transactional sink shows nothing until a checkpoint completes.
+		c.endBarrier = false
+		c.barrierAt = c.off
+		return c.marker(kindBarrier), true
 	case c.endPending:
 		c.endPending = false
 		return c.marker(kindEnd), true

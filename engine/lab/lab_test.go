@@ -149,16 +149,18 @@ func TestResultsTableMatchesDumpedSource(t *testing.T) {
 
 func TestBadInputNamesLineAndColumn(t *testing.T) {
 	cases := map[string]string{
-		"job nope\n":                           "test.lab:1:5: unknown job \"nope\"",
-		"set mode sideways\n":                  "test.lab:1:10: unknown output mode",
-		"job passthrough\nset mode complete\n": "test.lab:2:10: complete mode is not supported",
-		"set colour red\n":                     "test.lab:1:5: unknown setting \"colour\"",
-		"run 10\nset mode append\n":            "test.lab:2:1: set mode must come before the first run",
-		"run 10\nexpect sink.lots == 0\n":      "test.lab:2:8: unknown report field \"sink.lots\"",
-		"run 10\nexpect job.state > 3\n":       "test.lab:2:",
-		"kill count[1]\n":                      "test.lab:1:1: kill is not available yet",
-		"set semantics exactly-once\n":         "test.lab:1:15: semantics exactly-once is not available yet",
-		"run fast\n":                           "test.lab:1:5:",
+		"job nope\n":                                        "test.lab:1:5: unknown job \"nope\"",
+		"set mode sideways\n":                               "test.lab:1:10: unknown output mode",
+		"job passthrough\nset mode complete\n":              "test.lab:2:10: complete mode is not supported",
+		"set colour red\n":                                  "test.lab:1:5: unknown setting \"colour\"",
+		"run 10\nset mode append\n":                         "test.lab:2:1: set mode must come before the first run",
+		"run 10\nexpect sink.lots == 0\n":                   "test.lab:2:8: unknown report field \"sink.lots\"",
+		"run 10\nexpect job.state > 3\n":                    "test.lab:2:",
+		"kill count[7]\n":                                   "test.lab:1:6: no such node \"count[7]\"",
+		"set semantics sometimes\n":                         "test.lab:1:15: unknown semantics \"sometimes\"",
+		"set semantics exactly-once\nset ha none\nrun 10\n": "test.lab:3:1: invalid configuration: exactly-once needs preserved input",
+		"set restart fixed-delay tries=3\n":                 "test.lab:1:13: restart fixed-delay has no parameter \"tries\"",
+		"run fast\n":                                        "test.lab:1:5:",
 	}
 	for src, want := range cases {
 		_, err := lab.RunScript(context.Background(), "test.lab", []byte(src), lab.Options{})

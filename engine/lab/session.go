@@ -89,7 +89,7 @@ func (s *Session) Exec(ctx context.Context, c script.Command) error {
 		}
 		return nil
 	case script.VerbKill, script.VerbRestart:
-		return s.errAt(c.Line, c.Col, "%s is not available yet: this version of the engine runs jobs without failures", c.Verb)
+		return s.failure(c)
 	case script.VerbPause, script.VerbResume:
 		return s.errAt(c.Line, c.Col, "%s only makes sense in the terminal lab, where time runs by itself; a script advances time with run", c.Verb)
 	}
@@ -214,4 +214,24 @@ func durationArg(a script.Arg, allowNone bool) (time.Duration, bool) {
 func intArg(a script.Arg, lo, hi int64) (int64, bool) {
 	n, err := strconv.ParseInt(a.Text, 10, 64)
 	return n, err == nil && n >= lo && n <= hi
+}
+
+// failure carries out kill and restart.
+func (s *Session) failure(c script.Command) error {
+	rt, err := s.runtime()
+	if err != nil {
+		return s.errAt(c.Line, c.Col, "%v", strings.TrimPrefix(err.Error(), s.file+": "))
+	}
+	switch {
+	case c.Verb == script.VerbRestart:
+		err = rt.Restart(c.Node)
+	case c.HasAt:
+		err = rt.KillAt(c.Node, c.At)
+	default:
+		err = rt.Kill(c.Node)
+	}
+	if err != nil {
+		return s.errAt(c.Args[0].Line, c.Args[0].Col, "%v", err)
+	}
+	return nil
 }

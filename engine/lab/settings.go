@@ -62,13 +62,51 @@ var settings = []Setting{
 		s.cfg.Executor = v.Text
 		return nil
 	}},
-	{Key: "semantics", Values: "at-most-once", Doc: "the delivery guarantee", apply: only("semantics", "at-most-once", "at-least-once", "exactly-once")},
-	{Key: "ha", Values: "none", Doc: "the high-availability scheme", apply: only("ha", "none", "upstream-backup", "passive-standby", "active-standby")},
-	{Key: "restart", Values: "none", Doc: "the restart strategy", apply: only("restart", "none", "fixed-delay", "failure-rate", "exponential-delay")},
+	{Key: "semantics", Values: "at-most-once | at-least-once | exactly-once", Doc: "the guarantee asked for", apply: func(s *Session, c script.Command, v script.Arg) error {
+		return oneOf(&s.cfg.Semantics, v.Text, "semantics", engine.AtMostOnce, engine.AtLeastOnce, engine.ExactlyOnce)
+	}},
+	{Key: "ha", Values: "none | upstream-backup | passive-standby | active-standby", Doc: "the mechanism (default: the semantics' own)", apply: func(s *Session, c script.Command, v script.Arg) error {
+		return oneOf(&s.cfg.HA, v.Text, "ha", engine.HANone, engine.HAUpstreamBackup, engine.HAPassiveStandby, engine.HAActiveStandby)
+	}},
+	{Key: "restart", Values: "none | fixed-delay | failure-rate | exponential-delay [name=value ...]", Doc: "the restart strategy, with Flink's parameters", apply: func(s *Session, c script.Command, v script.Arg) error {
+		params := map[string]string{}
+		for _, p := range c.Params {
+			params[p.Name] = p.Value
+		}
+		st, err := engine.ParseRestart(v.Text, params)
+		if err != nil {
+			return err
+		}
+		s.cfg.Restart = st
+		return nil
+	}},
 	{Key: "filter", Values: "none", Doc: "the membership filter before the sink", apply: only("filter", "none", "exact", "bloom")},
-	{Key: "deployment", Values: "standalone", Doc: "who replaces a failed task manager", apply: only("deployment", "standalone", "managed")},
-	{Key: "checkpoint.interval", Values: "N", Doc: "records between checkpoint barriers", apply: func(*Session, script.Command, script.Arg) error {
-		return notYet("checkpointing")
+	{Key: "deployment", Values: "standalone | managed [provision=DURATION]", Doc: "who replaces a failed task manager", apply: func(s *Session, c script.Command, v script.Arg) error {
+		if err := oneOf(&s.cfg.Deployment, v.Text, "deployment", engine.DeployStandalone, engine.DeployManaged); err != nil {
+			return err
+		}
+		for _, p := range c.Params {
+			d, err := time.ParseDuration(p.Value)
+			if p.Name != "provision" || v.Text != engine.DeployManaged {
+				return fmt.Errorf("deployment %s takes no parameter %q (managed takes provision=DURATION)", v.Text, p.Name)
+			}
+			if err != nil || d < 0 {
+				return fmt.Errorf("provision must be a duration such as 5s, got %q", p.Value)
+			}
+			s.cfg.Provision = d
+		}
+		return nil
+	}},
+	{Key: "checkpoint.interval", Values: "N", Doc: "records between checkpoint barriers", apply: func(s *Session, c script.Command, v script.Arg) error {
+		n, ok := intArg(v, 1, 100_000_000)
+		if !ok {
+			return fmt.Errorf("checkpoint.interval must be a record count from 1, got %q", v.Text)
+		}
+		s.cfg.CheckpointInterval = n
+		return nil
+	}},
+	{Key: "sink.commit", Values: "transactional | idempotent", Doc: "how an exactly-once table sink commits", apply: func(s *Session, c script.Command, v script.Arg) error {
+		return oneOf(&s.cfg.SinkCommit, v.Text, "sink.commit", engine.CommitTransactional, engine.CommitIdempotent)
 	}},
 	{Key: "source.rate", Values: "N", Doc: "records per virtual second", apply: sourceInt(func(src *jobspec.Source, n int64) { src.Rate = int(n) }, 1, 1_000_000)},
 	{Key: "source.devices", Values: "N", Doc: "devices emitting events", apply: sourceInt(func(src *jobspec.Source, n int64) { src.Devices = int(n) }, 1, 1_000_000)},
@@ -196,7 +234,7 @@ func (s *Session) set(c script.Command) error {
 		} else {
 			at.Line, at.Col = c.Params[0].Line, c.Params[0].Col
 		}
-		if key.Text != "restart" && key.Text != "filter" {
+		if len(c.Args) > 2 || (key.Text != "restart" && key.Text != "filter" && key.Text != "deployment") {
 			return s.errAt(at.Line, at.Col, "set %s takes one value (%s)", key.Text, settings[i].Values)
 		}
 	}
@@ -213,5 +251,14 @@ func (s *Session) set(c script.Command) error {
 		s.spec, s.cfg = spec, cfg
 		return err
 	}
+	return nil
+}
+
+// oneOf sets *dst to v when v is one of the allowed values.
+func oneOf(dst *string, v, what string, allowed ...string) error {
+	if !slices.Contains(allowed, v) {
+		return fmt.Errorf("unknown %s %q; expected one of %s", what, v, strings.Join(allowed, ", "))
+	}
+	*dst = v
 	return nil
 }

@@ -1,0 +1,83 @@
+# streamlab — `make help` lists the targets.
+
+GO       ?= go
+BIN      ?= bin/streamlab
+PKGS     ?= ./...
+VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT   ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+LDFLAGS  ?= -X main.version=$(VERSION) -X main.commit=$(COMMIT)
+
+# Arguments for `make run`, e.g. make run ARGS='lab passthrough'.
+ARGS     ?=
+# Benchmarks to run (a -bench regexp), e.g. make bench BENCH=Pipeline/clicks.
+BENCH    ?= .
+# Repetitions of each benchmark; use 10 or more for benchstat.
+COUNT    ?= 1
+# How long each fuzz target runs.
+FUZZTIME ?= 20s
+# Packages whose golden files `make golden` rewrites.
+GOLDEN   ?= ./tui/...
+
+.DEFAULT_GOAL := help
+
+.PHONY: help build run test test-race bench lint fmt golden tidy-check fuzz cover clean
+
+help: ## List the targets
+	@echo "usage: make TARGET [VAR=value ...]"
+	@echo
+	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  %-11s %s\n", $$1, $$2}'
+
+build: ## Build bin/streamlab with the version and commit stamped in
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) .
+
+run: ## Open the terminal lab (go run .); pass arguments with ARGS='...'
+	$(GO) run -ldflags '$(LDFLAGS)' . $(ARGS)
+
+test: ## Vet, then run every test with the race detector (what CI runs)
+	$(GO) vet $(PKGS)
+	$(GO) test -race -count=1 $(PKGS)
+
+test-race: ## Run the tests with the race detector at GOMAXPROCS=1 and 2
+	GOMAXPROCS=1 $(GO) test -race -count=1 $(PKGS)
+	GOMAXPROCS=2 $(GO) test -race -count=1 $(PKGS)
+
+bench: ## Run the benchmarks (BENCH=regexp, COUNT=n) with allocations
+	$(GO) test -run='^$$' -bench='$(BENCH)' -benchmem -count=$(COUNT) $(PKGS)
+
+lint: ## Vet, fail on unformatted files, and run staticcheck when installed
+	$(GO) vet $(PKGS)
+	@unformatted="$$(gofmt -l .)"; \
+	if [ -n "$$unformatted" ]; then \
+		echo "these files need gofmt (run make fmt):"; echo "$$unformatted"; exit 1; \
+	fi
+	@if command -v staticcheck >/dev/null 2>&1; then \
+		staticcheck $(PKGS); \
+	else \
+		echo "staticcheck not installed; skipped (go install honnef.co/go/tools/cmd/staticcheck@latest)"; \
+	fi
+
+fmt: ## Format every Go file in place
+	gofmt -w .
+
+golden: ## Rewrite the terminal lab's golden files (GOLDEN=packages)
+	$(GO) test $(GOLDEN) -update
+
+tidy-check: ## Fail when go.mod or go.sum are not tidy
+	$(GO) mod tidy
+	git diff --exit-code -- go.mod go.sum
+
+fuzz: ## Run each fuzz target for FUZZTIME (default 20s)
+	@set -e; for pkg in $$($(GO) list $(PKGS)); do \
+		list=$$($(GO) test -list '^Fuzz' $$pkg) || { echo "$$list"; exit 1; }; \
+		for target in $$(echo "$$list" | grep '^Fuzz'); do \
+			echo "== $$pkg $$target ($(FUZZTIME))"; \
+			$(GO) test -run='^$$' -fuzz="^$$target\$$" -fuzztime=$(FUZZTIME) $$pkg; \
+		done; \
+	done
+
+cover: ## Run the tests with coverage and print the total
+	$(GO) test -count=1 -coverprofile=coverage.out $(PKGS)
+	$(GO) tool cover -func=coverage.out | tail -n 1
+
+clean: ## Remove built binaries and coverage files
+	rm -rf bin coverage.out coverage.html

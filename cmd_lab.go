@@ -1,0 +1,66 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/streamlab/streamlab/engine/jobspec"
+)
+
+// labFlags adds the flags of the commands that open the terminal lab.
+func (c *cli) labFlags(cmd *cobra.Command) {
+	c.tuiFlags(cmd)
+	d, fs := c.defaults, cmd.Flags()
+	fs.Int64("seed", d.Seed, "seed `N` of the source log and every random choice")
+	fs.String("executor", d.Executor, "what runs the nodes: deterministic or concurrent")
+	fs.String("db", d.DB, "keep the table sink's SQLite database at `PATH`")
+}
+
+// tuiFlags adds the terminal lab's look-and-feel flags.
+func (c *cli) tuiFlags(cmd *cobra.Command) {
+	d, fs := c.defaults, cmd.Flags()
+	fs.String("theme", d.Theme, "color theme: default or mono")
+	fs.Bool("mouse", d.Mouse, "react to the mouse (--mouse=false turns it off)")
+	fs.Float64("speed", d.Speed, "playback speed: virtual seconds per real second")
+}
+
+func (c *cli) labCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "lab [JOB]",
+		Short: "Open the sandbox with a job",
+		Long: `Open the terminal lab straight into the sandbox with JOB, a built-in job
+(default: the configuration key job, normally clicks).
+
+Built-in jobs: ` + strings.Join(jobspec.Names(), ", ") + `.
+
+Exit status: 0, or 2 for an unknown job.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := c.load(cmd, nil)
+			if err != nil {
+				return err
+			}
+			if len(args) == 1 {
+				if _, ok := jobspec.Builtin(args[0]); !ok {
+					return badInput(fmt.Errorf("unknown job %q, known: %s", args[0], strings.Join(jobspec.Names(), ", ")))
+				}
+				cfg.Job = args[0]
+			}
+			return c.runTUI(cfg, "lab:"+cfg.Job)
+		},
+	}
+	c.labFlags(cmd)
+	return cmd
+}
+
+// runTUI opens the terminal lab with the configuration cfg. start says on
+// which screen: "" for the home screen, "lab:JOB" for the sandbox with JOB,
+// "lesson:ID" for lesson ID, "exercise:ID" for exercise ID.
+//
+// It is the one place where the Bubble Tea program starts.
+func (c *cli) runTUI(cfg Config, start string) error {
+	fmt.Fprintln(c.stderr, "the terminal lab is not built yet; try `streamlab run`")
+	return nil
+}

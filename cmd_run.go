@@ -1,0 +1,126 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+
+	"github.com/mattn/go-isatty"
+	"github.com/spf13/cobra"
+
+	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/engine/lab"
+)
+
+func (c *cli) runCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "run [FILE|-]",
+		Short: "Run a lab script headless and print its report",
+		Long: `Run the lab script FILE (or standard input, for - or no FILE) without the
+terminal lab, and print the report to standard output.
+
+--seed overrides the script's "set seed" (so does STREAMLAB_SEED); a seed in
+the configuration file does not.
+
+Exit status: 0 when every expect holds, 1 when one fails (or the job cannot
+run), 2 for bad input: bad flags, an unreadable file, an invalid script.`,
+		Args: cobra.MaximumNArgs(1),
+	}
+	d, fs := c.defaults, cmd.Flags()
+	fs.String("format", d.Format, "report format: text or json")
+	fs.Int64("seed", d.Seed, "seed `N` of the source log and every random choice (overrides the script's)")
+	fs.String("db", d.DB, "keep the table sink's SQLite database at `PATH`")
+	fs.String("executor", d.Executor, "what runs the nodes: deterministic or concurrent")
+	dump := fs.String("dump-source", "", "write the source log as JSON Lines to `FILE`")
+
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		cfg, err := c.load(cmd, reportFormats)
+		if err != nil {
+			return err
+		}
+		name := "-"
+		if len(args) == 1 {
+			name = args[0]
+		}
+		src, err := c.readScript(name, len(args) == 0)
+		if err != nil {
+			return badInput(err)
+		}
+		opts := lab.Options{DBPath: cfg.DB, DumpSource: *dump, Executor: cfg.Executor}
+		if cfg.SeedSet {
+			seed := cfg.Seed
+			opts.Seed = &seed
+		}
+		rep, err := lab.RunScript(cmd.Context(), name, src, opts)
+		return finishRun(c.stdout, cfg.Format, rep, err)
+	}
+	return cmd
+}
+
+// readScript reads the lab script name ("-" for standard input). implicit
+// says the user gave no FILE at all: then a terminal on standard input is an
+// error rather than a silent wait for typing.
+func (c *cli) readScript(name string, implicit bool) ([]byte, error) {
+	if name == "-" {
+		if f, ok := c.stdin.(*os.File); ok && implicit && isatty.IsTerminal(f.Fd()) {
+			return nil, errors.New("no lab script: give a FILE, or pipe one in (use - to type it on the terminal)")
+		}
+		b, err := io.ReadAll(c.stdin)
+		if err != nil {
+			return nil, fmt.Errorf("standard input: %w", err)
+		}
+		return b, nil
+	}
+	b, err := os.ReadFile(name)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("%s: cannot read lab script: %w", name, err)
+	}
+	return b, nil
+}
+
+// finishRun prints the report rep (when there is one) in format and turns
+// the outcome of a run into the command's error: nil when every expect held;
+// exit 2 for bad input; exit 1 for a failed expect or any other error.
+func finishRun(w io.Writer, format string, rep *engine.Report, runErr error) error {
+	if rep != nil {
+		var err error
+		switch format {
+		case "json":
+			err = rep.WriteJSON(w)
+		default:
+			err = rep.WriteText(w)
+		}
+		if err != nil {
+			return failed(fmt.Errorf("writing the report: %w", err))
+		}
+	}
+	switch {
+	case errors.Is(runErr, lab.ErrBadInput):
+		return badInput(runErr)
+	case runErr != nil:
+		return failed(runErr)
+	case rep == nil:
+		return failed(errors.New("the script produced no report"))
+	}
+	if rep.ExpectationsHold() {
+		return nil
+	}
+	var bad []engine.Expectation
+	for _, e := range rep.Expectations {
+		if !e.OK {
+			bad = append(bad, e)
+		}
+	}
+	first := bad[0]
+	msg := fmt.Sprintf("expect on line %d failed: %s (actual %s)", first.Line, first.Expr, first.Actual)
+	if len(bad) > 1 {
+		msg += fmt.Sprintf("; %d of %d expects failed", len(bad), len(rep.Expectations))
+	}
+	return failed(errors.New(msg))
+}

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+)
+
+// version and commit are stamped in by the Makefile:
+//
+//	go build -ldflags "-X main.version=v1.2.3 -X main.commit=abc1234"
+//
+// When they are empty, versionInfo falls back to the build information the
+// Go toolchain records.
+var (
+	version string
+	commit  string
+)
+
+// versionInfo returns streamlab's version, commit and Go version.
+func versionInfo() (ver, com, goVersion string) {
+	ver, com = version, commit
+	info, ok := debug.ReadBuildInfo()
+	if ok && ver == "" && info.Main.Version != "" && info.Main.Version != "(devel)" {
+		ver = info.Main.Version
+	}
+	if ok && com == "" {
+		var rev, modified string
+		for _, s := range info.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				modified = s.Value
+			}
+		}
+		if rev != "" {
+			com = rev
+			if modified == "true" {
+				com += "-dirty"
+			}
+		}
+	}
+	if ver == "" {
+		ver = "dev"
+	}
+	if com == "" {
+		com = "unknown"
+	}
+	return ver, com, runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH
+}
+
+// versionText is what `streamlab version` prints: three lines, one field a
+// line.
+func versionText() string {
+	ver, com, gover := versionInfo()
+	return fmt.Sprintf("version  %s\ncommit   %s\ngo       %s\n", ver, com, gover)
+}
+
+func (c *cli) versionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print streamlab's version, commit and Go version",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			_, err := fmt.Fprint(c.stdout, versionText())
+			return err
+		},
+	}
+}

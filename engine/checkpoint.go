@@ -1,0 +1,191 @@
+package engine
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+)
+
+// stateful operators can be snapshotted at a barrier and restored.
+type stateful interface {
+	snapshot() any
+	restore(state any)
+	// stateBytes estimates the snapshot's size when written out.
+	stateBytes() int64
+}
+
+func (w *windowCount) snapshot() any {
+	c := *w
+	c.counts = maps.Clone(w.counts)
+	c.changed = maps.Clone(w.changed)
+	return &c
+}
+
+func (w *windowCount) restore(state any) {
+	c := state.(*windowCount)
+	*w = *c
+	w.counts = maps.Clone(c.counts)
+	w.changed = maps.Clone(c.changed)
+}
+
+// stateBytes counts each window as written out: start (8), count (8), the
+// key and its length (8), plus the watermark and counters (24).
+func (w *windowCount) stateBytes() int64 {
+	n := int64(24)
+	for k := range w.counts {
+		n += 24 + int64(len(k.key))
+	}
+	return n
+}
+
+// nodeSnapshot is one node's part of a checkpoint.
+type nodeSnapshot struct {
+	state any
+	wm    int64
+	bytes int64
+}
+
+// checkpoint is one asynchronous barrier snapshot (Carbone et al., 2015):
+// the source's position when it injected barrier id, and each node's state
+// when the barrier had arrived on all its inputs.
+type checkpoint struct {
+	id     int64
+	at     pos
+	states map[*node]nodeSnapshot
+	bytes  int64
+}
+
+// coordinator is the job manager's checkpoint coordinator. A checkpoint
+// completes when the sink acknowledges its barrier; the sink's transaction
+// for it is then committed (two-phase commit: pre-committed at the barrier,
+// committed on completion).
+type coordinator struct {
+	r          *Runtime
+	pending    map[int64]*checkpoint
+	last       *checkpoint
+	completed  int64
+	aborted    int64
+	restoredID int64
+	restores   int64
+	txn        int64                // the sink's open transaction: the next checkpoint's id
+	batches    map[int64][][]Record // committed to the ledger when their transaction commits
+}
+
+func newCoordinator(r *Runtime) *coordinator {
+	return &coordinator{r: r, pending: map[int64]*checkpoint{}, txn: 1, batches: map[int64][][]Record{}}
+}
+
+// begin records the source's position as barrier id leaves it.
+func (c *coordinator) begin(id int64, at pos) {
+	c.pending[id] = &checkpoint{id: id, at: at, states: map[*node]nodeSnapshot{}}
+}
+
+// ack takes a node's snapshot for checkpoint id; the sink's ack completes
+// the checkpoint.
+func (c *coordinator) ack(n *node, id int64) {
+	cp := c.pending[id]
+	r := c.r
+	if n.op == operator(r.sink) {
+		// The sink pre-commits what it holds for this checkpoint.
+		r.sink.flush()
+	}
+	if cp == nil {
+		return // aborted
+	}
+	snap := nodeSnapshot{wm: n.wm}
+	if s, ok := n.op.(stateful); ok {
+		snap.state, snap.bytes = s.snapshot(), s.stateBytes()
+		cp.bytes += snap.bytes
+	}
+	cp.states[n] = snap
+	if n.op == operator(r.sink) {
+		c.complete(cp)
+	}
+}
+
+// complete makes cp the checkpoint to restore and commits the sink's
+// transactions up to it.
+func (c *coordinator) complete(cp *checkpoint) {
+	delete(c.pending, cp.id)
+	for id := range c.pending {
+		if id < cp.id {
+			delete(c.pending, id)
+		}
+	}
+	c.last = cp
+	c.completed++
+	c.commit(cp.id)
+	c.txn = cp.id + 1
+	c.r.bus.Publish(Event{TimeMS: c.r.cur.clock, Kind: EventCheckpoint, N: cp.id,
+		Text: fmt.Sprintf("checkpoint %d complete: source offset %d, %d bytes of state", cp.id, cp.at.off, cp.bytes)})
+}
+
+// commit commits every pre-committed transaction up to id.
+func (c *coordinator) commit(id int64) {
+	ids := slices.Sorted(maps.Keys(c.batches))
+	ts, _ := c.r.writer.(*tableSink)
+	for _, t := range ids {
+		if t > id {
+			continue
+		}
+		if ts != nil && ts.transactional {
+			if err := ts.store.Commit(t); err != nil && c.r.sink.err == nil {
+				c.r.sink.err = fmt.Errorf("sink: commit of transaction %d: %w", t, err)
+			}
+		}
+		for _, b := range c.batches[t] {
+			c.r.ledgerApply(b)
+		}
+		delete(c.batches, t)
+	}
+}
+
+// abortPending drops checkpoints in progress.
+func (c *coordinator) abortPending(why string) {
+	for id := range c.pending {
+		delete(c.pending, id)
+		c.aborted++
+		c.r.bus.Publish(Event{TimeMS: c.r.cur.clock, Kind: EventCheckpoint, N: id, Text: fmt.Sprintf("checkpoint %d aborted: %s", id, why)})
+	}
+}
+
+// restore puts every node back to the last completed checkpoint, aborts
+// the sink's open transactions, and rewinds the source; it returns the
+// offset the source resumes at.
+func (c *coordinator) restore() int64 {
+	r := c.r
+	if ts, ok := r.writer.(*tableSink); ok && ts.transactional {
+		for t := range c.batches {
+			if err := ts.store.Abort(t); err != nil && r.sink.err == nil {
+				r.sink.err = fmt.Errorf("sink: abort of transaction %d: %w", t, err)
+			}
+		}
+	}
+	clear(c.batches)
+	c.restores++
+	at := pos{nextTrigger: r.cur.trigger}
+	if c.last != nil {
+		at = c.last.at
+		c.restoredID = c.last.id
+		for n, s := range c.last.states {
+			if st, ok := n.op.(stateful); ok && s.state != nil {
+				st.restore(s.state)
+			}
+			n.wm = s.wm
+		}
+	} else {
+		c.restoredID = 0
+	}
+	for _, n := range r.g.nodes {
+		if n.wm == math.MinInt64 {
+			continue
+		}
+		for j := range n.inWM {
+			n.inWM[j] = n.wm
+		}
+	}
+	r.cur.rewind(at)
+	c.txn = r.cur.ckpt + 1
+	return at.off
+}

@@ -1,0 +1,74 @@
+package jobspec_test
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/streamlab/streamlab/engine/jobspec"
+)
+
+// FuzzParse checks that no input makes Parse panic, that every error is a
+// located *Error, and that whatever Parse accepts is valid and complete.
+func FuzzParse(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "*.yaml"))
+	files = append(files, "SCHEMA.md") // text around YAML; an error, but a rich seed
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	for _, s := range []string{
+		"",
+		"---\n",
+		"name: j\noperators: [{name: m, kind: map}]\n",
+		"name: j\noperators: [{name: m, kind: map}]\n---\n",
+		"name: j\n  kind: x\n",
+		"name: j\nsource: {rate: 1, rate: 2}\n",
+		"name: j\noperators:\n  - name: m\n    window: 10s\n    kind: map\n",
+		"name: j\noperators: [{name: c, kind: window-count, window: 10s, slide: 3s}]\n",
+		"name: j\nsource:\n  rate: 0xffffffffffffffff\n  late_fraction: .nan\n  disorder: -1s\n",
+		"name: &a j\ndescription: *a\n",
+		"name: !!str j\n<<: {a: 1}\n? [x]\n: y\n",
+		"%YAML 1.2\n---\nname: j\n...\n",
+		"[[[[{{{{",
+		"- - - - x\n",
+		"a: |\n  b\n c\n",
+		"\"\\q\"\n",
+		"'unterminated\n",
+		"name: j\n\toperators: []\n",
+		"operators:\n  -\n  - \n  - ~\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		start := time.Now()
+		s, err := jobspec.Parse("f.yaml", data)
+		if d := time.Since(start); d > time.Second {
+			t.Fatalf("slow: %v", d)
+		}
+		if err != nil {
+			e, ok := err.(*jobspec.Error)
+			if !ok {
+				t.Fatalf("error %v is a %T, not a *jobspec.Error", err, err)
+			}
+			if e.Line < 0 || e.Col < 0 || e.File != "f.yaml" || e.Msg == "" {
+				t.Fatalf("badly located error %#v", e)
+			}
+			if e.Line == 0 && len(data) <= 1<<20 {
+				t.Fatalf("unlocated error %q", e)
+			}
+			return
+		}
+		if err := s.Validate(); err != nil {
+			t.Fatalf("Parse accepted an invalid spec: %v", err)
+		}
+		if d := s.WithDefaults(); !reflect.DeepEqual(d, s) {
+			t.Fatalf("Parse left defaults unset:\n got %+v\nwant %+v", s, d)
+		}
+	})
+}

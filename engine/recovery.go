@@ -1,0 +1,577 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/streamlab/streamlab/engine/jobspec"
+)
+
+// JobManager is the name `kill` and `restart` use for the coordinator.
+const JobManager = "jobmanager"
+
+// Node states a snapshot shows.
+const (
+	NodeRunning    = "running"
+	NodeKilled     = "killed"     // down, waiting for a restart
+	NodeRestarting = "restarting" // a restart is scheduled
+)
+
+// ErrNoSuchNode is returned for a node name the job does not have.
+var ErrNoSuchNode = errors.New("no such node")
+
+// ErrConcurrentFailures is returned when failures are asked of the
+// concurrent executor, which runs without them.
+var ErrConcurrentFailures = errors.New("failures need the deterministic executor: only it places them at exact positions")
+
+// backupEntry is a record an upstream node keeps until downstream
+// acknowledges it (upstream backup).
+type backupEntry struct {
+	rec   Record
+	epoch int64 // the sender's epoch when it sent the record
+}
+
+// plan is a scheduled kill or restart.
+type plan struct {
+	node     *node // nil: the whole job (failover) or the job manager
+	at       int64 // kill: records processed by the node; restart: virtual ms
+	failedAt int64
+	manual   bool // standalone: waits for `restart NODE`
+	released bool // the manual restart was asked for
+	whole    bool // restart every node from the last checkpoint
+	jm       bool // the job manager
+}
+
+// recovery holds what failures and recovery need: scheduled kills and
+// restarts, upstream-backup queues, and the checkpoint coordinator.
+type recovery struct {
+	r          *Runtime
+	semantics  string
+	ha         string
+	note       string
+	backoff    *backoff
+	kills      []plan
+	restarts   []plan
+	jmDown     bool
+	failures   int64
+	restarted  int64
+	timeMS     int64
+	downtimeMS int64
+	replayed   int64
+	lostFlight int64
+	backups    map[*node][][]backupEntry // per sender, per downstream node
+	backupPeak int64
+	trigWM     map[*node][][2]int64 // window nodes: (epoch, watermark) at each trigger
+	sinkEpoch  int64                // the last micro-batch the sink committed
+	ckpt       *coordinator
+}
+
+func newRecovery(r *Runtime, semantics, ha, note string) *recovery {
+	rc := &recovery{r: r, semantics: semantics, ha: ha, note: note, backoff: newBackoff(r.cfg.Restart, r.cfg.Seed),
+		trigWM: map[*node][][2]int64{}}
+	if ha == HAUpstreamBackup {
+		rc.backups = map[*node][][]backupEntry{}
+		for _, n := range r.g.nodes {
+			if n.stage+1 < len(r.g.stages) {
+				rc.backups[n] = make([][]backupEntry, len(r.g.stages[n.stage+1].nodes))
+			}
+		}
+	}
+	if ha == HAPassiveStandby {
+		rc.ckpt = newCoordinator(r)
+		r.cur.every = r.cfg.CheckpointInterval
+	}
+	for _, n := range r.g.nodes {
+		n.onMarker = rc.marker
+	}
+	return rc
+}
+
+// now is the virtual time failures and restarts are placed by: the source's
+// time while it runs, the end of the admitted time while it is down.
+func (rc *recovery) now() int64 {
+	if rc.r.g.nodes[0].dead {
+		return rc.r.cur.clock
+	}
+	return rc.r.cur.now()
+}
+
+func (rc *recovery) event(kind EventKind, node, text string, n int64) {
+	rc.r.bus.Publish(Event{TimeMS: rc.now(), Kind: kind, Node: node, N: n, Text: text})
+}
+
+// lookup finds a node by name.
+func (rc *recovery) lookup(name string) (*node, error) {
+	if n := rc.r.g.node(name); n != nil {
+		return n, nil
+	}
+	names := []string{JobManager}
+	for _, n := range rc.r.g.nodes {
+		names = append(names, n.name)
+	}
+	return nil, fmt.Errorf("%w %q; the job has %v", ErrNoSuchNode, name, names)
+}
+
+// killAt schedules a kill once the node has processed at records.
+func (rc *recovery) killAt(name string, at int64) error {
+	n, err := rc.lookup(name)
+	if err != nil {
+		return err
+	}
+	rc.kills = append(rc.kills, plan{node: n, at: at})
+	rc.checkKills()
+	return nil
+}
+
+// checkKills carries out the scheduled kills that are due.
+func (rc *recovery) checkKills() {
+	keep := rc.kills[:0]
+	for _, k := range rc.kills {
+		if !k.node.dead && k.node.counts.In >= k.at {
+			rc.kill(k.node)
+			continue
+		}
+		keep = append(keep, k)
+	}
+	rc.kills = keep
+}
+
+// kill makes a node fail now: its state, its input queue and what
+// alignment held back are gone.
+func (rc *recovery) kill(n *node) {
+	r := rc.r
+	if r.state != StateRunning || n.dead {
+		return
+	}
+	rc.failures++
+	now := rc.now()
+	rc.lose(n)
+	rc.event(EventNodeKilled, n.name, fmt.Sprintf("%s killed after %d records: its state and %s are gone", n.name, n.counts.In, "its input queue"), n.counts.In)
+	delay, err := rc.backoff.onFailure(now)
+	if err != nil {
+		r.fail(fmt.Errorf("%s failed and %w", n.name, err))
+		return
+	}
+	p := plan{node: n, at: now + delay, failedAt: now}
+	if r.cfg.Deployment == DeployStandalone {
+		p.manual = true
+	} else {
+		p.at = max(p.at, now+r.cfg.Provision.Milliseconds())
+	}
+	if rc.ckpt != nil {
+		// Precise recovery restarts every task from the last completed
+		// checkpoint: the pipelined region of a job whose sink gathers every
+		// node is the whole job (Flink's region failover gives the same).
+		for _, m := range r.g.nodes {
+			if !m.dead {
+				rc.lose(m)
+			}
+		}
+		rc.ckpt.abortPending("a task failed")
+		p.whole = true
+	}
+	rc.restarts = append(rc.restarts, p)
+	how := fmt.Sprintf("restart scheduled in %d ms by %s", p.at-now, r.cfg.Restart)
+	if p.manual {
+		how = fmt.Sprintf("standalone: it stays down until `restart %s` (then %s waits %d ms)", n.name, r.cfg.Restart.Kind, delay)
+	}
+	rc.event(EventRestartScheduled, n.name, how, p.at-now)
+}
+
+// lose drops a node's state, queue and held input; the inputs of its
+// downstream nodes go quiet.
+func (rc *recovery) lose(n *node) {
+	r := rc.r
+	n.dead = true
+	i := r.det.index[n]
+	for q := &r.det.queues[i]; q.len() > 0; {
+		if it := q.pop(); it.e.kind == kindRecord {
+			rc.lostFlight++
+		}
+	}
+	for j := range n.held {
+		for _, e := range n.held[j] {
+			if e.kind == kindRecord {
+				rc.lostFlight++
+			}
+		}
+		n.held[j] = nil
+	}
+	if n.op == operator(r.sink) {
+		rc.lostFlight += int64(len(r.sink.buf))
+		r.sink.buf = r.sink.buf[:0]
+	}
+	if n.stage+1 < len(r.g.stages) {
+		for _, d := range r.g.stages[n.stage+1].nodes {
+			if !d.dead {
+				d.inputDown(r.g.inputIndex(n), r.det.routers[r.det.index[d]])
+			}
+		}
+	}
+}
+
+// restart asks for a manual restart of a node (or the job manager).
+func (rc *recovery) restart(name string) error {
+	if name == JobManager {
+		for i := range rc.restarts {
+			if rc.restarts[i].jm {
+				rc.restarts[i].released = true
+			}
+		}
+		return nil
+	}
+	n, err := rc.lookup(name)
+	if err != nil {
+		return err
+	}
+	for i := range rc.restarts {
+		if rc.restarts[i].node == n {
+			rc.restarts[i].released = true
+			return nil
+		}
+	}
+	if n.dead {
+		return nil
+	}
+	return fmt.Errorf("%s is running; only a killed node can be restarted", name)
+}
+
+// killJobManager kills the coordinator: checkpoints in progress are
+// aborted and every task stops; a managed deployment brings up a new job
+// manager after the provisioning delay, a standalone one waits for
+// `restart jobmanager`. The new job manager restarts the job from the last
+// completed checkpoint, or, without checkpoints, with empty state from the
+// current input.
+func (rc *recovery) killJobManager() {
+	r := rc.r
+	if r.state != StateRunning || rc.jmDown {
+		return
+	}
+	rc.jmDown = true
+	now := rc.now()
+	if rc.ckpt != nil {
+		rc.ckpt.abortPending("the job manager died")
+	}
+	for _, n := range r.g.nodes {
+		if !n.dead {
+			rc.lose(n)
+		}
+	}
+	p := plan{jm: true, whole: true, at: now + r.cfg.Provision.Milliseconds(), failedAt: now, manual: r.cfg.Deployment == DeployStandalone}
+	if p.manual {
+		p.at = now
+	}
+	rc.restarts = rc.restarts[:0]
+	rc.restarts = append(rc.restarts, p)
+	rc.event(EventNodeKilled, JobManager, "the job manager died: checkpoints in progress are aborted and every task stops", 0)
+}
+
+// due carries out one restart whose time has come, if any.
+func (rc *recovery) due() bool {
+	now := rc.now()
+	for i, p := range rc.restarts {
+		if p.at > now || (p.manual && !p.released) || (rc.jmDown && !p.jm) {
+			continue
+		}
+		rc.restarts = append(rc.restarts[:i], rc.restarts[i+1:]...)
+		rc.downtimeMS += now - p.failedAt
+		rc.timeMS += now - p.failedAt
+		rc.restarted++
+		if p.jm {
+			rc.jmDown = false
+		}
+		if p.whole {
+			rc.restoreAll(p)
+		} else {
+			rc.replace(p.node)
+		}
+		return true
+	}
+	return false
+}
+
+// replace brings up a replacement for one node (gap recovery or upstream
+// backup). It joins at the epoch its senders are in.
+func (rc *recovery) replace(n *node) {
+	r := rc.r
+	mode := r.cfg.Mode
+	if n.stage == 0 {
+		rc.replaceSource(n)
+		return
+	}
+	if n.op != operator(r.sink) {
+		n.op = newOperator(n.spec, mode)
+	}
+	up := r.g.stages[n.stage-1].nodes
+	n.dead = false
+	n.wm = math.MinInt64
+	n.epoch = math.MaxInt64
+	for _, u := range up {
+		i := r.g.inputIndex(u)
+		if r.g.stages[n.stage].partition == jobspec.PartitionForward && u.index != n.index {
+			continue
+		}
+		n.alive[i] = !u.dead
+		n.marks[i] = u.epoch
+		n.kinds[i] = element{}
+		n.inWM[i] = math.MinInt64
+		if !u.dead {
+			n.epoch = min(n.epoch, u.epoch)
+		}
+	}
+	if n.epoch == math.MaxInt64 {
+		n.epoch = r.cur.seq
+	}
+	if w, ok := n.op.(*windowCount); ok && rc.backups != nil {
+		// The replacement starts where the acknowledged output left off:
+		// windows final at that watermark were emitted and acknowledged.
+		if wm, ok := rc.ackedWatermark(n); ok {
+			w.wm, w.hasWM = wm, true
+		}
+	}
+	rc.join(n)
+	replayed := int64(0)
+	if rc.backups != nil {
+		q := &r.det.queues[r.det.index[n]]
+		for _, u := range up {
+			if u.dead {
+				continue
+			}
+			t := slices.Index(r.g.stages[n.stage].nodes, n)
+			for _, b := range rc.backups[u][t] {
+				q.push(item{r.g.inputIndex(u), element{kind: kindRecord, rec: b.rec}})
+				replayed++
+			}
+		}
+	}
+	rc.replayed += replayed
+	rc.timeMS += replayed * 1000 / int64(r.spec.Source.Rate)
+	text := fmt.Sprintf("%s replaced: it starts empty from the current input (gap recovery)", n.name)
+	if rc.backups != nil {
+		text = fmt.Sprintf("%s replaced: %d unacknowledged records replayed from upstream output queues", n.name, replayed)
+	}
+	rc.event(EventNodeRestarted, n.name, text, replayed)
+}
+
+// join tells a node's downstream nodes that it is back.
+func (rc *recovery) join(n *node) {
+	r := rc.r
+	if n.stage+1 >= len(r.g.stages) {
+		return
+	}
+	for _, d := range r.g.stages[n.stage+1].nodes {
+		if !d.dead {
+			d.inputUp(r.g.inputIndex(n), n.epoch)
+		}
+	}
+}
+
+// replaceSource restarts the source: with upstream backup it re-reads the
+// log from the oldest record downstream has not acknowledged; with gap
+// recovery it resumes at the current time, and what arrived meanwhile is
+// never read.
+func (rc *recovery) replaceSource(n *node) {
+	r := rc.r
+	n.dead = false
+	n.epoch = r.cur.seq
+	from := r.cur.off
+	if rc.backups != nil {
+		for _, q := range rc.backups[n] {
+			for _, b := range q {
+				from = min(from, b.rec.Offset)
+			}
+		}
+		for t := range rc.backups[n] {
+			rc.backups[n][t] = nil
+		}
+		rc.replayed += r.cur.off - from
+		r.cur.off = from
+	} else {
+		skip := min(r.src.firstArrivingAtOrAfter(rc.now()), r.cur.limit)
+		if skip > r.cur.off {
+			rc.lostFlight += skip - r.cur.off
+			r.cur.off = skip
+		}
+	}
+	rc.join(n)
+	rc.event(EventNodeRestarted, n.name, fmt.Sprintf("source replaced: reading the log from offset %d", r.cur.off), r.cur.off)
+}
+
+// restoreAll restarts every node from the last completed checkpoint and
+// rewinds the source to its offsets (precise recovery), or, without
+// checkpoints, restarts them empty at the current input.
+func (rc *recovery) restoreAll(p plan) {
+	r := rc.r
+	for _, n := range r.g.nodes {
+		i := r.det.index[n]
+		for r.det.queues[i].len() > 0 {
+			r.det.queues[i].pop()
+		}
+		if n.stage > 0 && n.op != operator(r.sink) {
+			n.op = newOperator(n.spec, r.cfg.Mode)
+		}
+		n.dead = false
+		n.epoch = r.cur.seq
+		n.wm = math.MinInt64
+		for j := range n.marks {
+			n.marks[j], n.kinds[j], n.alive[j], n.inWM[j], n.held[j] = r.cur.seq, element{}, true, math.MinInt64, nil
+		}
+	}
+	r.sink.buf = r.sink.buf[:0]
+	if rc.ckpt == nil {
+		rc.event(EventNodeRestarted, JobManager, "job restarted with empty state from the current input", 0)
+		return
+	}
+	from := r.cur.off
+	at := rc.ckpt.restore()
+	rc.replayed += from - at
+	rc.timeMS += (from - at) * 1000 / int64(r.spec.Source.Rate)
+	rc.event(EventNodeRestarted, JobManager, fmt.Sprintf("job restored from checkpoint %d: every node's state restored, the source rewound from offset %d to %d", rc.ckpt.restoredID, from, at), from-at)
+}
+
+// marker observes every marker a node aligns.
+func (rc *recovery) marker(n *node, e element) {
+	switch e.kind {
+	case kindTrigger:
+		if w, ok := n.op.(*windowCount); ok && w.hasWM {
+			rc.trigWM[n] = append(rc.trigWM[n], [2]int64{n.epoch, w.wm})
+		}
+		if n.op == operator(rc.r.sink) {
+			rc.sinkEpoch = n.epoch
+			rc.trim()
+		}
+	case kindBarrier:
+		switch {
+		case rc.ckpt == nil:
+		case n.stage == 0:
+			rc.ckpt.begin(e.id, rc.r.cur.pos)
+		default:
+			rc.ckpt.ack(n, e.id)
+		}
+	}
+}
+
+// ackedWatermark is the watermark of a window node's last trigger whose
+// output the sink has committed: every window that was final then has been
+// emitted and acknowledged, so the records it counted are needed no more.
+func (rc *recovery) ackedWatermark(n *node) (int64, bool) {
+	var wm int64
+	found := false
+	for _, t := range rc.trigWM[n] {
+		if t[0] <= rc.sinkEpoch {
+			wm, found = t[1], true
+		}
+	}
+	return wm, found
+}
+
+// keep records what a node sent, for upstream backup.
+func (rc *recovery) keep(n *node, target int, r Record) {
+	q := &rc.backups[n][target]
+	*q = append(*q, backupEntry{rec: r, epoch: n.epoch + 1})
+}
+
+// trim applies the acknowledgement rule after the sink commits a batch,
+// from the sink upstream. A node acknowledges a record once nothing
+// downstream can need it again:
+//
+//   - the sink, once the micro-batch holding it is committed;
+//   - a stateless operator, once what it derived from the record has been
+//     acknowledged in turn (it is neither queued there nor kept in its own
+//     output queues);
+//   - a windowed count, once every window the record counts toward was
+//     final at a trigger whose output the sink committed (in complete mode
+//     never: the whole table is state).
+func (rc *recovery) trim() {
+	if rc.backups == nil {
+		return
+	}
+	r := rc.r
+	var total int64
+	for s := len(r.g.stages) - 2; s >= 0; s-- {
+		for _, u := range r.g.stages[s].nodes {
+			for t, d := range r.g.stages[s+1].nodes {
+				need := rc.needs(d)
+				q := rc.backups[u][t][:0]
+				for _, b := range rc.backups[u][t] {
+					if need(b) {
+						q = append(q, b)
+					}
+				}
+				clear(rc.backups[u][t][len(q):])
+				rc.backups[u][t] = q
+				total += int64(len(q))
+			}
+		}
+	}
+	rc.backupPeak = max(rc.backupPeak, total)
+}
+
+// needs returns the predicate "d may still need this record".
+func (rc *recovery) needs(d *node) func(backupEntry) bool {
+	r := rc.r
+	if d.op == operator(r.sink) {
+		return func(b backupEntry) bool { return b.epoch > rc.sinkEpoch }
+	}
+	if w, ok := d.op.(*windowCount); ok {
+		wm, acked := rc.ackedWatermark(d)
+		if w.mode == ModeComplete || !acked {
+			return func(backupEntry) bool { return true }
+		}
+		return func(b backupEntry) bool {
+			lastEnd := floorDiv(b.rec.Time, w.slide)*w.slide + w.size
+			return lastEnd > wm
+		}
+	}
+	held := map[int64]bool{}
+	for _, q := range rc.backups[d] {
+		for _, b := range q {
+			held[b.rec.Offset] = true
+		}
+	}
+	q := &r.det.queues[r.det.index[d]]
+	for _, it := range q.items[q.head:] {
+		held[it.e.rec.Offset] = true
+	}
+	for _, h := range d.held {
+		for _, e := range h {
+			held[e.rec.Offset] = true
+		}
+	}
+	return func(b backupEntry) bool { return held[b.rec.Offset] }
+}
+
+// backupSize is how many records the output queues hold now.
+func (rc *recovery) backupSize() (records int64) {
+	for _, qs := range rc.backups {
+		for _, q := range qs {
+			records += int64(len(q))
+		}
+	}
+	return records
+}
+
+// states reports each node's state for snapshots.
+func (rc *recovery) nodeState(n *node) string {
+	if !n.dead {
+		return NodeRunning
+	}
+	for _, p := range rc.restarts {
+		if (p.node == n || p.whole) && !(p.manual && !p.released) {
+			return NodeRestarting
+		}
+	}
+	return NodeKilled
+}
+
+// nextRestart is when the node's restart is due (virtual ms), if scheduled.
+func (rc *recovery) nextRestart(n *node) (int64, bool) {
+	for _, p := range rc.restarts {
+		if p.node == n || p.whole {
+			return p.at, true
+		}
+	}
+	return 0, false
+}
