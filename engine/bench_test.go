@@ -22,9 +22,9 @@ func runLoop(b *testing.B, spec jobspec.Spec, n int) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cur := newCursor(src, spec.Source.Trigger, spec.Source.Watermark)
+	cur := newCursor(src, &admissions{runEnd: -1}, spec.Source.Trigger, spec.Source.Watermark)
 	c := newChain(spec, ModeUpdate, cur, &sinkOp{writer: &logSink{}, events: !aggregates(spec)})
-	cur.admitRecords(int64(n))
+	cur.admitRecords(src, int64(n))
 	c.drain()
 }
 
@@ -40,8 +40,8 @@ func runChan(b *testing.B, spec jobspec.Spec, n int) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cur := newCursor(src, spec.Source.Trigger, spec.Source.Watermark)
-	cur.admitRecords(int64(n))
+	cur := newCursor(src, &admissions{runEnd: -1}, spec.Source.Trigger, spec.Source.Watermark)
+	cur.admitRecords(src, int64(n))
 	sink := &sinkOp{writer: &logSink{}, events: !aggregates(spec)}
 	chans := make([]chan element, len(spec.Operators)+1)
 	for i := range chans {

@@ -99,8 +99,15 @@ func (c *coordinator) ack(n *node, id int64) {
 		cp.bytes += snap.bytes
 	}
 	cp.states[n] = snap
+	// Every task has acknowledged once the sink has (barriers reach it
+	// last), unless a task died meanwhile: then the checkpoint is aborted.
 	if n.op == operator(r.sink) {
-		c.complete(cp)
+		if len(cp.states) == len(r.g.nodes)-1 {
+			c.complete(cp)
+		} else {
+			delete(c.pending, id)
+			c.aborted++
+		}
 	}
 }
 

@@ -74,7 +74,6 @@ func (c *concRouter) flush() bool {
 // goroutine outlives the call.
 func runConcurrent(ctx context.Context, g *graph, cur *cursor, queueCap int) error {
 	cur.sendEnd = true
-	defer func() { cur.sendEnd = false }()
 	stop := make(chan struct{})
 	pool := &sync.Pool{New: func() any { return make([]element, 0, batchSize) }}
 	inbox := make([]chan batch, len(g.nodes))

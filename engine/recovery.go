@@ -147,30 +147,32 @@ func (rc *recovery) kill(n *node) {
 	}
 	rc.failures++
 	now := rc.now()
-	rc.lose(n)
-	rc.event(EventNodeKilled, n.name, fmt.Sprintf("%s killed after %d records: its state and %s are gone", n.name, n.counts.In, "its input queue"), n.counts.In)
+	if rc.ckpt != nil {
+		// Precise recovery restarts every task from the last completed
+		// checkpoint (the pipelined region of a job whose sink gathers every
+		// node is the whole job: Flink's region failover gives the same). A
+		// checkpoint in progress cannot complete without the failed task.
+		rc.ckpt.abortPending(n.name + " failed")
+		for _, m := range r.g.nodes {
+			m.dead = true
+		}
+		for _, m := range r.g.nodes {
+			rc.lose(m)
+		}
+	} else {
+		rc.lose(n)
+	}
+	rc.event(EventNodeKilled, n.name, fmt.Sprintf("%s killed after %d records: its state and its input queue are gone", n.name, n.counts.In), n.counts.In)
 	delay, err := rc.backoff.onFailure(now)
 	if err != nil {
 		r.fail(fmt.Errorf("%s failed and %w", n.name, err))
 		return
 	}
-	p := plan{node: n, at: now + delay, failedAt: now}
+	p := plan{node: n, at: now + delay, failedAt: now, whole: rc.ckpt != nil}
 	if r.cfg.Deployment == DeployStandalone {
 		p.manual = true
 	} else {
 		p.at = max(p.at, now+r.cfg.Provision.Milliseconds())
-	}
-	if rc.ckpt != nil {
-		// Precise recovery restarts every task from the last completed
-		// checkpoint: the pipelined region of a job whose sink gathers every
-		// node is the whole job (Flink's region failover gives the same).
-		for _, m := range r.g.nodes {
-			if !m.dead {
-				rc.lose(m)
-			}
-		}
-		rc.ckpt.abortPending("a task failed")
-		p.whole = true
 	}
 	rc.restarts = append(rc.restarts, p)
 	how := fmt.Sprintf("restart scheduled in %d ms by %s", p.at-now, r.cfg.Restart)
@@ -238,12 +240,14 @@ func (rc *recovery) restart(name string) error {
 	return fmt.Errorf("%s is running; only a killed node can be restarted", name)
 }
 
-// killJobManager kills the coordinator: checkpoints in progress are
-// aborted and every task stops; a managed deployment brings up a new job
-// manager after the provisioning delay, a standalone one waits for
-// `restart jobmanager`. The new job manager restarts the job from the last
-// completed checkpoint, or, without checkpoints, with empty state from the
-// current input.
+// killJobManager kills the coordinator. Checkpoints in progress are
+// aborted and no new ones start; the tasks keep running on their task
+// managers, but a task that fails now waits for a job manager to restart
+// it. A managed deployment brings up a new job manager after the
+// provisioning delay, a standalone one waits for `restart jobmanager`. With
+// checkpoints the new job manager restarts the job from the last completed
+// one (as Flink's job manager failover does); without, there is nothing to
+// restore, and it takes over the running tasks.
 func (rc *recovery) killJobManager() {
 	r := rc.r
 	if r.state != StateRunning || rc.jmDown {
@@ -254,18 +258,13 @@ func (rc *recovery) killJobManager() {
 	if rc.ckpt != nil {
 		rc.ckpt.abortPending("the job manager died")
 	}
-	for _, n := range r.g.nodes {
-		if !n.dead {
-			rc.lose(n)
-		}
-	}
-	p := plan{jm: true, whole: true, at: now + r.cfg.Provision.Milliseconds(), failedAt: now, manual: r.cfg.Deployment == DeployStandalone}
+	r.cur.every = 0
+	p := plan{jm: true, whole: rc.ckpt != nil, at: now + r.cfg.Provision.Milliseconds(), failedAt: now, manual: r.cfg.Deployment == DeployStandalone}
 	if p.manual {
 		p.at = now
 	}
-	rc.restarts = rc.restarts[:0]
 	rc.restarts = append(rc.restarts, p)
-	rc.event(EventNodeKilled, JobManager, "the job manager died: checkpoints in progress are aborted and every task stops", 0)
+	rc.event(EventNodeKilled, JobManager, "the job manager died: checkpoints in progress are aborted, and failed tasks wait for a new one", 0)
 }
 
 // due carries out one restart whose time has come, if any.
@@ -281,10 +280,16 @@ func (rc *recovery) due() bool {
 		rc.restarted++
 		if p.jm {
 			rc.jmDown = false
+			if rc.ckpt != nil {
+				rc.r.cur.every = rc.r.cfg.CheckpointInterval
+			}
 		}
-		if p.whole {
+		switch {
+		case p.jm && !p.whole:
+			rc.event(EventNodeRestarted, JobManager, "a new job manager took over the running tasks", 0)
+		case p.whole:
 			rc.restoreAll(p)
-		} else {
+		default:
 			rc.replace(p.node)
 		}
 		return true
@@ -324,12 +329,23 @@ func (rc *recovery) replace(n *node) {
 	if n.epoch == math.MaxInt64 {
 		n.epoch = r.cur.seq
 	}
-	if w, ok := n.op.(*windowCount); ok && rc.backups != nil {
+	w, windowed := n.op.(*windowCount)
+	if windowed && rc.backups != nil {
 		// The replacement starts where the acknowledged output left off:
-		// windows final at that watermark were emitted and acknowledged.
+		// windows final at that watermark were emitted and acknowledged, and
+		// what it needs of the rest is replayed to it.
 		if wm, ok := rc.ackedWatermark(n); ok {
 			w.wm, w.hasWM = wm, true
 		}
+	} else {
+		// It joins the input where it is, watermark included: a replacement
+		// without one would count records the job had already given up on.
+		for _, u := range up {
+			if i := r.g.inputIndex(u); !u.dead && n.alive[i] {
+				n.inWM[i] = u.wm
+			}
+		}
+		n.advanceWatermark(r.det.routers[r.det.index[n]])
 	}
 	rc.join(n)
 	replayed := int64(0)

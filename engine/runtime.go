@@ -79,7 +79,7 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 	}
 	events := !aggregates(spec)
 	r := &Runtime{spec: spec, cfg: cfg, src: src, bus: &Bus{}, state: StateRunning, wmOut: math.MinInt64}
-	r.cur = newCursor(src, spec.Source.Trigger, spec.Source.Watermark)
+	r.cur = newCursor(src, &admissions{runEnd: -1}, spec.Source.Trigger, spec.Source.Watermark)
 	var w sinkWriter = &logSink{}
 	if cfg.Sink == SinkTable {
 		ts, err := openTableSink(cfg.DBPath, cfg.Mode, events)
@@ -99,7 +99,7 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 	if !cfg.NoLedger {
 		r.ledger = newLedger(events, cfg.Mode, cfg.Sink)
 		refSink := &sinkOp{writer: &logSink{}, events: events, onCommit: func(b []Record) { r.ledger.apply(b, false) }}
-		r.ref = newChain(spec, cfg.Mode, newCursor(src, spec.Source.Trigger, spec.Source.Watermark), refSink)
+		r.ref = newChain(spec, cfg.Mode, newCursor(src, r.cur.admissions, spec.Source.Trigger, spec.Source.Watermark), refSink)
 	}
 	if cfg.Executor == ExecDeterministic {
 		r.det = newDetExec(r.g, cfg.Seed, cfg.QueueCap)
@@ -168,7 +168,7 @@ func (r *Runtime) fail(err error) {
 // out) and returns how many it let in. Step or Run processes them.
 func (r *Runtime) Admit(n int64) int64 {
 	before := r.cur.limit
-	got := r.cur.admitRecords(n)
+	got := r.cur.admitRecords(r.src, n)
 	r.admitted(before, got)
 	return got
 }
@@ -176,15 +176,12 @@ func (r *Runtime) Admit(n int64) int64 {
 // AdmitFor moves virtual time on by d and lets in what arrives meanwhile.
 func (r *Runtime) AdmitFor(d time.Duration) int64 {
 	before := r.cur.limit
-	got := r.cur.admitFor(d)
+	got := r.cur.admitFor(r.src, d)
 	r.admitted(before, got)
 	return got
 }
 
 func (r *Runtime) admitted(from, n int64) {
-	if r.ref != nil {
-		r.ref.cur.follow(r.cur)
-	}
 	for off := from; off < from+n; off++ {
 		if r.src.IsLate(off) {
 			r.late++

@@ -199,28 +199,67 @@ func readEvents(path string) ([]Record, error) {
 	return out, nil
 }
 
+// admissions are what a run has let into the source: records up to limit,
+// virtual time up to clock, and where each admission ended. Every cursor
+// over the same log shares them.
+type admissions struct {
+	limit  int64   // records admitted so far
+	clock  int64   // virtual ms: the end of the last admission
+	runEnd int64   // time triggers due at or before this have come
+	bounds []bound // one per admission, in order
+}
+
+// bound is where an admission ended: after the record before off, once the
+// time triggers due by runEnd have come, an end-of-admission trigger closes
+// the micro-batch (and, with checkpoints, a barrier lets it commit).
+type bound struct{ off, runEnd int64 }
+
+// admitRecords lets n more records in; virtual time moves to the last one.
+func (a *admissions) admitRecords(src *Source, n int64) int64 {
+	if l := src.Len(); l >= 0 {
+		n = min(n, l-a.limit)
+	}
+	if n > 0 {
+		a.limit += n
+		a.runEnd = src.Arrival(a.limit - 1)
+		a.clock = a.runEnd + 1
+	}
+	a.bounds = append(a.bounds, bound{a.limit, a.runEnd})
+	return n
+}
+
+// admitFor moves virtual time on by d, letting in what arrives meanwhile.
+func (a *admissions) admitFor(src *Source, d time.Duration) int64 {
+	a.clock += d.Milliseconds()
+	a.runEnd = a.clock - 1
+	limit := src.firstArrivingAtOrAfter(a.clock)
+	if l := src.Len(); l >= 0 {
+		limit = min(limit, l)
+	}
+	n := max(limit-a.limit, 0)
+	a.limit = max(a.limit, limit)
+	a.bounds = append(a.bounds, bound{a.limit, a.runEnd})
+	return n
+}
+
 // cursor walks the source log for one consumer, interleaving records with
-// watermarks and markers at positions fixed by the log alone, never by the
-// wall clock: the source node and the failure-free reference both use one,
-// and so see the same stream.
+// watermarks and markers at positions fixed by the log and the admissions
+// alone, never by the wall clock or by when the cursor gets to run: the
+// source node and the failure-free reference both use one, and see the
+// same stream; a source rewound to a checkpoint sees it again.
 type cursor struct {
-	src       *Source
-	pos             // where the cursor reads; a checkpoint saves this
-	limit     int64 // records admitted so far
-	clock     int64 // virtual ms: the end of the last admission
-	runEnd    int64 // triggers due at or before this are emitted
-	trigger   int64 // trigger interval, ms
-	watermark int64 // bounded out-of-orderness, ms; <0 means no watermark
-	// every is the checkpoint interval in records (0: no checkpoints).
-	every      int64
+	src *Source
+	*admissions
+	pos              // where the cursor reads; a checkpoint saves this
+	trigger    int64 // trigger interval, ms
+	watermark  int64 // bounded out-of-orderness, ms; <0 means no watermark
+	every      int64 // the checkpoint interval in records (0: none)
 	barrierAt  int64 // offset before which the last barrier went out
 	ckpt       int64 // checkpoint ids handed out
 	seq        int64 // marker sequence numbers handed out
 	wmSent     bool  // the watermark before a pending trigger went out
-	endTrigger bool  // the end of this admission still owes a trigger
-	endBarrier bool  // ... and, with checkpoints, a barrier
-	sendEnd    bool  // send kindEnd after the end trigger (concurrent runs)
-	endPending bool
+	endBarrier bool  // a barrier owed after an end-of-admission trigger
+	sendEnd    bool  // send kindEnd once everything admitted is out (concurrent runs)
 }
 
 // pos is the part of a cursor that a checkpoint saves and a recovery
@@ -230,48 +269,16 @@ type pos struct {
 	nextTrigger int64
 	maxTime     int64
 	seen        bool
+	bound       int // the next admission bound to close
 }
 
-func newCursor(src *Source, trigger, watermark time.Duration) *cursor {
+func newCursor(src *Source, adm *admissions, trigger, watermark time.Duration) *cursor {
 	t := max(trigger.Milliseconds(), 1)
 	wm := watermark.Milliseconds()
 	if watermark < 0 {
 		wm = -1
 	}
-	return &cursor{src: src, trigger: t, pos: pos{nextTrigger: t}, watermark: wm, runEnd: -1, barrierAt: -1}
-}
-
-// follow admits exactly what leader has admitted.
-func (c *cursor) follow(leader *cursor) {
-	c.limit, c.runEnd, c.clock, c.endTrigger = leader.limit, leader.runEnd, leader.clock, true
-}
-
-// admitRecords lets n more records in; virtual time moves to the last one.
-func (c *cursor) admitRecords(n int64) int64 {
-	if l := c.src.Len(); l >= 0 {
-		n = min(n, l-c.limit)
-	}
-	if n > 0 {
-		c.limit += n
-		c.runEnd = c.src.Arrival(c.limit - 1)
-		c.clock = c.runEnd + 1
-	}
-	c.endTrigger = true
-	return n
-}
-
-// admitFor moves virtual time on by d, letting in what arrives meanwhile.
-func (c *cursor) admitFor(d time.Duration) int64 {
-	c.clock += d.Milliseconds()
-	c.runEnd = c.clock - 1
-	limit := c.src.firstArrivingAtOrAfter(c.clock)
-	if l := c.src.Len(); l >= 0 {
-		limit = min(limit, l)
-	}
-	n := max(limit-c.limit, 0)
-	c.limit = max(c.limit, limit)
-	c.endTrigger = true
-	return n
+	return &cursor{src: src, admissions: adm, trigger: t, pos: pos{nextTrigger: t}, watermark: wm, barrierAt: -1}
 }
 
 // rewind moves the cursor back to a saved position: the records after it
@@ -280,7 +287,6 @@ func (c *cursor) rewind(p pos) {
 	c.pos = p
 	c.barrierAt = p.off
 	c.wmSent = false
-	c.endTrigger = true
 }
 
 // now is the virtual time of the source: when the next record arrives, or
@@ -294,7 +300,7 @@ func (c *cursor) now() int64 {
 
 // pending reports whether next has something to emit.
 func (c *cursor) pending() bool {
-	return c.off < c.limit || c.nextTrigger <= c.runEnd || c.endTrigger || c.endBarrier || c.endPending
+	return c.off < c.limit || c.bound < len(c.bounds) || c.endBarrier || c.sendEnd
 }
 
 func (c *cursor) marker(k kind) element {
@@ -310,6 +316,23 @@ func (c *cursor) marker(k kind) element {
 // next returns the next element of the stream, if any.
 func (c *cursor) next() (element, bool) {
 	switch {
+	case c.endBarrier:
+		// A run ends with a checkpoint, so that what it wrote commits: a
+		// transactional sink shows nothing until a checkpoint completes.
+		c.endBarrier = false
+		c.barrierAt = c.off
+		return c.marker(kindBarrier), true
+	case c.bound < len(c.bounds) && c.bounds[c.bound].off <= c.off:
+		if e, ok := c.watermarkFirst(); ok {
+			return e, true
+		}
+		if c.nextTrigger <= c.bounds[c.bound].runEnd {
+			c.nextTrigger += c.trigger
+			return c.marker(kindTrigger), true
+		}
+		c.bound++
+		c.endBarrier = c.every > 0
+		return c.marker(kindTrigger), true
 	case c.off < c.limit && c.every > 0 && c.off > 0 && c.off%c.every == 0 && c.barrierAt != c.off:
 		c.barrierAt = c.off
 		return c.marker(kindBarrier), true
@@ -320,28 +343,14 @@ func (c *cursor) next() (element, bool) {
 			c.maxTime, c.seen = r.Time, true
 		}
 		return element{kind: kindRecord, rec: r}, true
-	case c.nextTrigger <= c.runEnd:
+	case c.off < c.limit:
 		if e, ok := c.watermarkFirst(); ok {
 			return e, true
 		}
 		c.nextTrigger += c.trigger
 		return c.marker(kindTrigger), true
-	case c.endTrigger:
-		if e, ok := c.watermarkFirst(); ok {
-			return e, true
-		}
-		c.endTrigger = false
-		c.endBarrier = c.every > 0
-		c.endPending = c.sendEnd
-		return c.marker(kindTrigger), true
-	case c.endBarrier:
-		// A run ends with a checkpoint, so that what it wrote commits: a
-		// transactional sink shows nothing until a checkpoint completes.
-		c.endBarrier = false
-		c.barrierAt = c.off
-		return c.marker(kindBarrier), true
-	case c.endPending:
-		c.endPending = false
+	case c.sendEnd:
+		c.sendEnd = false
 		return c.marker(kindEnd), true
 	}
 	return element{}, false

@@ -28,12 +28,14 @@ var (
 // kindOnly maps the operator keys that belong to one kind to that kind.
 var kindOnly = map[string]string{"window": KindWindowCount, "slide": KindWindowCount, "drop": KindFilter}
 
-// Bounds on the input, checked before the YAML parser sees it: the parser's
-// time grows with the square of the nesting depth, and a job file is a few
+// Bounds on the input, checked before the YAML parser sees it. The parser's
+// time grows with the square of the nesting depth, and of the number of blank
+// lines that end a block scalar (found by FuzzParse); a job file is a few
 // dozen lines, so anything near these limits is not a job file.
 const (
-	maxSize  = 1 << 20 // bytes
-	maxNodes = 1000    // mapping entries, list items and flow brackets
+	maxSize       = 64 << 10 // bytes
+	maxNodes      = 1000     // mapping entries, list items and flow brackets
+	maxBlankLines = 100      // in a row
 )
 
 // Load reads a job file (YAML, see Parse); errors name the file, line and
@@ -123,6 +125,9 @@ func parseYAML(file string, data []byte) (body ast.Node, err error) {
 			body, err = nil, &Error{File: file, Line: 1, Col: 1, Msg: fmt.Sprintf("the YAML parser failed: %v", r)}
 		}
 	}()
+	if line := blankRun(data); line > 0 {
+		return nil, &Error{File: file, Line: line, Col: 1, Msg: fmt.Sprintf("more than %d blank lines in a row, too many for a job file", maxBlankLines)}
+	}
 	tokens := lexer.Tokenize(string(data))
 	n := 0
 	for _, tk := range tokens {
@@ -162,6 +167,31 @@ func parseYAML(file string, data []byte) (body ast.Node, err error) {
 		return nil, &Error{File: file, Line: 1, Col: 1, Msg: "empty document: expected a job with at least a name and operators"}
 	}
 	return f.Docs[0].Body, nil
+}
+
+// blankRun returns the line on which data has more than maxBlankLines
+// whitespace-only lines in a row, or 0. Like YAML, it takes \n, \r\n and a
+// lone \r as line breaks.
+func blankRun(data []byte) int {
+	line, run, blank := 1, 0, true
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; c {
+		case ' ', '\t':
+		case '\r', '\n':
+			if c == '\r' && i+1 < len(data) && data[i+1] == '\n' {
+				i++
+			}
+			if !blank {
+				run = 0
+			} else if run++; run > maxBlankLines {
+				return line
+			}
+			line, blank = line+1, true
+		default:
+			blank = false
+		}
+	}
+	return 0
 }
 
 func errorAt(file string, tk *token.Token, msg string) *Error {

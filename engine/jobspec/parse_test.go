@@ -219,6 +219,8 @@ func TestParseErrors(t *testing.T) {
 		{"number key", "name: j\n1: x\n" + ops, "j.yaml:2:1: ", []string{`unknown key "1" in job`}},
 		{"too many nodes", "name: j\nsource:\n  actions: [" + strings.Repeat("a,", 1001) + "]\n", "j.yaml:3:", []string{"more than 1000 keys and list items"}},
 		{"deep nesting", strings.Repeat("[", 5000), "j.yaml:1:1001: ", []string{"more than 1000"}},
+		{"blank lines", "name: j\ndescription: >\n" + strings.Repeat("\n", 200), "j.yaml:103:1: ", []string{"more than 100 blank lines in a row"}},
+		{"blank lines cr", "name: j\ndescription: |\n" + strings.Repeat(" \r", 101) + "x", "j.yaml:103:1: ", []string{"more than 100 blank lines in a row"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -244,9 +246,9 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestParseTooLarge(t *testing.T) {
-	in := "name: j\ndescription: " + strings.Repeat("x", 1<<20) + "\n"
+	in := "name: j\ndescription: " + strings.Repeat("x", 64<<10) + "\n"
 	_, err := jobspec.Parse("j.yaml", []byte(in))
 	if err == nil || !contains(err.Error(), "too large for a job file") {
-		t.Errorf("Parse(2 MiB) = %v", err)
+		t.Errorf("Parse(64 KiB) = %v", err)
 	}
 }
