@@ -1,12 +1,17 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"os"
 	"strings"
 
+	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
 	"github.com/streamlab/streamlab/engine/jobspec"
+	"github.com/streamlab/streamlab/tui"
 )
 
 // labFlags adds the flags of the commands that open the terminal lab.
@@ -61,6 +66,23 @@ Exit status: 0, or 2 for an unknown job.`,
 //
 // It is the one place where the Bubble Tea program starts.
 func (c *cli) runTUI(cfg Config, start string) error {
-	fmt.Fprintln(c.stderr, "the terminal lab is not built yet; try `streamlab run`")
+	if !isTerminal(c.stdin) || !isTerminal(c.stdout) {
+		return badInput(errors.New("the terminal lab needs a terminal, and standard input or output is not one; to run a lab script without a terminal, use `streamlab run`"))
+	}
+	opts := tui.Options{
+		Theme: cfg.Theme, Mouse: cfg.Mouse, Speed: cfg.Speed, Job: cfg.Job,
+		Executor: cfg.Executor, Seed: cfg.Seed, DB: cfg.DB, ConfigFile: cfg.File,
+		Start: start,
+	}
+	if err := tui.Run(context.Background(), opts, c.stdin, c.stdout); err != nil {
+		return failed(fmt.Errorf("terminal lab: %w", err))
+	}
 	return nil
+}
+
+// isTerminal reports whether f is a terminal: the lab draws on it and reads
+// keys from it.
+func isTerminal(f any) bool {
+	file, ok := f.(*os.File)
+	return ok && isatty.IsTerminal(file.Fd())
 }

@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,7 +16,23 @@ import (
 	"github.com/streamlab/streamlab/engine/jobspec"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+// TestMain checks that no goroutine outlives the tests, and makes the
+// property tests run 200 cases per property from a fixed seed unless told
+// otherwise (-rapid.checks, -rapid.seed), so `make test` is the same on
+// every machine.
+func TestMain(m *testing.M) {
+	flag.Parse()
+	set := map[string]bool{}
+	flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	for name, value := range map[string]string{"rapid.checks": "200", "rapid.seed": "20261202"} {
+		if !set[name] {
+			if err := flag.Set(name, value); err != nil {
+				panic(err)
+			}
+		}
+	}
+	goleak.VerifyTestMain(m)
+}
 
 // clock parses "15:04" on 2026-01-01 into Unix ms.
 func clock(t *testing.T, hhmm string) int64 {

@@ -290,7 +290,7 @@ func (rc *recovery) due() bool {
 		case p.whole:
 			rc.restoreAll(p)
 		default:
-			rc.replace(p.node)
+			rc.replace(p.node, p.at)
 		}
 		return true
 	}
@@ -299,11 +299,11 @@ func (rc *recovery) due() bool {
 
 // replace brings up a replacement for one node (gap recovery or upstream
 // backup). It joins at the epoch its senders are in.
-func (rc *recovery) replace(n *node) {
+func (rc *recovery) replace(n *node, at int64) {
 	r := rc.r
 	mode := r.cfg.Mode
 	if n.stage == 0 {
-		rc.replaceSource(n)
+		rc.replaceSource(n, at)
 		return
 	}
 	if n.op != operator(r.sink) {
@@ -337,9 +337,11 @@ func (rc *recovery) replace(n *node) {
 		if wm, ok := rc.ackedWatermark(n); ok {
 			w.wm, w.hasWM = wm, true
 		}
-	} else {
-		// It joins the input where it is, watermark included: a replacement
-		// without one would count records the job had already given up on.
+	} else if rc.backups == nil {
+		// Gap recovery: it joins the input where it is, watermark included:
+		// a replacement without one would count records the job had already
+		// given up on. (With upstream backup the replayed records come first,
+		// and the watermark after them.)
 		for _, u := range up {
 			if i := r.g.inputIndex(u); !u.dead && n.alive[i] {
 				n.inWM[i] = u.wm
@@ -388,7 +390,7 @@ func (rc *recovery) join(n *node) {
 // log from the oldest record downstream has not acknowledged; with gap
 // recovery it resumes at the current time, and what arrived meanwhile is
 // never read.
-func (rc *recovery) replaceSource(n *node) {
+func (rc *recovery) replaceSource(n *node, at int64) {
 	r := rc.r
 	n.dead = false
 	n.epoch = r.cur.seq
@@ -405,10 +407,14 @@ func (rc *recovery) replaceSource(n *node) {
 		rc.replayed += r.cur.off - from
 		r.cur.off = from
 	} else {
-		skip := min(r.src.firstArrivingAtOrAfter(rc.now()), r.cur.limit)
-		if skip > r.cur.off {
-			rc.lostFlight += skip - r.cur.off
-			r.cur.off = skip
+		skip := min(r.src.firstArrivingAtOrAfter(at), r.cur.limit)
+		// What arrived while it was down is never read; the watermark goes on
+		// from the current input as if it had been.
+		for ; r.cur.off < skip; r.cur.off++ {
+			rc.lostFlight++
+			if t := r.src.At(r.cur.off).Time; !r.cur.seen || t > r.cur.maxTime {
+				r.cur.maxTime, r.cur.seen = t, true
+			}
 		}
 	}
 	rc.join(n)

@@ -1,0 +1,49 @@
+package bridge
+
+import "github.com/streamlab/streamlab/engine"
+
+// Frame is one picture of the lab, published at most FrameRate times a
+// second. It shares nothing mutable with the bridge: the UI may keep it.
+type Frame struct {
+	// Seq counts frames; Gen counts sessions (a new job or a restart with
+	// new settings), so panes know when to forget their history.
+	Seq, Gen int64
+	// Snap is the running job, or before the first run a preview of the
+	// job as configured (all counts zero).
+	Snap    engine.Snapshot
+	Started bool
+	Paused  bool
+	Speed   float64
+	// ClockMS is the bridge's smooth virtual clock (ms since the start):
+	// rates are computed over it.
+	ClockMS int64
+	// Settings are the effective settings: job, mode, sink, semantics, ha,
+	// filter, seed, executor, and any other key set so far.
+	Settings map[string]string
+	// Events are the engine's bus events since the previous frame; Missed
+	// counts those dropped because the UI fell behind.
+	Events []engine.Event
+	Missed int64
+	// Results answer the requests handled since the previous frame.
+	Results []Result
+	// Script is the session as recorded so far, one lab-script line each.
+	Script []string
+	// Fatal is set when the engine failed in a way the bridge could not
+	// carry on from; the session is paused.
+	Fatal string
+}
+
+// merge folds an unread older frame's one-off contents into f, so that a
+// UI that falls behind loses no events or results.
+func (f *Frame) merge(older Frame) {
+	f.Events = append(older.Events, f.Events...)
+	f.Results = append(older.Results, f.Results...)
+	f.Missed += older.Missed
+	if len(f.Events) > maxPendingEvents {
+		f.Missed += int64(len(f.Events) - maxPendingEvents)
+		f.Events = f.Events[len(f.Events)-maxPendingEvents:]
+	}
+}
+
+// maxPendingEvents bounds the events one frame carries.
+const maxPendingEvents = 1000

@@ -1,0 +1,177 @@
+package bridge
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/streamlab/streamlab/engine/script"
+)
+
+// maxTickGap caps the wall time one tick may account for, so that a stall
+// (a suspended laptop, a slow frame) does not turn into a burst.
+const maxTickGap = 250 * time.Millisecond
+
+// pacer spreads the work of one admitted quantum over the wall time it
+// stands for. A quantum is one recorded `run DURATION`: the engine admits
+// it at once (AdmitFor), and the bridge then steps the scheduler a little
+// every tick, so the learner sees records move, queues fill and barriers
+// align. Stepping to the end is exactly what Run does, so the recorded line
+// means the same thing when replayed. The next quantum is admitted when the
+// smooth clock reaches the end of this one.
+type pacer struct {
+	// clockMS is the smooth virtual clock, ms since the start.
+	clockMS float64
+	// open: a quantum's window [startMS, startMS+lenMS) is current.
+	open    bool
+	startMS float64
+	lenMS   float64
+	// busy: the quantum's records are not yet processed to quiet.
+	busy     bool
+	steps    int64 // steps taken in this quantum
+	estimate int64 // steps the quantum is expected to take
+	lastRun  int64 // steps the previous quantum took
+}
+
+func (p *pacer) end() float64 { return p.startMS + p.lenMS }
+
+// Tick advances virtual time by the wall time since the previous tick
+// times the speed, admitting and processing quanta as it goes.
+func (b *Bridge) Tick(now time.Time) {
+	defer b.guard("a tick")
+	dt := time.Duration(0)
+	if b.ticked {
+		dt = min(max(now.Sub(b.lastTick), 0), maxTickGap)
+	}
+	b.lastTick, b.ticked = now, true
+	if b.paused || b.broken != "" || b.sess == nil {
+		return
+	}
+	b.dirty = true
+	p := &b.pace
+	if IsMax(b.speed) {
+		b.finishQuantum()
+		if b.admit(quantum(b.speed)) {
+			b.finishQuantum()
+			p.clockMS = max(p.clockMS, p.end())
+		}
+		b.checkStop()
+		return
+	}
+	p.clockMS += float64(dt.Microseconds()) / 1000 * b.speed
+	if p.open && p.clockMS >= p.end() {
+		b.finishQuantum()
+		p.open = false
+		if b.checkStop(); b.paused {
+			return
+		}
+	}
+	if !p.open && !b.admit(quantum(b.speed)) {
+		return
+	}
+	if !p.busy {
+		return
+	}
+	frac := (p.clockMS - p.startMS) / p.lenMS
+	target := int64(frac * float64(p.estimate))
+	for budget := b.opts.StepBudget; p.steps < target && budget > 0; budget-- {
+		if !b.stepOnce() {
+			break
+		}
+	}
+}
+
+// admit lets one quantum of virtual time in and records it as a run line.
+func (b *Bridge) admit(d time.Duration) bool {
+	b.finishQuantum()
+	if err := b.ensureRuntime(); err != nil {
+		b.fail("run", err)
+		return false
+	}
+	admitted := b.rt.AdmitFor(d)
+	b.record("run " + formatDuration(d))
+	snap := b.rt.Snapshot()
+	p := &b.pace
+	p.open, p.busy = true, true
+	p.startMS = float64(snap.TimeMS - d.Milliseconds())
+	p.lenMS = float64(d.Milliseconds())
+	p.clockMS = max(p.clockMS, p.startMS)
+	p.steps = 0
+	// A first guess: every record visits every node, plus the markers;
+	// after that, what the previous quantum took.
+	p.estimate = admitted*int64(len(snap.Nodes)) + 16
+	if p.lastRun > 0 && admitted > 0 {
+		p.estimate = p.lastRun
+	}
+	return true
+}
+
+// stepOnce lets the scheduler take one step of the quantum in flight and
+// notes when there is nothing left to do.
+func (b *Bridge) stepOnce() bool {
+	did, err := b.rt.Step()
+	if err != nil || !did { // the concurrent executor cannot step: run it whole
+		b.finishQuantum()
+		return false
+	}
+	b.pace.steps++
+	return true
+}
+
+// finishQuantum processes the quantum in flight to quiet, as the recorded
+// run line does. Every command waits for this first, so the recording
+// stays exact.
+func (b *Bridge) finishQuantum() {
+	p := &b.pace
+	if !p.busy {
+		return
+	}
+	before := b.rt.Snapshot().Steps
+	err := b.rt.Run(b.runContext())
+	p.steps += b.rt.Snapshot().Steps - before
+	p.busy = false
+	p.lastRun = max(p.steps, 1)
+	if err != nil && b.runContext().Err() == nil {
+		b.note(Result{Line: "run", Err: err.Error()})
+	}
+	b.dirty = true
+}
+
+// checkStop pauses when going on makes no sense: the job failed, the
+// source has run out, or the recording is about to outgrow a script.
+func (b *Bridge) checkStop() {
+	if b.rt == nil || b.paused {
+		return
+	}
+	s := b.rt.Snapshot()
+	switch {
+	case s.State == "failed":
+		b.pauseWith("the job failed; paused")
+	case b.rt.Source().Len() >= 0 && s.Offset >= b.rt.Source().Len():
+		b.pauseWith("the source has no more records; paused")
+	case len(b.rec) >= script.MaxLines-100:
+		b.pauseWith(fmt.Sprintf("the session's script is nearly %d lines long, the most a script may have; save it (ctrl+s) and open the job again to go on", script.MaxLines))
+	}
+}
+
+func (b *Bridge) pauseWith(info string) {
+	b.paused = true
+	b.note(Result{Info: info})
+}
+
+// fail reports an error for a line.
+func (b *Bridge) fail(line string, err error) {
+	b.note(Result{Line: line, Err: err.Error()})
+}
+
+// syncClock moves the smooth clock up to the engine's after a command that
+// moved virtual time by itself (a typed run): the current quantum's window
+// is then over.
+func (b *Bridge) syncClock() {
+	if b.rt == nil {
+		return
+	}
+	p := &b.pace
+	if t := float64(b.rt.Snapshot().TimeMS); t > p.clockMS && (!p.open || t > p.end()) {
+		p.clockMS, p.open = t, false
+	}
+}

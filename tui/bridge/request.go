@@ -1,0 +1,49 @@
+package bridge
+
+// Kind says what a Request asks of the bridge.
+type Kind int
+
+// Request kinds.
+const (
+	// Line runs one lab-script line, as typed in the palette or sent by a
+	// key (kill, restart, set, run, step, …). pause and resume are
+	// understood too.
+	Line Kind = iota
+	// Pause stops time; Resume lets it run again.
+	Pause
+	// Resume lets virtual time run again.
+	Resume
+	// StepOne processes one element (pausing first).
+	StepOne
+	// SetSpeed changes the playback speed to Request.Speed.
+	SetSpeed
+	// Reconfigure restarts the job from scratch with the recorded job and
+	// set lines plus Request.Line (a set or job line), for settings the
+	// engine fixes at the first run.
+	Reconfigure
+	// Open starts a fresh session on Request.Job.
+	Open
+	// Save writes the recorded session as a lab script into Request.Dir.
+	Save
+)
+
+// Request is what the UI asks of the bridge.
+type Request struct {
+	Kind  Kind
+	Line  string
+	Job   string
+	Speed float64
+	Dir   string
+}
+
+// Result is the bridge's answer to one request: what ran and how it went.
+type Result struct {
+	// Line is the lab-script line (or a description of the action).
+	Line string
+	// Err is the engine's error message; empty when the line succeeded.
+	Err string
+	// Info is a sentence for the learner (what happened, where a file went).
+	Info string
+	// Saved is the path of a saved script.
+	Saved string
+}

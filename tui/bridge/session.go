@@ -1,0 +1,177 @@
+package bridge
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/engine/lab"
+	"github.com/streamlab/streamlab/engine/script"
+)
+
+// sessionFile names the session in the engine's error messages.
+const sessionFile = "lab"
+
+// basePrelude is how every session on job starts: the job and the seed
+// (and the executor when it is not the default), so a saved script
+// reproduces the run whatever the reader's configuration.
+func (b *Bridge) basePrelude(job string) []string {
+	lines := []string{"job " + job, fmt.Sprintf("set seed %d", b.opts.Seed)}
+	if b.opts.Executor != "" && b.opts.Executor != engine.ExecDeterministic {
+		lines = append(lines, "set executor "+b.opts.Executor)
+	}
+	return lines
+}
+
+// open replaces the session with a fresh one configured by prelude. On an
+// error the old session stays as it was.
+func (b *Bridge) open(prelude []string) error {
+	sess := lab.NewSession(sessionFile, lab.Options{DBPath: b.opts.DB, Executor: b.opts.Executor})
+	settings := map[string]string{}
+	for i, line := range prelude {
+		c, err := script.ParseLine(sessionFile, i+1, line)
+		if err == nil {
+			err = sess.Exec(b.ctx, c)
+		}
+		if err != nil {
+			sess.Close()
+			return err
+		}
+		noteSetting(settings, c)
+	}
+	b.closeSession()
+	b.sess, b.gen = sess, b.gen+1
+	b.prelude = append([]string(nil), prelude...)
+	b.rec = append([]string(nil), prelude...) // a new array: old frames keep theirs
+	b.settings = b.effectiveSettings(settings)
+	b.lineNo = headerLines + len(prelude)
+	b.preview = nil
+	b.pace = pacer{}
+	b.broken = ""
+	b.dirty = true
+	return nil
+}
+
+// closeSession releases the current session and its bus subscription.
+func (b *Bridge) closeSession() {
+	if b.sess == nil {
+		return
+	}
+	if b.rt != nil && b.sub != nil {
+		b.rt.Bus().Unsubscribe(b.sub)
+	}
+	b.sess.Close()
+	b.sess, b.rt, b.sub = nil, nil, nil
+}
+
+// attach notices a runtime the session has just created and subscribes to
+// its bus.
+func (b *Bridge) attach() {
+	rt := b.sess.Runtime()
+	if rt == nil || rt == b.rt {
+		return
+	}
+	b.rt = rt
+	b.sub = rt.Bus().Subscribe(4096)
+	b.preview = nil
+	b.note(Result{Info: fmt.Sprintf("job %s started", rt.Spec().Name)})
+}
+
+// ensureRuntime makes the session create its runtime without admitting
+// anything (a report does exactly that), so the bridge can admit and step
+// by itself.
+func (b *Bridge) ensureRuntime() error {
+	if b.rt != nil {
+		return nil
+	}
+	if _, err := b.sess.Report(); err != nil {
+		return err
+	}
+	b.attach()
+	return nil
+}
+
+// exec runs one parsed command on the session and records it when it
+// succeeds. A failing line is not recorded: the saved script must replay.
+func (b *Bridge) exec(c script.Command) error {
+	if err := b.sess.Exec(b.ctx, c); err != nil {
+		return err
+	}
+	b.attach()
+	b.record(c.String())
+	switch c.Verb {
+	case script.VerbSet, script.VerbJob:
+		b.prelude = append(b.prelude, c.String())
+		settings := map[string]string{}
+		for k, v := range b.settings {
+			settings[k] = v
+		}
+		noteSetting(settings, c)
+		b.settings = b.effectiveSettings(settings)
+		b.preview = nil
+	}
+	return nil
+}
+
+// record appends a line to the session's script.
+func (b *Bridge) record(line string) {
+	b.rec = append(b.rec, line)
+	b.lineNo++
+	b.dirty = true
+}
+
+// noteSetting remembers what a job or set line chose.
+func noteSetting(m map[string]string, c script.Command) {
+	switch c.Verb {
+	case script.VerbJob:
+		m["job"] = c.Args[0].Text
+	case script.VerbSet:
+		rest := strings.TrimSpace(strings.TrimPrefix(c.String(), "set "+c.Args[0].Text))
+		m[c.Args[0].Text] = rest
+	}
+}
+
+// effectiveSettings completes what was set with the session's defaults.
+func (b *Bridge) effectiveSettings(set map[string]string) map[string]string {
+	cfg := b.sess.Config()
+	out := map[string]string{
+		"job": b.sess.Spec().Name, "mode": string(cfg.Mode), "sink": cfg.Sink,
+		"executor": cfg.Executor, "seed": fmt.Sprint(cfg.Seed),
+		"semantics": "at-most-once", "ha": "none", "filter": "none", "restart": "none",
+	}
+	for k, v := range set {
+		switch k {
+		case "job", "mode", "sink", "executor", "seed": // the session's own word wins
+		default:
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// previewSnapshot pictures the job as configured before it has run: the
+// session has no runtime yet, so a throwaway one (log sink, no ledger)
+// supplies the stages and nodes. It is cached until a setting changes.
+func (b *Bridge) previewSnapshot() engine.Snapshot {
+	if b.preview != nil {
+		return *b.preview
+	}
+	cfg := b.sess.Config()
+	sink := cfg.Sink
+	cfg.Sink, cfg.DBPath, cfg.NoLedger = engine.SinkLog, "", true
+	var s engine.Snapshot
+	if rt, err := engine.New(b.sess.Spec(), cfg); err == nil {
+		s = rt.Snapshot()
+		rt.Close()
+	} else {
+		s = engine.Snapshot{Job: b.sess.Spec().Name, State: "invalid"}
+	}
+	s.Sink = sink
+	s.Rows = nil
+	b.preview = &s
+	return s
+}
+
+// runContext is the context engine runs use.
+func (b *Bridge) runContext() context.Context { return b.ctx }

@@ -1,0 +1,67 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"regexp"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/teatest"
+
+	"github.com/streamlab/streamlab/tui"
+	"github.com/streamlab/streamlab/tui/bridge"
+)
+
+var t0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+// TestFlowRunThenKillThroughThePalette drives the whole program — root
+// model, real bridge, real engine — as a learner would: open the sandbox,
+// let time run until the ledger counts delivered records, then kill a node
+// through the command palette and read the engine's answer on screen.
+// Time comes from a manual clock ticked by the test, never from sleeping.
+func TestFlowRunThenKillThroughThePalette(t *testing.T) {
+	clock := bridge.NewManualClock(t0)
+	opts := tui.Options{Job: "clicks", Seed: 1, Speed: 1, Theme: "default", Clock: clock}
+	b, err := bridge.New(bridge.Options{Job: "clicks", Seed: 1, Speed: 1, Clock: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	bridgeDone := make(chan struct{})
+	go func() { b.Run(ctx); close(bridgeDone) }()
+	tickerDone := make(chan struct{})
+	go func() {
+		defer close(tickerDone)
+		for clock.AdvanceContext(ctx, 50*time.Millisecond) {
+		}
+	}()
+	defer func() { cancel(); <-bridgeDone; <-tickerDone }()
+
+	tm := teatest.NewTestModel(t, tui.New(opts, b), teatest.WithInitialTermSize(120, 40))
+	waitFor := func(what string, re *regexp.Regexp) {
+		t.Helper()
+		teatest.WaitFor(t, tm.Output(), func(out []byte) bool { return re.Match(out) },
+			teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	}
+	waitFor("the home screen", regexp.MustCompile(`Sandbox`))
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter}) // the sandbox's job list
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter}) // clicks
+	tm.Send(tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}})
+	waitFor("delivered records in the ledger", regexp.MustCompile(`delivered\s+[1-9][0-9.]*k?\s`))
+
+	tm.Type(":kill count[1]")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor("the engine's answer", regexp.MustCompile(`kill count\[1\]: kill is not available yet|> kill count\[1\]`))
+
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'q'}})
+	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+	final := tm.FinalModel(t).(tui.Model)
+	if final.Screen() != tui.ScreenLab {
+		t.Errorf("ended on screen %d", final.Screen())
+	}
+	if msg, _ := final.Message(); bytes.Contains([]byte(msg), []byte("panic")) {
+		t.Errorf("message %q", msg)
+	}
+}

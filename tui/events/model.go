@@ -1,0 +1,222 @@
+// Package events is the lab's events pane: a scrolling log of what the
+// engine told the bus (batches, watermarks, late drops, failures) and of
+// what the learner asked for, with the engine's answer (errors included).
+package events
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/tui/bridge"
+	"github.com/streamlab/streamlab/tui/draw"
+	"github.com/streamlab/streamlab/tui/styles"
+)
+
+// maxEntries bounds the log.
+const maxEntries = 1000
+
+// Entry kinds, for styling.
+const (
+	kindEvent = iota
+	kindCommand
+	kindInfo
+	kindError
+)
+
+// Entry is one line of the log.
+type Entry struct {
+	TimeMS int64
+	Kind   int
+	// Noisy entries (one per admission) are hidden unless verbose.
+	Noisy bool
+	Text  string
+}
+
+// Model is the events pane.
+type Model struct {
+	st      *styles.Styles
+	keys    KeyMap
+	w, h    int
+	focused bool
+	verbose bool
+	entries []Entry
+	scroll  int
+	clock   int64
+	missed  int64
+}
+
+// New returns an empty events pane.
+func New(st *styles.Styles) Model { return Model{st: st, keys: DefaultKeyMap()} }
+
+// Keys is the pane's key map.
+func (m Model) Keys() KeyMap { return m.keys }
+
+// SetSize sets the pane's outer size.
+func (m *Model) SetSize(w, h int) { m.w, m.h = w, h }
+
+// SetFocused says whether the pane has the keyboard.
+func (m *Model) SetFocused(f bool) { m.focused = f }
+
+// noisy are the event kinds that come once per admission: shown only when
+// verbose, or they would bury everything else.
+var noisy = map[engine.EventKind]bool{engine.EventAdmitted: true, engine.EventRunQuiet: true}
+
+// SetFrame appends the frame's bus events and request results.
+func (m *Model) SetFrame(f bridge.Frame) {
+	m.clock = f.ClockMS
+	m.missed += f.Missed
+	for _, e := range f.Events {
+		m.add(Entry{TimeMS: e.TimeMS, Kind: kindEvent, Noisy: noisy[e.Kind], Text: e.Text})
+	}
+	for _, r := range f.Results {
+		switch {
+		case r.Err != "" && r.Line != "":
+			m.add(Entry{TimeMS: f.ClockMS, Kind: kindError, Text: r.Line + ": " + r.Err})
+		case r.Err != "":
+			m.add(Entry{TimeMS: f.ClockMS, Kind: kindError, Text: r.Err})
+		case r.Line != "" && r.Info != "":
+			m.add(Entry{TimeMS: f.ClockMS, Kind: kindCommand, Text: "> " + r.Line + " — " + r.Info})
+		case r.Line != "":
+			m.add(Entry{TimeMS: f.ClockMS, Kind: kindCommand, Text: "> " + r.Line})
+		default:
+			m.add(Entry{TimeMS: f.ClockMS, Kind: kindInfo, Text: r.Info})
+		}
+	}
+}
+
+// Add appends a line of the UI's own (a syntax error in the palette, …).
+func (m *Model) Add(text string, isErr bool) {
+	k := kindInfo
+	if isErr {
+		k = kindError
+	}
+	m.add(Entry{TimeMS: m.clock, Kind: k, Text: text})
+}
+
+func (m *Model) add(e Entry) {
+	m.entries = append(m.entries, e)
+	if len(m.entries) > maxEntries {
+		m.entries = m.entries[len(m.entries)-maxEntries:]
+	}
+	if m.scroll > 0 && (m.verbose || !e.Noisy) {
+		m.scroll++ // keep the lines the learner is reading in place
+	}
+}
+
+// Entries are the lines shown with the current filter, oldest first.
+func (m Model) Entries() []Entry {
+	if m.verbose {
+		return m.entries
+	}
+	out := make([]Entry, 0, len(m.entries))
+	for _, e := range m.entries {
+		if !e.Noisy {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Update scrolls and filters.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return m, nil
+	}
+	page := max(m.h-3, 1)
+	switch {
+	case key.Matches(k, m.keys.Up):
+		m.scroll++
+	case key.Matches(k, m.keys.Down):
+		m.scroll--
+	case key.Matches(k, m.keys.PageUp):
+		m.scroll += page
+	case key.Matches(k, m.keys.PageDown):
+		m.scroll -= page
+	case key.Matches(k, m.keys.Follow):
+		m.scroll = 0
+	case key.Matches(k, m.keys.Verbose):
+		m.verbose, m.scroll = !m.verbose, 0
+	}
+	m.scroll = min(max(m.scroll, 0), max(len(m.Entries())-1, 0))
+	return m, nil
+}
+
+// Verbose reports whether every event is shown.
+func (m Model) Verbose() bool { return m.verbose }
+
+// Scroll is how many lines the view is scrolled up from the newest.
+func (m Model) Scroll() int { return m.scroll }
+
+// View draws the pane.
+func (m Model) View() string { return strings.Join(m.Lines(), "\n") }
+
+// Lines draws the pane as exactly h lines of w cells.
+func (m Model) Lines() []string {
+	frame := m.st.Pane
+	if m.focused {
+		frame = m.st.FocusedPane
+	}
+	title := "Events"
+	if m.verbose {
+		title += " · all"
+	}
+	if m.scroll > 0 {
+		title += fmt.Sprintf(" ↑%d", m.scroll)
+	}
+	if m.missed > 0 {
+		title += fmt.Sprintf(" (%d missed)", m.missed)
+	}
+	iw, ih := m.w-2, m.h-2
+	list := m.Entries()
+	body := m.wrapped(list[:max(len(list)-m.scroll, 0)], iw, ih)
+	if len(list) == 0 {
+		body = []string{m.st.Muted.Render("quiet so far")}
+	}
+	return draw.Box(frame, title, body, m.w, m.h)
+}
+
+// wrapped lays out the newest entries of list, each wrapped to w cells
+// (errors are long, and a learner must be able to read them), filling h
+// lines from the bottom.
+func (m Model) wrapped(list []Entry, w, h int) []string {
+	if w <= 0 || h <= 0 {
+		return nil
+	}
+	var out []string
+	for i := len(list) - 1; i >= 0 && len(out) < h; i-- {
+		lines := strings.Split(ansi.Wrap(m.line(list[i]), w, " "), "\n")
+		for j := range lines {
+			if j > 0 {
+				lines[j] = "  " + lines[j]
+			}
+		}
+		if len(out)+len(lines) > h && len(out) > 0 {
+			break // only whole entries, unless one alone is taller than the pane
+		}
+		out = append(lines, out...)
+	}
+	if len(out) > h {
+		out = out[len(out)-h:]
+	}
+	return out
+}
+
+func (m Model) line(e Entry) string {
+	st := m.st
+	text := e.Text
+	switch e.Kind {
+	case kindError:
+		text = st.Bad.Render(text)
+	case kindCommand:
+		text = st.Accent.Render(text)
+	case kindInfo:
+		text = st.Text.Render(text)
+	}
+	return st.Muted.Render(draw.Clock(e.TimeMS)) + " " + text
+}

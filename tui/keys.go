@@ -1,0 +1,115 @@
+package tui
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+)
+
+// LabKeys are the lab screen's own keys: they work whichever pane has the
+// focus (the panes' keys are in their packages' keys.go).
+type LabKeys struct {
+	Pause, Step, Faster, Slower       key.Binding
+	Kill, Restart                     key.Binding
+	Mode, Sink, Semantics, HA, Filter key.Binding
+	Palette, Save                     key.Binding
+	Focus, FocusBack                  key.Binding
+	Help, Back, Quit                  key.Binding
+}
+
+// DefaultLabKeys is the lab screen's key map.
+func DefaultLabKeys() LabKeys {
+	return LabKeys{
+		Pause:     key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "pause/run")),
+		Step:      key.NewBinding(key.WithKeys("."), key.WithHelp(".", "step")),
+		Faster:    key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+/-", "speed")),
+		Slower:    key.NewBinding(key.WithKeys("-", "_"), key.WithHelp("-", "slower")),
+		Kill:      key.NewBinding(key.WithKeys("k"), key.WithHelp("k", "kill node")),
+		Restart:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "restart node")),
+		Mode:      key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "output mode")),
+		Sink:      key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sink")),
+		Semantics: key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "semantics")),
+		HA:        key.NewBinding(key.WithKeys("h"), key.WithHelp("h", "HA scheme")),
+		Filter:    key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "filter")),
+		Palette:   key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "command")),
+		Save:      key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "save script")),
+		Focus:     key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
+		FocusBack: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
+		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Back:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "home")),
+		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+	}
+}
+
+// ShortHelp is the help bar's share of the lab's keys.
+func (k LabKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Pause, k.Step, k.Faster, k.Kill, k.Restart, k.Palette, k.Focus, k.Help, k.Quit}
+}
+
+// FullHelp groups every lab key by what it is for.
+func (k LabKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Pause, k.Step, k.Faster, k.Slower},
+		{k.Kill, k.Restart, k.Palette, k.Save},
+		{k.Mode, k.Sink, k.Semantics, k.HA, k.Filter},
+		{k.Focus, k.FocusBack, k.Help, k.Back, k.Quit},
+	}
+}
+
+// HomeKeys are the home screen's global keys.
+type HomeKeys struct {
+	Help, Quit key.Binding
+}
+
+// DefaultHomeKeys is the home screen's global key map.
+func DefaultHomeKeys() HomeKeys {
+	return HomeKeys{
+		Help: key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Quit: key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+	}
+}
+
+// ShortHelp lists the home screen's global keys.
+func (k HomeKeys) ShortHelp() []key.Binding { return []key.Binding{k.Help, k.Quit} }
+
+// FullHelp lists the home screen's global keys.
+func (k HomeKeys) FullHelp() [][]key.Binding { return [][]key.Binding{{k.Help, k.Quit}} }
+
+// ConfirmKeys answer the "restart the job with this setting?" question.
+type ConfirmKeys struct {
+	Yes, No key.Binding
+}
+
+// DefaultConfirmKeys is the confirmation's key map.
+func DefaultConfirmKeys() ConfirmKeys {
+	return ConfirmKeys{
+		Yes: key.NewBinding(key.WithKeys("y", "enter"), key.WithHelp("y", "restart the job")),
+		No:  key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n", "keep it running")),
+	}
+}
+
+// ShortHelp lists the confirmation's keys.
+func (k ConfirmKeys) ShortHelp() []key.Binding { return []key.Binding{k.Yes, k.No} }
+
+// FullHelp lists the confirmation's keys.
+func (k ConfirmKeys) FullHelp() [][]key.Binding { return [][]key.Binding{{k.Yes, k.No}} }
+
+// helpKeys joins key maps into one for the help bar.
+type helpKeys []interface {
+	ShortHelp() []key.Binding
+	FullHelp() [][]key.Binding
+}
+
+func (h helpKeys) ShortHelp() []key.Binding {
+	var out []key.Binding
+	for _, k := range h {
+		out = append(out, k.ShortHelp()...)
+	}
+	return out
+}
+
+func (h helpKeys) FullHelp() [][]key.Binding {
+	var out [][]key.Binding
+	for _, k := range h {
+		out = append(out, k.FullHelp()...)
+	}
+	return out
+}

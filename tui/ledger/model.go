@@ -1,0 +1,183 @@
+// Package ledger is the lab's ledger pane: the ground truth. It shows what
+// the sink delivered against a failure-free run of the same job and seed —
+// delivered, unique, duplicates, lost, and whether the sink is correct —
+// each with a sparkline of how it moved over virtual time.
+package ledger
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/tui/bridge"
+	"github.com/streamlab/streamlab/tui/draw"
+	"github.com/streamlab/streamlab/tui/styles"
+)
+
+// maxSamples bounds the history each sparkline keeps.
+const maxSamples = 240
+
+// Model is the ledger pane.
+type Model struct {
+	st      *styles.Styles
+	keys    KeyMap
+	w, h    int
+	focused bool
+	gen     int64
+	delta   bool
+
+	has     bool
+	totals  engine.LedgerTotals
+	snap    engine.Snapshot
+	lastMS  int64
+	history [4][]int64 // delivered, unique, duplicates, lost
+}
+
+// New returns an empty ledger pane.
+func New(st *styles.Styles) Model { return Model{st: st, keys: DefaultKeyMap(), lastMS: -1} }
+
+// Keys is the pane's key map.
+func (m Model) Keys() KeyMap { return m.keys }
+
+// SetSize sets the pane's outer size.
+func (m *Model) SetSize(w, h int) { m.w, m.h = w, h }
+
+// SetFocused says whether the pane has the keyboard.
+func (m *Model) SetFocused(f bool) { m.focused = f }
+
+// Totals are the latest counts.
+func (m Model) Totals() engine.LedgerTotals { return m.totals }
+
+// SetFrame takes the ledger from a frame, adding one sample per virtual
+// second (so a paused lab does not flatten the lines).
+func (m *Model) SetFrame(f bridge.Frame) {
+	if f.Gen != m.gen {
+		m.gen, m.history, m.lastMS = f.Gen, [4][]int64{}, -1
+	}
+	m.has, m.totals, m.snap = f.Snap.HasLedger, f.Snap.Ledger, f.Snap
+	if !m.has || !f.Started {
+		return
+	}
+	// One sample per virtual second: a sparkline then spans as many
+	// seconds as it has cells, whatever the frame rate or speed.
+	bucket := f.ClockMS / 1000
+	same := bucket == m.lastMS
+	m.lastMS = bucket
+	t := f.Snap.Ledger
+	for i, v := range []int64{t.Delivered, t.Unique, t.Duplicates, t.Lost} {
+		if same && len(m.history[i]) > 0 {
+			m.history[i][len(m.history[i])-1] = v
+			continue
+		}
+		h := append(m.history[i], v)
+		if len(h) > maxSamples {
+			h = h[len(h)-maxSamples:]
+		}
+		m.history[i] = h
+	}
+}
+
+// Update toggles the sparklines between totals and changes.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	if k, ok := msg.(tea.KeyMsg); ok && key.Matches(k, m.keys.Delta) {
+		m.delta = !m.delta
+	}
+	return m, nil
+}
+
+// Delta reports whether the sparklines show changes rather than totals.
+func (m Model) Delta() bool { return m.delta }
+
+// View draws the pane.
+func (m Model) View() string { return strings.Join(m.Lines(), "\n") }
+
+// Lines draws the pane as exactly h lines of w cells.
+func (m Model) Lines() []string {
+	frame := m.st.Pane
+	if m.focused {
+		frame = m.st.FocusedPane
+	}
+	title := "Ledger"
+	if m.delta {
+		title += " · changes"
+	}
+	body := m.body(m.w - 2)
+	if extra := m.h - 2 - len(body); extra >= 2 {
+		body = append(body, m.context(extra-1)...)
+	}
+	return draw.Box(frame, title, body, m.w, m.h)
+}
+
+// context is what else explains the counts, for tall panes: how much went
+// in, how many micro-batches the sink committed, what arrived too late.
+func (m Model) context(n int) []string {
+	st := m.st
+	rows := []string{
+		"",
+		st.Muted.Render(fmt.Sprintf("%-11s", "admitted")) + fmt.Sprintf("%7s", draw.Count(m.snap.Admitted)) + st.Muted.Render(" source records"),
+		st.Muted.Render(fmt.Sprintf("%-11s", "batches")) + fmt.Sprintf("%7s", draw.Count(m.snap.Batches)) + st.Muted.Render(" committed"),
+		st.Muted.Render(fmt.Sprintf("%-11s", "late")) + fmt.Sprintf("%7s", draw.Count(m.snap.DroppedLate)) + st.Muted.Render(" dropped"),
+	}
+	return rows[:min(n, len(rows))]
+}
+
+func (m Model) body(w int) []string {
+	st := m.st
+	if !m.has {
+		return []string{st.Muted.Render("ledger off")}
+	}
+	t := m.totals
+	grade := func(v int64, bad lipgloss.Style) lipgloss.Style {
+		if v > 0 {
+			return bad
+		}
+		return st.OK
+	}
+	rows := []struct {
+		name  string
+		v     int64
+		style lipgloss.Style
+	}{
+		{"delivered", t.Delivered, st.Text},
+		{"unique", t.Unique, st.Text},
+		{"duplicates", t.Duplicates, grade(t.Duplicates, st.Duplicate)},
+		{"lost", t.Lost, grade(t.Lost, st.Bad)},
+	}
+	const labelW, numW = 11, 7
+	sparkW := max(w-labelW-numW-1, 0)
+	var out []string
+	for i, r := range rows {
+		line := st.Muted.Render(fmt.Sprintf("%-*s", labelW, r.name)) + r.style.Render(fmt.Sprintf("%*s", numW, draw.Count(r.v)))
+		if sparkW > 0 {
+			line += " " + r.style.Render(draw.Sparkline(m.series(i), sparkW))
+		}
+		out = append(out, line)
+	}
+	out = append(out, st.Muted.Render(fmt.Sprintf("%-*s", labelW, "expected"))+fmt.Sprintf("%*s", numW, draw.Count(t.Expected)))
+	verdict, why := st.OK.Render("✓ yes"), " matches the failure-free run"
+	if !t.Correct {
+		verdict, why = st.Bad.Render("✗ no"), " the sink differs from it"
+	}
+	if labelW+len(why)+6 <= w {
+		verdict += st.Muted.Render(why)
+	}
+	out = append(out, st.Muted.Render(fmt.Sprintf("%-*s", labelW, "correct"))+verdict)
+	return out
+}
+
+// series is sparkline i as totals or as the change between samples.
+func (m Model) series(i int) []int64 {
+	h := m.history[i]
+	if !m.delta || len(h) < 2 {
+		return h
+	}
+	d := make([]int64, len(h)-1)
+	for j := 1; j < len(h); j++ {
+		d[j-1] = h[j] - h[j-1]
+	}
+	return d
+}

@@ -1,0 +1,190 @@
+// Package tui is the terminal lab: one Bubble Tea program with a home
+// screen and the sandbox lab. The root Model owns the screen, the focus
+// and the layout; keys go to whatever has the focus (a dialog, the
+// palette, or the focused pane), and the engine's frames arrive from the
+// bridge (package bridge), the one goroutine besides Bubble Tea's own.
+package tui
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/streamlab/streamlab/assets"
+	"github.com/streamlab/streamlab/engine/jobspec"
+	"github.com/streamlab/streamlab/tui/bridge"
+	"github.com/streamlab/streamlab/tui/events"
+	"github.com/streamlab/streamlab/tui/home"
+	"github.com/streamlab/streamlab/tui/ledger"
+	"github.com/streamlab/streamlab/tui/output"
+	"github.com/streamlab/streamlab/tui/palette"
+	"github.com/streamlab/streamlab/tui/picker"
+	"github.com/streamlab/streamlab/tui/pipeline"
+	"github.com/streamlab/streamlab/tui/styles"
+)
+
+// Minimum terminal size: below it the lab says how big it needs to be.
+const (
+	MinWidth  = 80
+	MinHeight = 24
+)
+
+// Screen is what the lab shows.
+type Screen int
+
+// Screens.
+const (
+	ScreenHome Screen = iota
+	ScreenLab
+)
+
+// Pane names a pane of the lab screen, in focus order.
+type Pane int
+
+// Panes.
+const (
+	PanePipeline Pane = iota
+	PaneOutput
+	PaneLedger
+	PaneEvents
+	paneCount
+)
+
+// Engine is the bridge as the UI sees it: a place to send requests and a
+// stream of frames. Tests substitute a fake.
+type Engine interface {
+	Send(bridge.Request) bool
+	Frames() <-chan bridge.Frame
+}
+
+// message is the line above the help bar: the last answer or error.
+type message struct {
+	text  string
+	isErr bool
+}
+
+// Model is the root model.
+type Model struct {
+	opts   Options
+	eng    Engine
+	st     *styles.Styles
+	keys   LabKeys
+	homeKy HomeKeys
+	yesNo  ConfirmKeys
+
+	screen Screen
+	focus  Pane
+	w, h   int
+	rects  [paneCount]rect
+
+	frame   bridge.Frame
+	paused  bool
+	speed   float64
+	msg     message
+	confirm string // a set or job line waiting for "restart the job?"
+
+	home     home.Model
+	pipeline pipeline.Model
+	output   output.Model
+	ledger   ledger.Model
+	events   events.Model
+	palette  palette.Model
+	picker   picker.Model
+	help     help.Model
+	showHelp bool
+}
+
+// New builds the root model around an engine.
+func New(opts Options, eng Engine) Model {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	st := styles.New(styles.ByName(opts.Theme, styles.NoColor()))
+	var jobs []home.Job
+	for _, name := range jobspec.Names() {
+		spec, _ := jobspec.Builtin(name)
+		jobs = append(jobs, home.Job{Name: name, Description: spec.Description})
+	}
+	h := help.New()
+	h.Styles.ShortKey, h.Styles.FullKey = st.Accent, st.Accent
+	h.Styles.ShortDesc, h.Styles.FullDesc = st.Muted, st.Muted
+	h.Styles.ShortSeparator, h.Styles.FullSeparator, h.Styles.Ellipsis = st.Muted, st.Muted, st.Muted
+	m := Model{
+		opts: opts, eng: eng, st: st,
+		keys: DefaultLabKeys(), homeKy: DefaultHomeKeys(), yesNo: DefaultConfirmKeys(),
+		paused:   true,
+		speed:    bridge.SnapSpeed(opts.Speed),
+		home:     home.New(st, assets.Banner, jobs, settingsView(opts), opts.Job),
+		pipeline: pipeline.New(st),
+		output:   output.New(st),
+		ledger:   ledger.New(st),
+		events:   events.New(st),
+		palette:  palette.New(st),
+		picker:   picker.New(st),
+		help:     h,
+	}
+	if len(opts.Start) > 4 && opts.Start[:4] == "lab:" {
+		m.screen = ScreenLab
+	}
+	m.setFocus(PanePipeline)
+	return m
+}
+
+// settingsView is what the home screen's settings panel lists.
+func settingsView(o Options) []home.Setting {
+	file := o.ConfigFile
+	if file == "" {
+		file = "(none: built-in defaults)"
+	}
+	mouse := "off"
+	if o.Mouse {
+		mouse = "on"
+	}
+	theme := o.Theme
+	if styles.NoColor() {
+		theme += " (NO_COLOR: mono)"
+	}
+	db := o.DB
+	if db == "" {
+		db = "(in memory)"
+	}
+	return []home.Setting{
+		{Key: "job", Value: o.Job, Doc: "the sandbox's job"},
+		{Key: "speed", Value: bridge.FormatSpeed(bridge.SnapSpeed(o.Speed)), Doc: "virtual s per wall s"},
+		{Key: "seed", Value: strconv.FormatInt(o.Seed, 10), Doc: "source and scheduler"},
+		{Key: "executor", Value: o.Executor, Doc: "what runs the nodes"},
+		{Key: "theme", Value: theme, Doc: ""},
+		{Key: "mouse", Value: mouse, Doc: ""},
+		{Key: "db", Value: db, Doc: "table sink"},
+		{Key: "config", Value: file, Doc: ""},
+	}
+}
+
+// Init starts listening for frames.
+func (m Model) Init() tea.Cmd { return waitFrame(m.eng) }
+
+// Screen is the screen shown.
+func (m Model) Screen() Screen { return m.screen }
+
+// Focus is the focused pane.
+func (m Model) Focus() Pane { return m.focus }
+
+// Message is the text of the message line and whether it is an error.
+func (m Model) Message() (string, bool) { return m.msg.text, m.msg.isErr }
+
+// Paused and Speed are the lab's state as the UI knows it.
+func (m Model) Paused() bool       { return m.paused }
+func (m Model) Speed() float64     { return m.speed }
+func (m Model) Confirming() string { return m.confirm }
+func (m Model) HelpShown() bool    { return m.showHelp }
+
+// setFocus moves the focus and tells the panes.
+func (m *Model) setFocus(p Pane) {
+	m.focus = (p + paneCount) % paneCount
+	m.pipeline.SetFocused(m.focus == PanePipeline)
+	m.output.SetFocused(m.focus == PaneOutput)
+	m.ledger.SetFocused(m.focus == PaneLedger)
+	m.events.SetFocused(m.focus == PaneEvents)
+}

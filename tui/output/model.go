@@ -1,0 +1,182 @@
+// Package output is the lab's output pane: what the sink holds. For a log
+// sink it scrolls the rows as they are written; for a table sink it shows
+// one row per window and key, updated in place, with what just changed
+// highlighted. A row written again with the same contents (an extra effect
+// of some input record) is marked ×2, ×3, …
+package output
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/tui/bridge"
+	"github.com/streamlab/streamlab/tui/styles"
+)
+
+// maxLog bounds the rows the log view keeps.
+const maxLog = 1000
+
+// flashMS is how long (virtual time) a table row stays highlighted after it
+// changed.
+const flashMS = 2000
+
+// logRow is a row as written, with how many times the same row had been
+// written by then.
+type logRow struct {
+	rec   engine.Record
+	times int
+}
+
+type cellKey struct {
+	start int64
+	key   string
+}
+
+// cell is one window and key of the table view.
+type cell struct {
+	rec     engine.Record
+	changed int64 // virtual time of the last change
+	times   int   // writes of this exact row
+}
+
+// Model is the output pane.
+type Model struct {
+	st      *styles.Styles
+	keys    KeyMap
+	w, h    int
+	focused bool
+	gen     int64
+
+	sink   string
+	mode   engine.Mode
+	clock  int64
+	prev   []engine.Record
+	seen   map[engine.Record]int
+	log    []logRow
+	table  map[cellKey]*cell
+	order  []cellKey // table keys, sorted
+	scroll int       // rows scrolled up from the newest
+}
+
+// New returns an empty output pane.
+func New(st *styles.Styles) Model {
+	m := Model{st: st, keys: DefaultKeyMap()}
+	m.reset()
+	return m
+}
+
+func (m *Model) reset() {
+	m.prev, m.log, m.order, m.scroll = nil, nil, nil, 0
+	m.seen = map[engine.Record]int{}
+	m.table = map[cellKey]*cell{}
+}
+
+// Keys is the pane's key map.
+func (m Model) Keys() KeyMap { return m.keys }
+
+// SetSize sets the pane's outer size.
+func (m *Model) SetSize(w, h int) { m.w, m.h = w, h }
+
+// SetFocused says whether the pane has the keyboard.
+func (m *Model) SetFocused(f bool) { m.focused = f }
+
+// SetFrame takes the sink's latest rows from a frame.
+func (m *Model) SetFrame(f bridge.Frame) {
+	if f.Gen != m.gen {
+		m.gen = f.Gen
+		m.reset()
+	}
+	m.sink, m.mode, m.clock = f.Snap.Sink, f.Snap.Mode, f.ClockMS
+	rows := newRows(m.prev, f.Snap.Rows)
+	m.prev = f.Snap.Rows
+	for _, r := range rows {
+		m.add(r)
+	}
+}
+
+// countsRepeats says whether writing the same row again is an extra
+// effect. In complete mode every trigger rewrites the whole result, so a
+// repeated row there is normal.
+func (m *Model) countsRepeats() bool { return m.mode != engine.ModeComplete }
+
+func (m *Model) add(r engine.Record) {
+	times := 1
+	if m.countsRepeats() {
+		m.seen[r]++
+		times = m.seen[r]
+	}
+	m.log = append(m.log, logRow{r, times})
+	if len(m.log) > maxLog {
+		m.log = m.log[len(m.log)-maxLog:]
+	}
+	if !r.IsResult() {
+		return
+	}
+	k := cellKey{r.WindowStart, r.Key}
+	c := m.table[k]
+	if c == nil {
+		c = &cell{}
+		m.table[k] = c
+		m.insertKey(k)
+	}
+	if c.rec != r {
+		c.changed = m.clock
+	}
+	c.rec, c.times = r, times
+}
+
+// insertKey keeps the table's keys sorted by window, then key.
+func (m *Model) insertKey(k cellKey) {
+	i := len(m.order)
+	for i > 0 && less(k, m.order[i-1]) {
+		i--
+	}
+	m.order = append(m.order, cellKey{})
+	copy(m.order[i+1:], m.order[i:])
+	m.order[i] = k
+}
+
+func less(a, b cellKey) bool {
+	if a.start != b.start {
+		return a.start < b.start
+	}
+	return a.key < b.key
+}
+
+// tableView says whether the pane shows the table (a table sink of
+// aggregation results) rather than the log.
+func (m Model) tableView() bool { return m.sink == engine.SinkTable && len(m.table) > 0 }
+
+// Update scrolls.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return m, nil
+	}
+	page := max(m.h-3, 1)
+	switch {
+	case key.Matches(k, m.keys.Up):
+		m.scroll++
+	case key.Matches(k, m.keys.Down):
+		m.scroll--
+	case key.Matches(k, m.keys.PageUp):
+		m.scroll += page
+	case key.Matches(k, m.keys.PageDown):
+		m.scroll -= page
+	case key.Matches(k, m.keys.Follow):
+		m.scroll = 0
+	}
+	m.scroll = min(max(m.scroll, 0), max(m.total()-1, 0))
+	return m, nil
+}
+
+// Scroll is how many rows the view is scrolled up from the newest.
+func (m Model) Scroll() int { return m.scroll }
+
+func (m Model) total() int {
+	if m.tableView() {
+		return len(m.order)
+	}
+	return len(m.log)
+}

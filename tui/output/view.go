@@ -1,0 +1,94 @@
+package output
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/tui/draw"
+)
+
+// View draws the pane.
+func (m Model) View() string { return strings.Join(m.Lines(), "\n") }
+
+// Lines draws the pane as exactly h lines of w cells.
+func (m Model) Lines() []string {
+	frame := m.st.Pane
+	if m.focused {
+		frame = m.st.FocusedPane
+	}
+	title := "Output · " + m.sink
+	if m.tableView() {
+		title += " (by window)"
+	}
+	if m.scroll > 0 {
+		title += fmt.Sprintf(" ↑%d", m.scroll)
+	}
+	iw, ih := m.w-2, m.h-2
+	var body []string
+	switch {
+	case ih <= 0:
+	case m.total() == 0:
+		body = []string{m.st.Muted.Render("nothing written yet")}
+	case m.tableView():
+		body = m.tableLines(iw, ih)
+	default:
+		body = m.logLines(iw, ih)
+	}
+	return draw.Box(frame, title, body, m.w, m.h)
+}
+
+// window returns the visible slice [from, to) of n rows, h at a time,
+// scrolled up by m.scroll.
+func (m Model) window(n, h int) (int, int) {
+	to := max(n-m.scroll, 0)
+	return max(to-h, 0), to
+}
+
+// clock renders an event time (Unix ms) as the time of day.
+func clock(ms int64) string { return time.UnixMilli(ms).UTC().Format("15:04:05") }
+
+// times marks a row written more than once.
+func (m Model) times(n int) string {
+	if n < 2 {
+		return ""
+	}
+	return " " + m.st.Duplicate.Render("×"+strconv.Itoa(n))
+}
+
+func (m Model) logLines(w, h int) []string {
+	from, to := m.window(len(m.log), h)
+	out := make([]string, 0, to-from)
+	for _, r := range m.log[from:to] {
+		out = append(out, draw.Fit(m.row(r.rec)+m.times(r.times), w))
+	}
+	return out
+}
+
+// row renders one sink row: "12:00:10 click 23" for a result (window
+// start, key, count), "#id 12:00:01 click @offset" for an event.
+func (m Model) row(r engine.Record) string {
+	if r.IsResult() {
+		return m.st.Muted.Render(clock(r.WindowStart)) + " " + fmt.Sprintf("%-7s %5d", r.Key, r.Value)
+	}
+	return m.st.Muted.Render(clock(r.Time)) + " " + fmt.Sprintf("%-7s #%d", r.Action, r.Offset)
+}
+
+func (m Model) tableLines(w, h int) []string {
+	out := []string{m.st.Muted.Render(draw.Fit(fmt.Sprintf("%-8s %-7s %5s", "window", "key", "count"), w))}
+	from, to := m.window(len(m.order), h-1)
+	for _, k := range m.order[from:to] {
+		c := m.table[k]
+		line := fmt.Sprintf("%s %-7s %5d", clock(c.rec.WindowStart), c.rec.Key, c.rec.Value)
+		style := lipgloss.Style(m.st.Text)
+		if m.clock-c.changed < flashMS {
+			style = m.st.Changed
+		}
+		out = append(out, draw.Fit(style.Render(line)+m.times(c.times), w))
+	}
+	return out
+}

@@ -1,0 +1,85 @@
+package styles
+
+import "github.com/charmbracelet/lipgloss"
+
+// Styles are the lipgloss styles every pane draws with, built once from a
+// Theme.
+type Styles struct {
+	Theme Theme
+
+	Text, Muted, Bold, Accent lipgloss.Style
+	OK, Warn, Bad             lipgloss.Style
+	Killed, Duplicate         lipgloss.Style
+	// Changed highlights a table row that was just updated in place.
+	Changed lipgloss.Style
+	// Selected marks the selected item of a list or the selected node.
+	Selected lipgloss.Style
+
+	// Pane and FocusedPane frame a pane; Node, SelectedNode and KilledNode
+	// frame a node of the pipeline; Modal frames a dialog.
+	Pane, FocusedPane              Frame
+	Node, SelectedNode, KilledNode Frame
+	Modal                          Frame
+	StatusBar, StatusKey           lipgloss.Style
+	StatusRunning, StatusOff       lipgloss.Style
+	Banner                         lipgloss.Style
+	Prompt                         lipgloss.Style
+}
+
+// Frame is how a box is drawn: the border's shape, the style of its
+// glyphs, and the style of the title set into its top edge.
+type Frame struct {
+	Shape lipgloss.Border
+	Edge  lipgloss.Style
+	Title lipgloss.Style
+}
+
+// fg colours s's text with c, unless c is nil (mono).
+func fg(s lipgloss.Style, c lipgloss.TerminalColor) lipgloss.Style {
+	if c == nil {
+		return s
+	}
+	return s.Foreground(c)
+}
+
+// New builds the styles of theme t.
+func New(t Theme) *Styles {
+	mono := t.Text == nil
+	s := &Styles{Theme: t}
+	base := lipgloss.NewStyle()
+	s.Text = fg(base, t.Text)
+	s.Muted = fg(base, t.Muted)
+	s.Bold = fg(base.Bold(true), t.Text)
+	s.Accent = fg(base.Bold(true), t.Accent)
+	s.OK = fg(base, t.OK)
+	s.Warn = fg(base, t.Warn)
+	s.Bad = fg(base.Bold(true), t.Bad)
+	s.Killed = fg(base.Bold(true), t.Killed)
+	s.Duplicate = fg(base.Bold(true), t.Duplicate)
+	s.Changed = fg(base.Bold(true), t.Changed)
+	s.Selected = fg(base.Bold(true).Reverse(mono), t.Accent)
+	if mono {
+		s.Muted = base.Faint(true)
+		s.Warn = base.Underline(true)
+		s.Changed = base.Reverse(true)
+	}
+
+	focusTitle := fg(base.Bold(true), t.Accent)
+	if mono {
+		focusTitle = base.Bold(true).Reverse(true)
+	}
+	s.Pane = Frame{lipgloss.RoundedBorder(), fg(base, t.Muted), fg(base.Bold(true), t.Text)}
+	s.FocusedPane = Frame{lipgloss.ThickBorder(), fg(base, t.Accent), focusTitle}
+	s.Node = Frame{lipgloss.RoundedBorder(), fg(base, t.Muted), fg(base.Bold(true), t.Text)}
+	s.SelectedNode = Frame{lipgloss.DoubleBorder(), fg(base.Bold(true), t.Accent), focusTitle}
+	s.KilledNode = Frame{lipgloss.NormalBorder(), fg(base, t.Killed), fg(base.Bold(true).Strikethrough(true), t.Killed)}
+	s.Modal = Frame{lipgloss.RoundedBorder(), fg(base, t.Accent), fg(base.Bold(true), t.Accent)}
+
+	s.StatusBar = base.Reverse(mono)
+	s.StatusKey = fg(base, t.Muted)
+	s.StatusRunning = fg(base.Bold(true), t.OK)
+	s.StatusOff = fg(base.Bold(true), t.Warn)
+	s.Banner = fg(base.Bold(true), t.Accent)
+	s.Prompt = fg(base.Bold(true), t.Accent)
+	return s
+}

@@ -1,0 +1,237 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/streamlab/streamlab/engine/script"
+	"github.com/streamlab/streamlab/tui/bridge"
+	"github.com/streamlab/streamlab/tui/home"
+)
+
+// Update routes a message: sizes to the layout, frames to the panes, keys
+// to whatever has the focus.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.resize(msg.Width, msg.Height)
+		return m, nil
+	case frameMsg:
+		m.applyFrame(bridge.Frame(msg))
+		return m, waitFrame(m.eng)
+	case engineClosedMsg:
+		return m, nil
+	case tea.MouseMsg:
+		return m.mouse(msg), nil
+	case tea.KeyMsg:
+		if msg.Type == tea.KeyCtrlC {
+			return m, tea.Quit
+		}
+		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !m.palette.Active() {
+			return m.eachRune(msg)
+		}
+		if m.screen == ScreenHome {
+			return m.homeKey(msg)
+		}
+		return m.labKey(msg)
+	}
+	if m.palette.Active() {
+		var cmd tea.Cmd
+		m.palette, _, cmd = m.palette.Update(msg)
+		return m, cmd
+	}
+	return m, nil
+}
+
+// eachRune handles keys that arrived together (fast typing, a terminal
+// multiplexer) one by one, as if typed apart.
+func (m Model) eachRune(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+	var cmds []tea.Cmd
+	var model tea.Model = m
+	for _, r := range k.Runes {
+		var cmd tea.Cmd
+		model, cmd = model.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: k.Alt})
+		cmds = append(cmds, cmd)
+	}
+	return model, tea.Batch(cmds...)
+}
+
+// homeKey handles a key on the home screen.
+func (m Model) homeKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+	switch {
+	case m.showHelp && (key.Matches(k, m.homeKy.Help) || k.Type == tea.KeyEsc):
+		m.showHelp = false
+		return m, nil
+	case key.Matches(k, m.homeKy.Quit):
+		return m, tea.Quit
+	case key.Matches(k, m.homeKy.Help):
+		m.showHelp = true
+		return m, nil
+	}
+	var act home.Action
+	m.home, act = m.home.Update(k)
+	if act.OpenJob != "" {
+		m.openLab(act.OpenJob)
+	}
+	return m, nil
+}
+
+// openLab switches to the sandbox on job, in a fresh session.
+func (m *Model) openLab(job string) {
+	m.send(bridge.Request{Kind: bridge.Open, Job: job})
+	m.screen, m.paused = ScreenLab, true
+	m.msg = message{text: "opened " + job + " · space starts time, ? shows every key"}
+	m.setFocus(PanePipeline)
+}
+
+// send hands a request to the bridge; a full queue is reported, not hidden.
+func (m *Model) send(r bridge.Request) {
+	if !m.eng.Send(r) {
+		m.msg = message{text: "the engine is busy; try again", isErr: true}
+	}
+}
+
+// labKey handles a key on the lab screen: dialogs first, then the lab's
+// own keys, then the focused pane.
+func (m Model) labKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+	switch {
+	case m.palette.Active():
+		p, out, cmd := m.palette.Update(k)
+		m.palette = p
+		if out.Submit != "" {
+			m.submit(out.Submit)
+		}
+		return m, cmd
+	case m.picker.Active():
+		p, chosen, ok := m.picker.Update(k)
+		m.picker = p
+		if ok {
+			m.submit("set " + p.Key + " " + chosen.Value)
+		}
+		return m, nil
+	case m.confirm != "":
+		switch {
+		case key.Matches(k, m.yesNo.Yes):
+			m.send(bridge.Request{Kind: bridge.Reconfigure, Line: m.confirm})
+			m.msg = message{text: "restarting the job with " + m.confirm}
+			m.confirm = ""
+		case key.Matches(k, m.yesNo.No):
+			m.msg = message{text: "kept the job running as it was"}
+			m.confirm = ""
+		}
+		return m, nil
+	case m.showHelp:
+		if key.Matches(k, m.keys.Help) || key.Matches(k, m.keys.Back) {
+			m.showHelp = false
+			return m, nil
+		}
+		if key.Matches(k, m.keys.Quit) {
+			return m, tea.Quit
+		}
+		return m, nil
+	}
+	m.msg = message{}
+	lk := m.keys
+	switch {
+	case key.Matches(k, lk.Quit):
+		return m, tea.Quit
+	case key.Matches(k, lk.Help):
+		m.showHelp = true
+	case key.Matches(k, lk.Back):
+		m.send(bridge.Request{Kind: bridge.Pause})
+		m.screen, m.paused = ScreenHome, true
+	case key.Matches(k, lk.Pause):
+		if m.paused {
+			m.send(bridge.Request{Kind: bridge.Resume})
+		} else {
+			m.send(bridge.Request{Kind: bridge.Pause})
+		}
+		m.paused = !m.paused
+	case key.Matches(k, lk.Step):
+		m.send(bridge.Request{Kind: bridge.StepOne})
+		m.paused = true
+	case key.Matches(k, lk.Faster):
+		m.setSpeed(bridge.Faster(m.speed))
+	case key.Matches(k, lk.Slower):
+		m.setSpeed(bridge.Slower(m.speed))
+	case key.Matches(k, lk.Kill):
+		m.nodeAction(script.VerbKill)
+	case key.Matches(k, lk.Restart):
+		m.nodeAction(script.VerbRestart)
+	case key.Matches(k, lk.Mode):
+		m.openPicker("mode")
+	case key.Matches(k, lk.Sink):
+		m.openPicker("sink")
+	case key.Matches(k, lk.Semantics):
+		m.openPicker("semantics")
+	case key.Matches(k, lk.HA):
+		m.openPicker("ha")
+	case key.Matches(k, lk.Filter):
+		m.openPicker("filter")
+	case key.Matches(k, lk.Palette):
+		return m, m.palette.Open()
+	case key.Matches(k, lk.Save):
+		m.send(bridge.Request{Kind: bridge.Save, Dir: m.opts.SaveDir})
+		m.msg = message{text: "saving the session…"}
+	case key.Matches(k, lk.Focus):
+		m.setFocus(m.focus + 1)
+	case key.Matches(k, lk.FocusBack):
+		m.setFocus(m.focus - 1)
+	default:
+		return m.paneKey(k)
+	}
+	return m, nil
+}
+
+// paneKey gives a key to the focused pane.
+func (m Model) paneKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
+	switch m.focus {
+	case PanePipeline:
+		m.pipeline, cmd = m.pipeline.Update(k)
+	case PaneOutput:
+		m.output, cmd = m.output.Update(k)
+	case PaneLedger:
+		m.ledger, cmd = m.ledger.Update(k)
+	case PaneEvents:
+		m.events, cmd = m.events.Update(k)
+	}
+	return m, cmd
+}
+
+func (m *Model) setSpeed(s float64) {
+	m.speed = s
+	m.send(bridge.Request{Kind: bridge.SetSpeed, Speed: s})
+	m.msg = message{text: "speed " + bridge.FormatSpeed(s)}
+}
+
+// nodeAction sends kill or restart for the selected node.
+func (m *Model) nodeAction(verb string) {
+	node := m.pipeline.Selected()
+	if node == "" {
+		m.msg = message{text: "no node selected", isErr: true}
+		return
+	}
+	m.submit(verb + " " + node)
+}
+
+// submit sends one lab-script line. A set or job line after the job has
+// started cannot apply to the running job (the engine fixes them at the
+// first run), so the learner is offered a restart with it instead.
+func (m *Model) submit(line string) {
+	verb, _, _ := strings.Cut(strings.TrimSpace(line), " ")
+	if (verb == script.VerbSet || verb == script.VerbJob) && m.frame.Started {
+		m.confirm = line
+		return
+	}
+	switch verb {
+	case script.VerbPause:
+		m.paused = true
+	case script.VerbResume:
+		m.paused = false
+	}
+	m.send(bridge.Request{Kind: bridge.Line, Line: line})
+	m.msg = message{text: "> " + line}
+}

@@ -1,0 +1,188 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/streamlab/streamlab/tui/bridge"
+	"github.com/streamlab/streamlab/tui/draw"
+)
+
+// View draws the screen.
+func (m Model) View() string {
+	if m.w == 0 {
+		return "starting…"
+	}
+	if m.tooSmall() {
+		return m.tooSmallView()
+	}
+	var lines []string
+	if m.screen == ScreenHome {
+		lines = m.home.Lines()
+		if m.showHelp {
+			lines = m.overlayHelp(lines, helpKeys{m.home.Keys(), m.homeKy})
+		}
+		lines = append(lines, m.helpBar(helpKeys{m.home.Keys(), m.homeKy}))
+	} else {
+		lines = m.labLines()
+	}
+	return strings.Join(draw.Block(lines, m.w, m.h), "\n")
+}
+
+func (m Model) tooSmallView() string {
+	text := fmt.Sprintf("streamlab needs a terminal of at least %d×%d;\nthis one is %d×%d.\n\nMake the window larger (or the font smaller).\nq quits.",
+		MinWidth, MinHeight, m.w, m.h)
+	return lipgloss.Place(m.w, m.h, lipgloss.Center, lipgloss.Center, m.st.Warn.Render(text))
+}
+
+// labLines draws the lab screen: status bar, panes, message line, help.
+func (m Model) labLines() []string {
+	lines := []string{m.statusBar()}
+	pipe := m.pipeline.Lines()
+	bottom := draw.Join(m.output.Lines(), m.ledger.Lines(), m.events.Lines())
+	body := append(pipe, bottom...)
+	switch {
+	case m.picker.Active():
+		box := m.picker.Lines(m.w - 4)
+		body = draw.Overlay(body, box, (m.w-ansi.StringWidth(box[0]))/2, max((len(body)-len(box))/2, 0))
+	case m.confirm != "":
+		body = m.overlayConfirm(body)
+	case m.showHelp:
+		body = m.overlayHelp(body, m.activeKeys())
+	}
+	lines = append(lines, body...)
+	lines = append(lines, m.messageLine(), m.helpBar(m.activeKeys()))
+	return lines
+}
+
+// activeKeys are the keys that work right now: a dialog's, or the
+// focused pane's and the lab's.
+func (m Model) activeKeys() helpKeys {
+	switch {
+	case m.palette.Active():
+		return helpKeys{m.palette.Keys()}
+	case m.picker.Active():
+		return helpKeys{m.picker.Keys()}
+	case m.confirm != "":
+		return helpKeys{m.yesNo}
+	}
+	switch m.focus {
+	case PaneOutput:
+		return helpKeys{m.keys, m.output.Keys()}
+	case PaneLedger:
+		return helpKeys{m.keys, m.ledger.Keys()}
+	case PaneEvents:
+		return helpKeys{m.keys, m.events.Keys()}
+	}
+	return helpKeys{m.keys, m.pipeline.Keys()}
+}
+
+// statusBar is the top line: job, settings, virtual time, speed, state.
+func (m Model) statusBar() string {
+	st, s := m.st, m.frame.Settings
+	state := st.StatusRunning.Render("▶ running")
+	if m.paused {
+		state = st.StatusOff.Render("⏸ paused")
+	}
+	if !m.frame.Started {
+		state = st.StatusOff.Render("⏸ ready")
+	}
+	kv := func(k, v string) string { return st.StatusKey.Render(k+" ") + st.Bold.Render(v) }
+	// Segments in display order, each with a rank: when the bar is too
+	// wide the highest ranks go first.
+	segs := []struct {
+		text string
+		rank int
+	}{
+		{st.Accent.Render("streamlab"), 9},
+		{kv("job", orDash(s["job"])), 1},
+		{kv("mode", orDash(s["mode"])), 4},
+		{kv("sink", orDash(s["sink"])), 5},
+		{kv("sem", orDash(s["semantics"])), 3},
+		{kv("ha", orDash(s["ha"])), 6},
+		{kv("filter", orDash(s["filter"])), 7},
+		{kv("t", draw.Clock(m.frame.ClockMS)), 1},
+		{bridge.FormatSpeed(m.speed), 2},
+		{state, 0},
+	}
+	sep := st.Muted.Render(" │ ")
+	join := func(limit int) string {
+		var parts []string
+		for _, sg := range segs {
+			if sg.rank <= limit {
+				parts = append(parts, sg.text)
+			}
+		}
+		return " " + strings.Join(parts, sep)
+	}
+	bar := join(9)
+	for limit := 8; limit >= 0 && ansi.StringWidth(bar) > m.w; limit-- {
+		bar = join(limit)
+	}
+	return st.StatusBar.Render(draw.Fit(bar, m.w))
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "–"
+	}
+	return s
+}
+
+// messageLine is the palette while it is open, else the last message.
+func (m Model) messageLine() string {
+	if m.palette.Active() {
+		return draw.Fit(m.palette.View(), m.w)
+	}
+	if m.msg.text == "" {
+		return ""
+	}
+	if m.msg.isErr {
+		return draw.Fit(m.st.Bad.Render("✗ ")+m.st.Bad.Render(m.msg.text), m.w)
+	}
+	return draw.Fit(m.st.Muted.Render(m.msg.text), m.w)
+}
+
+func (m Model) helpBar(k helpKeys) string {
+	return draw.Fit(" "+m.help.ShortHelpView(k.ShortHelp()), m.w)
+}
+
+// overlayHelp draws the full help over body.
+func (m Model) overlayHelp(body []string, k helpKeys) []string {
+	h := m.help
+	h.Width = m.w - 6
+	text := strings.Split(h.FullHelpView(k.FullHelp()), "\n")
+	text = append(text, "", m.st.Muted.Render("? or esc closes this help"))
+	w := 0
+	for _, l := range text {
+		w = max(w, ansi.StringWidth(l))
+	}
+	w = min(w+2, m.w-2)
+	box := draw.Box(m.st.Modal, "Keys", text, w+2, len(text)+2)
+	return draw.Overlay(body, box, max((m.w-w-2)/2, 0), max((len(body)-len(box))/2, 0))
+}
+
+// overlayConfirm asks whether to restart the job with a setting.
+func (m Model) overlayConfirm(body []string) []string {
+	st := m.st
+	text := []string{
+		"The job is already running, and settings are fixed",
+		"when it starts. Restart it from the beginning with",
+		"",
+		"  " + st.Accent.Render(m.confirm),
+		"",
+		st.Muted.Render("(the session's script keeps your settings, not the runs)"),
+		"",
+		st.Accent.Render("y") + " restart   " + st.Accent.Render("n") + " keep it running",
+	}
+	w := 0
+	for _, l := range text {
+		w = max(w, ansi.StringWidth(l))
+	}
+	w = min(w+2, m.w-4)
+	box := draw.Box(st.Modal, "Restart the job?", text, w+2, len(text)+2)
+	return draw.Overlay(body, box, max((m.w-w-2)/2, 0), max((len(body)-len(box))/2, 0))
+}
