@@ -21,9 +21,12 @@ func (o *chainOut) emit(r Record) { o.c.push(o.next, r) }
 
 func newChain(spec jobspec.Spec, mode Mode, cur *cursor, sink *sinkOp) *chain {
 	c := &chain{sink: sink, cur: cur}
-	for i, op := range spec.Operators {
+	for _, op := range spec.Operators {
+		if op.Kind == jobspec.KindDedup {
+			continue // the failure-free run needs no duplicates removed
+		}
 		c.ops = append(c.ops, newOperator(op, mode))
-		c.outs = append(c.outs, &chainOut{c, i + 1})
+		c.outs = append(c.outs, &chainOut{c, len(c.ops)})
 	}
 	return c
 }

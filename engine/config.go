@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/streamlab/streamlab/engine/filter"
 	"github.com/streamlab/streamlab/engine/jobspec"
 )
 
@@ -66,6 +67,9 @@ type Config struct {
 	// SinkCommit is how an exactly-once table sink commits: transactional
 	// (two-phase commit at checkpoints) or idempotent (upserts).
 	SinkCommit string
+	// Filter is the membership filter of a dedup stage before the sink
+	// (none: no stage).
+	Filter filter.Spec
 }
 
 // Semantics, HA schemes, deployments and sink commit protocols.

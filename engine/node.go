@@ -200,8 +200,9 @@ func nodeName(name string, parallelism, i int) string {
 	return fmt.Sprintf("%s[%d]", name, i)
 }
 
-// buildGraph creates the nodes of spec; sink is the sink node's logic.
-func buildGraph(spec jobspec.Spec, mode Mode, sink *sinkOp) (*graph, error) {
+// buildGraph creates the nodes of spec; sink is the sink node's logic and
+// newOp makes each operator's.
+func buildGraph(spec jobspec.Spec, newOp func(jobspec.Operator) (operator, error), sink *sinkOp) (*graph, error) {
 	g := &graph{sink: sink}
 	add := func(name, kind, partition string, parallelism, inputs int, mk func() operator) {
 		s := &stage{name: name, kind: kind, partition: partition}
@@ -217,8 +218,8 @@ func buildGraph(spec jobspec.Spec, mode Mode, sink *sinkOp) (*graph, error) {
 	prev := 1
 	for _, op := range spec.Operators {
 		op := op
-		if newOperator(op, mode) == nil {
-			return nil, fmt.Errorf("%w: operator %q: kind %q is not implemented yet", ErrBadConfig, op.Name, op.Kind)
+		if _, err := newOp(op); err != nil {
+			return nil, err
 		}
 		p := max(op.Parallelism, 1)
 		partition := op.Partition
@@ -235,7 +236,7 @@ func buildGraph(spec jobspec.Spec, mode Mode, sink *sinkOp) (*graph, error) {
 			}
 			inputs = 1
 		}
-		add(op.Name, op.Kind, partition, p, inputs, func() operator { return newOperator(op, mode) })
+		add(op.Name, op.Kind, partition, p, inputs, func() operator { o, _ := newOp(op); return o })
 		for _, n := range g.stages[len(g.stages)-1].nodes {
 			n.spec = op
 		}

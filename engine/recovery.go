@@ -301,13 +301,12 @@ func (rc *recovery) due() bool {
 // backup). It joins at the epoch its senders are in.
 func (rc *recovery) replace(n *node, at int64) {
 	r := rc.r
-	mode := r.cfg.Mode
 	if n.stage == 0 {
 		rc.replaceSource(n, at)
 		return
 	}
 	if n.op != operator(r.sink) {
-		n.op = newOperator(n.spec, mode)
+		n.op, _ = r.newOp(n.spec)
 	}
 	up := r.g.stages[n.stage-1].nodes
 	n.dead = false
@@ -432,7 +431,7 @@ func (rc *recovery) restoreAll(p plan) {
 			r.det.queues[i].pop()
 		}
 		if n.stage > 0 && n.op != operator(r.sink) {
-			n.op = newOperator(n.spec, r.cfg.Mode)
+			n.op, _ = r.newOp(n.spec)
 		}
 		n.dead = false
 		n.epoch = r.cur.seq

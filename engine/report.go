@@ -122,6 +122,17 @@ type FilterReport struct {
 	MeasuredFP  float64 `json:"measured_fp"`
 	FalseDrops  int64   `json:"false_drops"`
 	Bytes       int64   `json:"bytes"`
+	// Dropped counts every record the stage dropped, duplicates and false
+	// positives alike; BitsSet and ApproxSize (the library's estimate of n
+	// from the fill; -1 once every bit is set) describe a Bloom filter's
+	// bits; ExactBytes is what an
+	// exact set of the same ids holds.
+	Dropped             int64   `json:"dropped"`
+	BitsSet             uint64  `json:"bits_set"`
+	ApproxSize          float64 `json:"approx_size"`
+	ExactBytes          int64   `json:"exact_bytes"`
+	BitsPerElement      float64 `json:"bits_per_element"`
+	ExactBitsPerElement float64 `json:"exact_bits_per_element"`
 }
 
 // Expectation is the outcome of one `expect` line of a lab script.

@@ -10,6 +10,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/streamlab/streamlab/engine/filter"
 	"github.com/streamlab/streamlab/engine/jobspec"
 )
 
@@ -57,6 +58,13 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 	if err := CheckMode(spec, cfg.Mode, hasWM); err != nil {
 		return nil, err
 	}
+	if err := cfg.Filter.Validate(); cfg.Filter.Kind != "" && err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBadConfig, err)
+	}
+	spec = withDedup(spec, cfg.Filter)
+	if cfg.Mode == ModeComplete && slices.ContainsFunc(spec.Operators, func(o jobspec.Operator) bool { return o.Kind == jobspec.KindDedup }) {
+		return nil, fmt.Errorf("%w: a dedup stage cannot run in complete mode: every batch repeats the whole table on purpose, and the filter would drop the rows that did not change; use update or append", ErrBadConfig)
+	}
 	if cfg.Sink != SinkLog && cfg.Sink != SinkTable {
 		return nil, fmt.Errorf("%w: unknown sink %q; expected log or table", ErrBadConfig, cfg.Sink)
 	}
@@ -92,7 +100,7 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 	}
 	r.writer = w
 	r.sink = &sinkOp{writer: w, events: events, onCommit: r.committed}
-	if r.g, err = buildGraph(spec, cfg.Mode, r.sink); err != nil {
+	if r.g, err = buildGraph(spec, r.newOp, r.sink); err != nil {
 		w.close()
 		return nil, err
 	}
@@ -111,6 +119,17 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 	r.semantics, r.ha, r.note = semantics, ha, note
 	r.bus.Publish(Event{Kind: EventJobStarted, Text: fmt.Sprintf("job %s started (seed %d, %s executor)", spec.Name, cfg.Seed, cfg.Executor)})
 	return r, nil
+}
+
+// newOp makes the logic of one node of op.
+func (r *Runtime) newOp(op jobspec.Operator) (operator, error) {
+	if op.Kind == jobspec.KindDedup {
+		return newDedup(r.cfg.Filter)
+	}
+	if o := newOperator(op, r.cfg.Mode); o != nil {
+		return o, nil
+	}
+	return nil, fmt.Errorf("%w: operator %q: unknown kind %q", ErrBadConfig, op.Name, op.Kind)
 }
 
 // Bus is where the runtime publishes what happens.
@@ -306,10 +325,20 @@ func (r *Runtime) Report() Report {
 	rep := Report{
 		Job: JobReport{Name: r.spec.Name, State: r.state, Seed: r.cfg.Seed, Executor: r.cfg.Executor},
 		Config: ConfigReport{Semantics: r.semantics, Requested: r.cfg.Semantics, HA: r.ha, Note: r.note, Mode: string(r.cfg.Mode),
-			Sink: r.cfg.Sink, Filter: "none", Restart: r.cfg.Restart.String(), Deployment: r.cfg.Deployment},
+			Sink: r.cfg.Sink, Filter: filter.KindNone, Restart: r.cfg.Restart.String(), Deployment: r.cfg.Deployment},
 		Source: SourceReport{Records: r.cur.off, Offset: r.cur.off, Late: r.late, TimeMS: r.cur.clock},
 		Sink:   SinkReport{Rows: rows, Batches: r.sink.batches},
-		Filter: FilterReport{Kind: "none"},
+		Filter: FilterReport{Kind: filter.KindNone},
+	}
+	if fs, ok := r.FilterStats(); ok {
+		rep.Config.Filter = fs.Spec
+		rep.Filter = FilterReport{Kind: fs.Kind, M: fs.M, K: fs.K, Inserted: fs.Inserted, FillRatio: fs.FillRatio,
+			EstimatedFP: fs.EstimatedFP, MeasuredFP: fs.MeasuredFP, FalseDrops: fs.FalseDrops, Bytes: fs.Bytes,
+			Dropped: fs.Drops, ExactBytes: fs.ExactBytes, BitsSet: fs.BitsSet, ApproxSize: fs.ApproxSize,
+			BitsPerElement: fs.BitsPerElement, ExactBitsPerElement: fs.ExactBitsPerElement}
+		if math.IsInf(fs.ApproxSize, 0) {
+			rep.Filter.ApproxSize = -1 // every bit is set: the estimate has no bound
+		}
 	}
 	if r.err != nil {
 		rep.Job.Error = r.err.Error()

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/engine/filter"
 	"github.com/streamlab/streamlab/engine/jobspec"
 	"github.com/streamlab/streamlab/engine/script"
 )
@@ -18,12 +19,6 @@ type Setting struct {
 	Values string // what it takes, for help and errors
 	Doc    string
 	apply  func(s *Session, c script.Command, v script.Arg) error
-}
-
-// notYet rejects values this version of the engine cannot honour, instead
-// of accepting them silently.
-func notYet(what string) error {
-	return fmt.Errorf("%s is not available yet: this version of the engine runs jobs without failures or recovery", what)
 }
 
 // Settings lists the keys `set` understands, in the order help shows them.
@@ -80,7 +75,22 @@ var settings = []Setting{
 		s.cfg.Restart = st
 		return nil
 	}},
-	{Key: "filter", Values: "none", Doc: "the membership filter before the sink", apply: only("filter", "none", "exact", "bloom")},
+	{Key: "filter", Values: "none | exact | bloom n=N p=P | bloom m=M k=K", Doc: "the membership filter of a dedup stage before the sink", apply: func(s *Session, c script.Command, v script.Arg) error {
+		params := map[string]string{}
+		for _, p := range c.Params {
+			params[p.Name] = p.Value
+		}
+		words := []string{v.Text}
+		for _, a := range c.Args[2:] {
+			words = append(words, a.Text)
+		}
+		spec, err := filter.ParseSpec(words, params)
+		if err != nil {
+			return err
+		}
+		s.cfg.Filter = spec
+		return nil
+	}},
 	{Key: "deployment", Values: "standalone | managed [provision=DURATION]", Doc: "who replaces a failed task manager", apply: func(s *Session, c script.Command, v script.Arg) error {
 		if err := oneOf(&s.cfg.Deployment, v.Text, "deployment", engine.DeployStandalone, engine.DeployManaged); err != nil {
 			return err
@@ -168,20 +178,6 @@ func (s *Session) eachWindow(f func(op *jobspec.Operator)) error {
 		return fmt.Errorf("job %q has no windows", s.spec.Name)
 	}
 	return nil
-}
-
-// only accepts the first value (what this version implements), knows the
-// rest, and says so clearly.
-func only(key, implemented string, later ...string) func(*Session, script.Command, script.Arg) error {
-	return func(s *Session, c script.Command, v script.Arg) error {
-		if v.Text == implemented {
-			return nil
-		}
-		if slices.Contains(later, v.Text) {
-			return notYet(fmt.Sprintf("%s %s", key, v.Text))
-		}
-		return fmt.Errorf("unknown %s %q; expected one of %s", key, v.Text, strings.Join(append([]string{implemented}, later...), ", "))
-	}
 }
 
 func sourceInt(f func(*jobspec.Source, int64), lo, hi int64) func(*Session, script.Command, script.Arg) error {

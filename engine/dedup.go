@@ -1,0 +1,153 @@
+package engine
+
+import (
+	"fmt"
+	"maps"
+
+	"github.com/streamlab/streamlab/engine/filter"
+	"github.com/streamlab/streamlab/engine/jobspec"
+)
+
+// dedupName names the dedup stage `set filter` places before the sink.
+const dedupName = "dedup"
+
+// dedupOp is a dedup stage: it asks its membership filter whether a record
+// was seen and drops it when the answer is yes. Beside the filter it keeps
+// the truth — the ids it really has seen — only to tell a duplicate from a
+// false positive (a first sighting the filter wrongly calls seen), which
+// the lab reports as a false drop.
+type dedupOp struct {
+	passive
+	f          filter.Filter
+	truth      map[uint64]struct{}
+	firsts     int64 // first sightings
+	drops      int64 // records dropped
+	falseDrops int64 // first sightings dropped
+}
+
+func newDedup(spec filter.Spec) (*dedupOp, error) {
+	f, err := filter.New(spec)
+	if err != nil {
+		return nil, err
+	}
+	if f == nil {
+		return nil, fmt.Errorf("%w: a dedup stage needs a filter: set filter exact or bloom", ErrBadConfig)
+	}
+	return &dedupOp{f: f, truth: map[uint64]struct{}{}}, nil
+}
+
+// DedupID is the id a dedup stage filters on: a source event's id, or, for
+// a result row, a fingerprint of its window, key and value, so that a row
+// emitted again unchanged is a duplicate and an updated row is not.
+func DedupID(r Record) uint64 {
+	if !r.IsResult() {
+		return r.ID
+	}
+	return mix(uint64(r.WindowStart) ^ mix(uint64(hashKey(r.Key))<<32^uint64(r.Value)))
+}
+
+func (d *dedupOp) record(r Record, out emitter) {
+	id := DedupID(r)
+	_, seen := d.truth[id]
+	if !seen {
+		d.truth[id] = struct{}{}
+		d.firsts++
+	}
+	if d.f.TestAndAdd(id) {
+		d.drops++
+		if !seen {
+			d.falseDrops++
+		}
+		return
+	}
+	out.emit(r)
+}
+
+// dedupState is a dedup stage's checkpoint: the filter in the library's
+// binary encoding, and the counters.
+type dedupState struct {
+	filter                    []byte
+	truth                     map[uint64]struct{}
+	firsts, drops, falseDrops int64
+}
+
+func (d *dedupOp) snapshot() any {
+	b, err := d.f.MarshalBinary()
+	if err != nil {
+		panic(fmt.Sprintf("dedup: encoding the filter: %v", err)) // a filter always encodes
+	}
+	return &dedupState{filter: b, truth: maps.Clone(d.truth), firsts: d.firsts, drops: d.drops, falseDrops: d.falseDrops}
+}
+
+func (d *dedupOp) restore(state any) {
+	s := state.(*dedupState)
+	if err := d.f.UnmarshalBinary(s.filter); err != nil {
+		panic(fmt.Sprintf("dedup: restoring the filter: %v", err)) // written by the same spec
+	}
+	d.truth = maps.Clone(s.truth)
+	d.firsts, d.drops, d.falseDrops = s.firsts, s.drops, s.falseDrops
+}
+
+func (d *dedupOp) stateBytes() int64 { return d.f.Stats().Bytes }
+
+// FilterStats describes a dedup stage's filter for snapshots and reports.
+type FilterStats struct {
+	filter.Stats
+	Spec       string
+	FalseDrops int64
+	Drops      int64
+	Firsts     int64
+	// MeasuredFP is false drops over first sightings.
+	MeasuredFP float64
+}
+
+func (d *dedupOp) stats() FilterStats {
+	s := FilterStats{Stats: d.f.Stats(), Spec: d.f.Spec().String(), FalseDrops: d.falseDrops, Drops: d.drops, Firsts: d.firsts}
+	if d.firsts > 0 {
+		s.MeasuredFP = float64(d.falseDrops) / float64(d.firsts)
+	}
+	return s
+}
+
+// withDedup places a dedup stage before the sink, unless the job places
+// one itself.
+func withDedup(spec jobspec.Spec, f filter.Spec) jobspec.Spec {
+	if f.Kind == "" || f.Kind == filter.KindNone {
+		return spec
+	}
+	for _, op := range spec.Operators {
+		if op.Kind == jobspec.KindDedup {
+			return spec
+		}
+	}
+	spec.Operators = append(append([]jobspec.Operator{}, spec.Operators...),
+		jobspec.Operator{Name: dedupName, Kind: jobspec.KindDedup, Parallelism: 1, Partition: jobspec.PartitionRebalance})
+	return spec
+}
+
+// dedupNode returns the dedup stage's logic, if the job has one.
+func (r *Runtime) dedup() *dedupOp {
+	for _, n := range r.g.nodes {
+		if d, ok := n.op.(*dedupOp); ok {
+			return d
+		}
+	}
+	return nil
+}
+
+// FilterStats describes the dedup stage's filter; ok is false without one.
+func (r *Runtime) FilterStats() (FilterStats, bool) {
+	if d := r.dedup(); d != nil {
+		return d.stats(), true
+	}
+	return FilterStats{}, false
+}
+
+// FilterProbe returns a record id's k bit positions in the dedup stage's
+// Bloom filter and whether each is set: why a test answers "maybe".
+func (r *Runtime) FilterProbe(id uint64) []filter.Probe {
+	if d := r.dedup(); d != nil {
+		return filter.Locations(d.f, id)
+	}
+	return nil
+}
