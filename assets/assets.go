@@ -12,3 +12,10 @@ import _ "embed"
 //
 //go:embed config.default.yaml
 var DefaultConfig []byte
+
+// Passwords is a list of "compromised" passwords, one a line, for the
+// passwords job. It is synthetic — generated from a seed by
+// engine.GeneratePasswords, never a real leaked list.
+//
+//go:embed passwords.txt
+var Passwords string

@@ -23,7 +23,7 @@ func runLoop(b *testing.B, spec jobspec.Spec, n int) {
 		b.Fatal(err)
 	}
 	cur := newCursor(src, &admissions{runEnd: -1}, spec.Source.Trigger, spec.Source.Watermark)
-	c := newChain(spec, ModeUpdate, cur, &sinkOp{writer: &logSink{}, events: !aggregates(spec)})
+	c := newChain(spec, func(op jobspec.Operator) (operator, error) { return newOperator(op, ModeUpdate), nil }, cur, &sinkOp{writer: &logSink{}, events: !aggregates(spec)})
 	cur.admitRecords(src, int64(n))
 	c.drain()
 }

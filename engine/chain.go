@@ -19,13 +19,14 @@ type chainOut struct {
 
 func (o *chainOut) emit(r Record) { o.c.push(o.next, r) }
 
-func newChain(spec jobspec.Spec, mode Mode, cur *cursor, sink *sinkOp) *chain {
+func newChain(spec jobspec.Spec, newOp func(jobspec.Operator) (operator, error), cur *cursor, sink *sinkOp) *chain {
 	c := &chain{sink: sink, cur: cur}
 	for _, op := range spec.Operators {
 		if op.Kind == jobspec.KindDedup {
 			continue // the failure-free run needs no duplicates removed
 		}
-		c.ops = append(c.ops, newOperator(op, mode))
+		o, _ := newOp(op) // the same operators built the real job already
+		c.ops = append(c.ops, o)
 		c.outs = append(c.outs, &chainOut{c, len(c.ops)})
 	}
 	return c

@@ -135,10 +135,15 @@ func (r *Runtime) dedup() *dedupOp {
 	return nil
 }
 
+// statsOp is an operator that reports on a membership filter.
+type statsOp interface{ stats() FilterStats }
+
 // FilterStats describes the dedup stage's filter; ok is false without one.
 func (r *Runtime) FilterStats() (FilterStats, bool) {
-	if d := r.dedup(); d != nil {
-		return d.stats(), true
+	for _, n := range r.g.nodes {
+		if s, ok := n.op.(statsOp); ok {
+			return s.stats(), true
+		}
 	}
 	return FilterStats{}, false
 }

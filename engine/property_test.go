@@ -81,19 +81,22 @@ func drawScenario(t *rapid.T, semantics string) scenario {
 	// Quiet time at the end, until every node is up again, lets every
 	// scheduled restart happen.
 	s.desc = append(s.desc, "run 10s until all nodes run")
-	s.steps = append(s.steps, func(rt *engine.Runtime) error {
-		for range 20 {
-			rt.AdmitFor(10 * time.Second)
-			if err := rt.Run(context.Background()); err != nil {
-				return err
-			}
-			if !slices.ContainsFunc(rt.Snapshot().Nodes, func(n engine.NodeSnapshot) bool { return n.State != engine.NodeRunning }) {
-				return nil
-			}
-		}
-		return fmt.Errorf("nodes still down after 200 s of quiet time")
-	})
+	s.steps = append(s.steps, settle)
 	return s
+}
+
+// settle runs quiet time, 10 s at a time, until every node is up again.
+func settle(rt *engine.Runtime) error {
+	for range 20 {
+		rt.AdmitFor(10 * time.Second)
+		if err := rt.Run(context.Background()); err != nil {
+			return err
+		}
+		if !slices.ContainsFunc(rt.Snapshot().Nodes, func(n engine.NodeSnapshot) bool { return n.State != engine.NodeRunning }) {
+			return nil
+		}
+	}
+	return fmt.Errorf("nodes still down after 200 s of quiet time")
 }
 
 func (s scenario) run(t *rapid.T) engine.Report {

@@ -533,6 +533,10 @@ func (rc *recovery) trim() {
 // needs returns the predicate "d may still need this record".
 func (rc *recovery) needs(d *node) func(backupEntry) bool {
 	r := rc.r
+	if d.dead {
+		// Everything sent to a dead node is what its replacement replays.
+		return func(backupEntry) bool { return true }
+	}
 	if d.op == operator(r.sink) {
 		return func(b backupEntry) bool { return b.epoch > rc.sinkEpoch }
 	}

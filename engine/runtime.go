@@ -107,7 +107,7 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 	if !cfg.NoLedger {
 		r.ledger = newLedger(events, cfg.Mode, cfg.Sink)
 		refSink := &sinkOp{writer: &logSink{}, events: events, onCommit: func(b []Record) { r.ledger.apply(b, false) }}
-		r.ref = newChain(spec, cfg.Mode, newCursor(src, r.cur.admissions, spec.Source.Trigger, spec.Source.Watermark), refSink)
+		r.ref = newChain(spec, r.newOp, newCursor(src, r.cur.admissions, spec.Source.Trigger, spec.Source.Watermark), refSink)
 	}
 	if cfg.Executor == ExecDeterministic {
 		r.det = newDetExec(r.g, cfg.Seed, cfg.QueueCap)
@@ -123,8 +123,11 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 
 // newOp makes the logic of one node of op.
 func (r *Runtime) newOp(op jobspec.Operator) (operator, error) {
-	if op.Kind == jobspec.KindDedup {
+	switch op.Kind {
+	case jobspec.KindDedup:
 		return newDedup(r.cfg.Filter)
+	case jobspec.KindBreachCheck:
+		return newBreachCheck(r.cfg.Filter)
 	}
 	if o := newOperator(op, r.cfg.Mode); o != nil {
 		return o, nil

@@ -20,6 +20,7 @@ type Source struct {
 	start   int64 // event time of offset 0, Unix ms
 	events  []Record
 	actions []string
+	list    []string // compromised passwords, for a login source
 }
 
 // maxFileEvents bounds a replayed file so a huge file cannot exhaust memory.
@@ -34,6 +35,9 @@ func NewSource(spec jobspec.Source, seed int64) (*Source, error) {
 	s := &Source{spec: spec, salt: mix(uint64(seed) ^ 0x5eed5eed5eed5eed), start: spec.Start.UnixMilli(), actions: spec.Actions}
 	if len(s.actions) == 0 {
 		s.actions = []string{"open", "close"}
+	}
+	if spec.Passwords {
+		s.list = compromised()
 	}
 	if spec.File != "" {
 		events, err := readEvents(spec.File)
@@ -79,6 +83,13 @@ func (s *Source) At(off int64) Record {
 	id := mix(uint64(off) + s.salt) // a bijection of off: ids never collide
 	h := mix(id ^ 0xd1b54a32d192ed03)
 	action := s.actions[h%uint64(len(s.actions))]
+	key := action
+	if s.spec.Passwords {
+		key = freshPassword(id)
+		if unit(mix(h^0x70a55)) < s.spec.Compromised {
+			key = s.list[mix(h^0x1ea4)%uint64(len(s.list))]
+		}
+	}
 	devices := uint64(max(s.spec.Devices, 1))
 	device := int32(mix(h) % devices)
 	return Record{
@@ -87,7 +98,7 @@ func (s *Source) At(off int64) Record {
 		Time:   s.start + s.Arrival(off) - s.delay(id),
 		Device: device,
 		Action: action,
-		Key:    action,
+		Key:    key,
 	}
 }
 

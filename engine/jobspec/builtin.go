@@ -28,6 +28,18 @@ var builtins = map[string]func() Spec{
 			},
 		}
 	},
+	"passwords": func() Spec {
+		src := DefaultSource()
+		src.Passwords, src.Compromised, src.Actions = true, 0.05, []string{"login"}
+		return Spec{
+			Name:        "passwords",
+			Description: "Login attempts checked against a Bloom filter of compromised passwords: a few are leaked, and the filter's false positives flag some clean ones.",
+			Source:      src,
+			Operators: []Operator{
+				{Name: "check", Kind: KindBreachCheck, Parallelism: 1},
+			},
+		}
+	},
 	"passthrough": func() Spec {
 		return Spec{
 			Name:        "passthrough",
@@ -63,7 +75,7 @@ func DefaultSource() Source {
 	return Source{
 		Rate:         100,
 		Devices:      50,
-		Actions:      []string{"open", "close", "click", "scroll", "search"},
+		Actions:      []string{"open", "close", "click", "scroll", "view"},
 		Disorder:     2 * time.Second,
 		LateFraction: 0.02,
 		LateBy:       30 * time.Second,

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
-	"time"
 
 	"github.com/streamlab/streamlab/engine/jobspec"
 )
@@ -46,20 +45,16 @@ func FuzzParse(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		start := time.Now()
 		s, err := jobspec.Parse("f.yaml", data)
-		if d := time.Since(start); d > 200*time.Millisecond {
-			t.Fatalf("slow: %v", d)
-		}
 		if err != nil {
 			e, ok := err.(*jobspec.Error)
 			if !ok {
 				t.Fatalf("error %v is a %T, not a *jobspec.Error", err, err)
 			}
-			if e.Line < 0 || e.Col < 0 || e.File != "f.yaml" || e.Msg == "" {
-				t.Fatalf("badly located error %#v", e)
+			if e.File != "f.yaml" || e.Msg == "" {
+				t.Fatalf("error without file or message: %#v", e)
 			}
-			if e.Line == 0 && len(data) <= 64<<10 {
+			if e.Line < 1 || e.Col < 1 {
 				t.Fatalf("unlocated error %q", e)
 			}
 			return

@@ -28,14 +28,16 @@ var (
 // kindOnly maps the operator keys that belong to one kind to that kind.
 var kindOnly = map[string]string{"window": KindWindowCount, "slide": KindWindowCount, "drop": KindFilter}
 
-// Bounds on the input, checked before the YAML parser sees it. The parser's
-// time grows with the square of the nesting depth, and of the number of blank
-// lines that end a block scalar (found by FuzzParse); a job file is a few
-// dozen lines, so anything near these limits is not a job file.
+// Bounds on the input, checked before the YAML parser sees it. Its time
+// grows with the square of the nesting depth, of the length of some tokens
+// (a run of <) and of the number of blank lines ending a block scalar (all
+// found by FuzzParse). A job file is a few dozen short lines, so anything
+// near these limits is not a job file.
 const (
 	maxSize       = 64 << 10 // bytes
-	maxNodes      = 1000     // mapping entries, list items and flow brackets
+	maxLine       = 2000     // characters in a line
 	maxBlankLines = 100      // in a row
+	maxNodes      = 1000     // mapping entries, list items and flow brackets
 )
 
 // Load reads a job file (YAML, see Parse); errors name the file, line and
@@ -67,7 +69,7 @@ func Load(path string) (Spec, error) {
 //	source:                  # every key defaults to the clicks job's value
 //	  rate: 100              # records per virtual second, 1..1000000
 //	  devices: 50            # 1..1000000
-//	  actions: [open, close, click, scroll, search]
+//	  actions: [open, close, click, scroll, view]
 //	  disorder: 2s           # Go duration strings (300ms, 1m30s); >= 0
 //	  late_fraction: 0.02    # 0..1
 //	  late_by: 30s
@@ -91,7 +93,9 @@ func Load(path string) (Spec, error) {
 //	    provides: jdbc       # factory identifier or driver class
 //
 // A key with no value (rate:) is the same as no key. A file holds exactly one
-// YAML document; anchors, aliases and tags are not supported. Unknown keys,
+// YAML document; anchors, aliases and tags are not supported. It is small: at
+// most 64 KiB, lines of 2000 characters, 100 blank lines in a row and 1000 keys
+// and list items. Unknown keys,
 // keys of another operator kind (window on a map), duplicate keys, values of
 // the wrong type and values Validate rejects are errors.
 func Parse(file string, data []byte) (Spec, error) {
@@ -115,8 +119,8 @@ func Parse(file string, data []byte) (Spec, error) {
 
 // parseYAML parses data into the body of its one document.
 func parseYAML(file string, data []byte) (body ast.Node, err error) {
-	if len(data) > maxSize {
-		return nil, &Error{File: file, Msg: fmt.Sprintf("the file is larger than %d bytes, too large for a job file", maxSize)}
+	if e := checkShape(file, data); e != nil {
+		return nil, e
 	}
 	defer func() {
 		// A bug in the YAML library must not take the program down: report
@@ -125,9 +129,6 @@ func parseYAML(file string, data []byte) (body ast.Node, err error) {
 			body, err = nil, &Error{File: file, Line: 1, Col: 1, Msg: fmt.Sprintf("the YAML parser failed: %v", r)}
 		}
 	}()
-	if line := blankRun(data); line > 0 {
-		return nil, &Error{File: file, Line: line, Col: 1, Msg: fmt.Sprintf("more than %d blank lines in a row, too many for a job file", maxBlankLines)}
-	}
 	tokens := lexer.Tokenize(string(data))
 	n := 0
 	for _, tk := range tokens {
@@ -169,29 +170,39 @@ func parseYAML(file string, data []byte) (body ast.Node, err error) {
 	return f.Docs[0].Body, nil
 }
 
-// blankRun returns the line on which data has more than maxBlankLines
-// whitespace-only lines in a row, or 0. Like YAML, it takes \n, \r\n and a
-// lone \r as line breaks.
-func blankRun(data []byte) int {
-	line, run, blank := 1, 0, true
+// checkShape reports where data first goes past maxSize, maxLine or
+// maxBlankLines. Like YAML, it takes \n, \r\n and a lone \r as line breaks.
+func checkShape(file string, data []byte) *Error {
+	line, col, blanks, blank := 1, 0, 0, true
+	tooMuch := func(col int, format string, limit int) *Error {
+		return &Error{File: file, Line: line, Col: col, Msg: fmt.Sprintf(format, limit)}
+	}
 	for i := 0; i < len(data); i++ {
-		switch c := data[i]; c {
-		case ' ', '\t':
-		case '\r', '\n':
+		if i == maxSize {
+			return tooMuch(col+1, "the file is longer than %d bytes, too long for a job file", maxSize)
+		}
+		switch c := data[i]; {
+		case c == '\r' || c == '\n':
 			if c == '\r' && i+1 < len(data) && data[i+1] == '\n' {
 				i++
 			}
 			if !blank {
-				run = 0
-			} else if run++; run > maxBlankLines {
-				return line
+				blanks = 0
+			} else if blanks++; blanks > maxBlankLines {
+				return tooMuch(1, "more than %d blank lines in a row, too many for a job file", maxBlankLines)
 			}
-			line, blank = line+1, true
-		default:
+			line, col, blank = line+1, 0, true
+			continue
+		case c&0xC0 == 0x80: // a UTF-8 continuation byte: same character
+			continue
+		case c != ' ' && c != '\t':
 			blank = false
 		}
+		if col++; col > maxLine {
+			return tooMuch(col, "a line longer than %d characters, too long for a job file", maxLine)
+		}
 	}
-	return 0
+	return nil
 }
 
 func errorAt(file string, tk *token.Token, msg string) *Error {

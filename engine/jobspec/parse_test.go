@@ -191,7 +191,7 @@ func TestParseErrors(t *testing.T) {
 		{"operator reserved", "name: j\noperators:\n  - {name: sink, kind: map}\n", "j.yaml:3:12: ", []string{`operator "sink"`, "reserved"}},
 		{"operator twice", "name: j\noperators:\n  - {name: m, kind: map}\n  - {name: m, kind: map}\n", "j.yaml:4:12: ", []string{`operator "m": the name is used twice`}},
 		{"kind missing", "name: j\noperators:\n  - name: m\n", "j.yaml:3:5: ", []string{`operator "m": unknown kind ""`}},
-		{"kind unknown", "name: j\noperators:\n  - name: m\n    kind: join\n", "j.yaml:4:11: ", []string{`unknown kind "join"`, "parse, map, filter, window-count or dedup"}},
+		{"kind unknown", "name: j\noperators:\n  - name: m\n    kind: join\n", "j.yaml:4:11: ", []string{`unknown kind "join"`, "parse, map, filter, window-count, dedup or breach-check"}},
 		{"partition unknown", "name: j\noperators:\n  - name: m\n    kind: map\n    partition: range\n", "j.yaml:5:16: ", []string{`unknown partition "range"`, "forward, hash or rebalance"}},
 		{"parallelism string", "name: j\noperators:\n  - name: m\n    kind: map\n    parallelism: two\n", "j.yaml:5:18: ", []string{`parallelism: expected an integer, got string "two"`}},
 		{"parallelism 0", "name: j\noperators:\n  - name: m\n    kind: map\n    parallelism: 0\n", "j.yaml:5:18: ", []string{"parallelism 0 is out of range 1..16"}},
@@ -217,10 +217,8 @@ func TestParseErrors(t *testing.T) {
 		{"tag", "name: !!str j\n" + ops, "j.yaml:1:7: ", []string{"name: expected a string, got a tag", "not supported"}},
 		{"merge key", "name: j\n<<: {rate: 1}\n" + ops, "j.yaml:2:1: ", []string{`unknown key "<<" in job`}},
 		{"number key", "name: j\n1: x\n" + ops, "j.yaml:2:1: ", []string{`unknown key "1" in job`}},
-		{"too many nodes", "name: j\nsource:\n  actions: [" + strings.Repeat("a,", 1001) + "]\n", "j.yaml:3:", []string{"more than 1000 keys and list items"}},
-		{"deep nesting", strings.Repeat("[", 5000), "j.yaml:1:1001: ", []string{"more than 1000"}},
-		{"blank lines", "name: j\ndescription: >\n" + strings.Repeat("\n", 200), "j.yaml:103:1: ", []string{"more than 100 blank lines in a row"}},
-		{"blank lines cr", "name: j\ndescription: |\n" + strings.Repeat(" \r", 101) + "x", "j.yaml:103:1: ", []string{"more than 100 blank lines in a row"}},
+		{"too many nodes", "name: j\nsource:\n  actions:\n" + strings.Repeat("    - a\n", 1000), "j.yaml:1001:5: ", []string{"more than 1000 keys and list items"}},
+		{"deep nesting", strings.Repeat("[\n", 5000), "j.yaml:1001:1: ", []string{"more than 1000"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -246,9 +244,24 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestParseTooLarge(t *testing.T) {
-	in := "name: j\ndescription: " + strings.Repeat("x", 64<<10) + "\n"
-	_, err := jobspec.Parse("j.yaml", []byte(in))
-	if err == nil || !contains(err.Error(), "too large for a job file") {
-		t.Errorf("Parse(64 KiB) = %v", err)
+	line := "# " + strings.Repeat("x", 97) + "\n" // 100 bytes
+	for _, tt := range []struct {
+		name, in, want string
+	}{
+		{"size", strings.Repeat(line, 700), "j.yaml:656:37: the file is longer than 65536 bytes"},
+		{"line", "name: j\ndescription: " + strings.Repeat("é", 3000), "j.yaml:2:2001: a line longer than 2000 characters"},
+		{"blank lines", "name: j\ndescription: >\n" + strings.Repeat("\n", 200), "j.yaml:103:1: more than 100 blank lines in a row"},
+		{"blank lines cr", "name: j\ndescription: |\n" + strings.Repeat(" \r", 101) + "x", "j.yaml:103:1: more than 100 blank lines in a row"},
+		{"blank lines crlf", "name: j\n" + strings.Repeat("\t\r\n", 101), "j.yaml:102:1: more than 100 blank lines in a row"},
+	} {
+		_, err := jobspec.Parse("j.yaml", []byte(tt.in))
+		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("%s: Parse() = %v, want %q…", tt.name, err, tt.want)
+		}
+	}
+	// Within the limits, a long file is fine.
+	in := "name: j\noperators: [{name: m, kind: map}]\n" + strings.Repeat(line, 600) + strings.Repeat("\n", 100)
+	if _, err := jobspec.Parse("j.yaml", []byte(in)); err != nil {
+		t.Error(err)
 	}
 }

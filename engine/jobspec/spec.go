@@ -42,6 +42,11 @@ type Source struct {
 	// File, when set, replays events from a JSON Lines file instead of
 	// generating them (the format --dump-source writes).
 	File string
+	// Passwords makes the events login attempts keyed by the password
+	// tried; Compromised of them use a password from the compromised list
+	// (the built-in passwords job; not settable from a job file).
+	Passwords   bool    `yaml:"-"`
+	Compromised float64 `yaml:"-"`
 }
 
 // Operator kinds.
@@ -51,6 +56,7 @@ const (
 	KindFilter      = "filter"       // drops records whose action is listed in Drop
 	KindWindowCount = "window-count" // counts per key in event-time windows
 	KindDedup       = "dedup"        // a membership filter on record ids
+	KindBreachCheck = "breach-check" // flags logins whose password is on a compromised list (a Bloom filter)
 )
 
 // Partitioning of the edge into an operator.

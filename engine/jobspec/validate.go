@@ -51,7 +51,7 @@ var identifier = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
 var reserved = map[string]bool{"source": true, "sink": true, "jobmanager": true}
 
 var (
-	kinds      = []string{KindParse, KindMap, KindFilter, KindWindowCount, KindDedup}
+	kinds      = []string{KindParse, KindMap, KindFilter, KindWindowCount, KindDedup, KindBreachCheck}
 	partitions = []string{PartitionForward, PartitionHash, PartitionRebalance}
 	depKinds   = []string{DependencyConnector, DependencyDriver}
 )
