@@ -68,6 +68,7 @@ type coordinator struct {
 	aborted    int64
 	restoredID int64
 	restores   int64
+	totalBytes int64
 	txn        int64                // the sink's open transaction: the next checkpoint's id
 	batches    map[int64][][]Record // committed to the ledger when their transaction commits
 }
@@ -122,6 +123,7 @@ func (c *coordinator) complete(cp *checkpoint) {
 	}
 	c.last = cp
 	c.completed++
+	c.totalBytes += cp.bytes
 	c.commit(cp.id)
 	c.txn = cp.id + 1
 	c.r.bus.Publish(Event{TimeMS: c.r.cur.clock, Kind: EventCheckpoint, N: cp.id,

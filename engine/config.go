@@ -125,8 +125,6 @@ func Guarantee(cfg Config, spec jobspec.Spec) (semantics, ha, note string, err e
 		return "", "", "", fmt.Errorf("%w: unknown semantics %q; expected at-most-once, at-least-once or exactly-once", ErrBadConfig, cfg.Semantics)
 	case !slices.Contains([]string{HANone, HAUpstreamBackup, HAPassiveStandby, HAActiveStandby}, ha):
 		return "", "", "", fmt.Errorf("%w: unknown ha %q; expected none, upstream-backup, passive-standby or active-standby", ErrBadConfig, ha)
-	case ha == HAActiveStandby:
-		return "", "", "", fmt.Errorf("%w: ha active-standby is not available yet; use upstream-backup or passive-standby", ErrBadConfig)
 	case ha == HANone && cfg.Semantics != AtMostOnce:
 		return "", "", "", fmt.Errorf("%w: %s needs preserved input, but ha none (gap recovery) keeps nothing: a replacement starts empty from the current input; use ha upstream-backup or passive-standby", ErrBadConfig, cfg.Semantics)
 	case ha == HAUpstreamBackup && cfg.Semantics == ExactlyOnce:
@@ -134,7 +132,8 @@ func Guarantee(cfg Config, spec jobspec.Spec) (semantics, ha, note string, err e
 	case ha != HANone && cfg.Semantics == AtMostOnce:
 		return "", "", "", fmt.Errorf("%w: ha %s replays input after a failure, which gives at-least-once, more than at-most-once asks; set semantics at-least-once (or ha none)", ErrBadConfig, ha)
 	}
-	if cfg.Semantics != ExactlyOnce {
+	if cfg.Semantics != ExactlyOnce || ha == HAActiveStandby {
+		// An active standby replays nothing, so no sink sees a record twice.
 		return cfg.Semantics, ha, "", nil
 	}
 	if cfg.Sink == SinkLog {

@@ -22,21 +22,25 @@ type router interface {
 // marker closes the same epoch of records whatever order the inputs arrive
 // in. An input whose sender died is left out until a replacement joins.
 type node struct {
-	name   string
-	stage  int
-	index  int
-	spec   jobspec.Operator // to build a fresh operator for a replacement
-	op     operator
-	inWM   []int64
-	wm     int64
-	marks  []int64     // sequence number of the last marker per input
-	kinds  []element   // that marker
-	alive  []bool      // inputs whose sender is up
-	epoch  int64       // sequence number of the last marker aligned
-	held   [][]element // per input, what arrived after its marker
-	done   bool        // aligned the end marker
-	dead   bool
-	counts nodeCounts
+	name  string
+	stage int
+	index int
+	spec  jobspec.Operator // to build a fresh operator for a replacement
+	op    operator
+	inWM  []int64
+	wm    int64
+	marks []int64     // sequence number of the last marker per input
+	kinds []element   // that marker
+	alive []bool      // inputs whose sender is up
+	epoch int64       // sequence number of the last marker aligned
+	held  [][]element // per input, what arrived after its marker
+	done  bool        // aligned the end marker
+	dead  bool
+	// rep is an active standby: a replica fed the same input, its output
+	// held back (discarded) until it takes over.
+	rep     operator
+	standby bool // a standby is up (for the source and sink, whose replica holds no state of its own)
+	counts  nodeCounts
 	// onMarker observes each aligned marker before it is forwarded (the
 	// checkpoint coordinator snapshots state at barriers).
 	onMarker func(n *node, e element)
@@ -45,7 +49,15 @@ type node struct {
 // nodeCounts are the per-node counters a snapshot shows.
 type nodeCounts struct {
 	In, Out int64
+	// Standby counts records its active standby processed too.
+	Standby int64
 }
+
+// heldBack takes an active standby's output: held back until the standby
+// takes over, and so never sent (the primary sent the same).
+type heldBack struct{}
+
+func (heldBack) emit(Record) {}
 
 func newNode(name string, stage, index, inputs int, op operator) *node {
 	n := &node{name: name, stage: stage, index: index, op: op, wm: math.MinInt64,
@@ -76,6 +88,10 @@ func (n *node) handle(from int, e element, out router) bool {
 	case kindRecord:
 		n.counts.In++
 		n.op.record(e.rec, out)
+		if n.rep != nil {
+			n.counts.Standby++
+			n.rep.record(e.rec, heldBack{})
+		}
 	case kindWatermark:
 		n.inWM[from] = e.value
 		n.advanceWatermark(out)
@@ -98,6 +114,9 @@ func (n *node) advanceWatermark(out router) {
 	if any && m > n.wm && m != math.MinInt64 {
 		n.wm = m
 		n.op.watermark(m, out)
+		if n.rep != nil {
+			n.rep.watermark(m, heldBack{})
+		}
 		out.broadcast(element{kind: kindWatermark, value: m})
 	}
 }
@@ -125,6 +144,9 @@ func (n *node) align(out router) bool {
 	switch e.kind {
 	case kindTrigger:
 		n.op.trigger(out)
+		if n.rep != nil {
+			n.rep.trigger(heldBack{})
+		}
 	case kindEnd:
 		n.done = true
 	}

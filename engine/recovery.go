@@ -40,8 +40,10 @@ type plan struct {
 	failedAt int64
 	manual   bool // standalone: waits for `restart NODE`
 	released bool // the manual restart was asked for
+	askedAt  int64
 	whole    bool // restart every node from the last checkpoint
 	jm       bool // the job manager
+	standby  bool // bring up a new active standby, the node itself runs
 }
 
 // recovery holds what failures and recovery need: scheduled kills and
@@ -82,6 +84,11 @@ func newRecovery(r *Runtime, semantics, ha, note string) *recovery {
 	if ha == HAPassiveStandby {
 		rc.ckpt = newCoordinator(r)
 		r.cur.every = r.cfg.CheckpointInterval
+	}
+	if ha == HAActiveStandby {
+		for _, n := range r.g.nodes {
+			rc.provision(n)
+		}
 	}
 	for _, n := range r.g.nodes {
 		n.onMarker = rc.marker
@@ -147,6 +154,16 @@ func (rc *recovery) kill(n *node) {
 	}
 	rc.failures++
 	now := rc.now()
+	if rc.ha == HAActiveStandby {
+		if !n.standby {
+			// Replaying nothing, the scheme has nothing to fall back on.
+			rc.lose(n)
+			r.fail(fmt.Errorf("%s failed with no active standby left to take over: its last one took over and the next is not up yet; active standby covers one failure at a time", n.name))
+			return
+		}
+		rc.takeOver(n, now)
+		return
+	}
 	if rc.ckpt != nil {
 		// Precise recovery restarts every task from the last completed
 		// checkpoint (the pipelined region of a job whose sink gathers every
@@ -180,6 +197,45 @@ func (rc *recovery) kill(n *node) {
 		how = fmt.Sprintf("standalone: it stays down until `restart %s` (then %s waits %d ms)", n.name, r.cfg.Restart.Kind, delay)
 	}
 	rc.event(EventRestartScheduled, n.name, how, p.at-now)
+}
+
+// provision brings up an active standby for n: a replica with a copy of
+// its state (a state transfer), fed the same input from now on.
+func (rc *recovery) provision(n *node) {
+	n.standby = true
+	if n.stage == 0 || n.op == operator(rc.r.sink) {
+		return // a second reader of the log; a sink holding the same rows
+	}
+	rep, _ := rc.r.newOp(n.spec)
+	if s, ok := n.op.(stateful); ok {
+		rep.(stateful).restore(s.snapshot())
+	}
+	n.rep = rep
+}
+
+// takeOver fails n over to its active standby: the replica has seen the
+// same input, so it goes on where the primary stopped, with nothing to
+// replay and nothing lost. A new standby comes up after the restart
+// strategy's delay (and, when managed, the provisioning delay); until then
+// another failure of n has no standby to take over.
+func (rc *recovery) takeOver(n *node, now int64) {
+	r := rc.r
+	if n.rep != nil {
+		n.op = n.rep
+	}
+	n.rep, n.standby = nil, false
+	rc.restarted++
+	rc.event(EventNodeRestarted, n.name, fmt.Sprintf("%s failed; its active standby took over at once, with nothing to replay", n.name), 0)
+	delay, err := rc.backoff.onFailure(now)
+	if err != nil {
+		r.fail(fmt.Errorf("%s failed and %w", n.name, err))
+		return
+	}
+	p := plan{node: n, at: now + delay, failedAt: now, standby: true, manual: r.cfg.Deployment == DeployStandalone}
+	if !p.manual {
+		p.at = max(p.at, now+r.cfg.Provision.Milliseconds())
+	}
+	rc.restarts = append(rc.restarts, p)
 }
 
 // lose drops a node's state, queue and held input; the inputs of its
@@ -219,7 +275,7 @@ func (rc *recovery) restart(name string) error {
 	if name == JobManager {
 		for i := range rc.restarts {
 			if rc.restarts[i].jm {
-				rc.restarts[i].released = true
+				rc.restarts[i].released, rc.restarts[i].askedAt = true, rc.now()
 			}
 		}
 		return nil
@@ -230,7 +286,7 @@ func (rc *recovery) restart(name string) error {
 	}
 	for i := range rc.restarts {
 		if rc.restarts[i].node == n {
-			rc.restarts[i].released = true
+			rc.restarts[i].released, rc.restarts[i].askedAt = true, rc.now()
 			return nil
 		}
 	}
@@ -275,8 +331,17 @@ func (rc *recovery) due() bool {
 			continue
 		}
 		rc.restarts = append(rc.restarts[:i], rc.restarts[i+1:]...)
-		rc.downtimeMS += now - p.failedAt
-		rc.timeMS += now - p.failedAt
+		if p.standby {
+			rc.provision(p.node)
+			rc.event(EventNodeRestarted, p.node.name, fmt.Sprintf("a new active standby for %s is up", p.node.name), 0)
+			return true
+		}
+		// The restart happens at its time in the model, even when the
+		// scheduler gets to it later: while the whole job is down nothing
+		// runs to move the clock, and the log keeps what arrives meanwhile.
+		up := max(p.at, p.askedAt)
+		rc.downtimeMS += up - p.failedAt
+		rc.timeMS += up - p.failedAt
 		rc.restarted++
 		if p.jm {
 			rc.jmDown = false
@@ -290,7 +355,7 @@ func (rc *recovery) due() bool {
 		case p.whole:
 			rc.restoreAll(p)
 		default:
-			rc.replace(p.node, p.at)
+			rc.replace(p.node, up)
 		}
 		return true
 	}
@@ -584,7 +649,7 @@ func (rc *recovery) nodeState(n *node) string {
 		return NodeRunning
 	}
 	for _, p := range rc.restarts {
-		if (p.node == n || p.whole) && !(p.manual && !p.released) {
+		if (p.node == n || p.whole) && !p.standby && !(p.manual && !p.released) {
 			return NodeRestarting
 		}
 	}
@@ -594,7 +659,7 @@ func (rc *recovery) nodeState(n *node) string {
 // nextRestart is when the node's restart is due (virtual ms), if scheduled.
 func (rc *recovery) nextRestart(n *node) (int64, bool) {
 	for _, p := range rc.restarts {
-		if p.node == n || p.whole {
+		if (p.node == n || p.whole) && !p.standby {
 			return p.at, true
 		}
 	}

@@ -97,6 +97,14 @@ type RecoveryReport struct {
 	// BackupBytes their size in memory.
 	BackupPeak  int64 `json:"backup_peak"`
 	BackupBytes int64 `json:"backup_bytes"`
+	// StandbyWork counts records active standbys processed beside their
+	// primaries: the price of a takeover with nothing to replay.
+	StandbyWork int64 `json:"standby_work"`
+	// OverheadBytes is what the scheme costs while nothing fails, in bytes:
+	// the most its output queues held (upstream backup), the state its
+	// checkpoints shipped to the standby (passive standby), the records its
+	// replicas processed a second time (active standby).
+	OverheadBytes int64 `json:"overhead_bytes"`
 }
 
 // CheckpointReport counts checkpoints.
@@ -109,6 +117,9 @@ type CheckpointReport struct {
 	// Bytes the size of the state it saved.
 	Offset int64 `json:"offset"`
 	Bytes  int64 `json:"bytes"`
+	// TotalBytes is the state written by every completed checkpoint: the
+	// runtime cost of passive standby.
+	TotalBytes int64 `json:"total_bytes"`
 }
 
 // FilterReport describes the membership filter of a dedup stage.

@@ -352,8 +352,13 @@ func (r *Runtime) Report() Report {
 	if rc := r.rec; rc != nil {
 		rep.Recovery = RecoveryReport{Failures: rc.failures, Restarts: rc.restarted, TimeMS: rc.timeMS, DowntimeMS: rc.downtimeMS,
 			Replayed: rc.replayed, LostInFlight: rc.lostFlight, BackupPeak: rc.backupPeak, BackupBytes: rc.backupPeak * recordBytes}
+		for _, n := range r.g.nodes {
+			rep.Recovery.StandbyWork += n.counts.Standby
+		}
+		rep.Recovery.OverheadBytes = rep.Recovery.BackupBytes + rep.Recovery.StandbyWork*recordBytes
 		if c := rc.ckpt; c != nil {
-			rep.Checkpoints = CheckpointReport{Completed: c.completed, Aborted: c.aborted, Restores: c.restores}
+			rep.Checkpoints = CheckpointReport{Completed: c.completed, Aborted: c.aborted, Restores: c.restores, TotalBytes: c.totalBytes}
+			rep.Recovery.OverheadBytes += c.totalBytes
 			if c.last != nil {
 				rep.Checkpoints.LastID, rep.Checkpoints.Bytes, rep.Checkpoints.Offset = c.last.id, c.last.bytes, c.last.at.off
 			}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/streamlab/streamlab/engine/jobspec"
@@ -44,6 +45,13 @@ func FuzzParse(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
+	// Inputs on which the YAML parser's time grows with the square of their
+	// size, found while fuzzing; Parse must turn them away quickly.
+	f.Add([]byte(strings.Repeat("<", 5000)))
+	f.Add([]byte(strings.Repeat(strings.Repeat("<", 1999)+"\n", 30)))
+	f.Add([]byte("description: >" + strings.Repeat("\n", 5000)))
+	f.Add([]byte(strings.Repeat("[\n", 5000)))
+	f.Add([]byte(strings.Repeat("- ", 5000)))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := jobspec.Parse("f.yaml", data)
 		if err != nil {
