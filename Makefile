@@ -59,8 +59,9 @@ lint: ## Vet, fail on unformatted files, and run staticcheck when installed
 fmt: ## Format every Go file in place
 	gofmt -w .
 
-golden: ## Rewrite the terminal lab's golden files (GOLDEN=packages)
+golden: ## Rewrite the terminal lab's golden files and the README's generated sections
 	$(GO) test $(GOLDEN) -update
+	UPDATE_README=1 $(GO) test ./engine/lab -run README
 
 tidy-check: ## Fail when go.mod or go.sum are not tidy
 	$(GO) mod tidy

@@ -1,0 +1,48 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+
+	"github.com/streamlab/streamlab/tui/events"
+	"github.com/streamlab/streamlab/tui/home"
+	"github.com/streamlab/streamlab/tui/ledger"
+	"github.com/streamlab/streamlab/tui/output"
+	"github.com/streamlab/streamlab/tui/palette"
+	"github.com/streamlab/streamlab/tui/picker"
+	"github.com/streamlab/streamlab/tui/pipeline"
+)
+
+// KeyMapMarkdown renders every screen's and pane's key map as a Markdown
+// table, from the same bindings the handlers and the help bar use: the
+// README's key map is this text, so it cannot drift from the program.
+func KeyMapMarkdown() string {
+	sections := []struct {
+		where string
+		keys  interface{ FullHelp() [][]key.Binding }
+	}{
+		{"Lab, any pane", DefaultLabKeys()},
+		{"Pipeline pane", pipeline.DefaultKeyMap()},
+		{"Output pane", output.DefaultKeyMap()},
+		{"Ledger pane", ledger.DefaultKeyMap()},
+		{"Events pane", events.DefaultKeyMap()},
+		{"Command palette", palette.DefaultKeyMap()},
+		{"Setting pickers", picker.DefaultKeyMap()},
+		{"Restart question", DefaultConfirmKeys()},
+		{"Home", home.DefaultKeyMap()},
+		{"Home, anywhere", DefaultHomeKeys()},
+	}
+	var b strings.Builder
+	b.WriteString("| where | key | does |\n|---|---|---|\n")
+	for _, s := range sections {
+		for _, group := range s.keys.FullHelp() {
+			for _, k := range group {
+				h := k.Help()
+				fmt.Fprintf(&b, "| %s | `%s` | %s |\n", s.where, strings.ReplaceAll(h.Key, "|", "\\|"), h.Desc)
+			}
+		}
+	}
+	return b.String()
+}
