@@ -176,3 +176,47 @@ func BenchmarkLedger(b *testing.B) {
 	}
 	t.report("ledger cost (records/s with the ledger over without, same run):", pairs)
 }
+
+// BenchmarkRecovery prices fault tolerance while nothing fails: checkpoints
+// every 100, 1 000 and 10 000 records, upstream backup's output queues, and
+// active standby's replicas, each as a ratio to the same job without them,
+// measured in the same run (deterministic executor, ledger off).
+func BenchmarkRecovery(b *testing.B) {
+	t := throughput{}
+	var pairs [][3]string
+	for _, job := range benchJobs {
+		spec, _ := jobspec.Builtin(job)
+		run := func(semantics, ha string, interval int64) func(int) {
+			return func(n int) {
+				cfg := DefaultConfig()
+				cfg.NoLedger, cfg.Semantics, cfg.HA, cfg.CheckpointInterval = true, semantics, ha, interval
+				rt, err := New(spec, cfg)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer rt.Close()
+				rt.Admit(int64(n))
+				if err := rt.Run(context.Background()); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		p := "BenchmarkRecovery/" + job + "/"
+		t.measure(b, job+"/none", run(AtMostOnce, HANone, 0))
+		for _, interval := range []int64{100, 1000, 10000} {
+			name := fmt.Sprintf("checkpoint-%d", interval)
+			t.measure(b, job+"/"+name, run(AtLeastOnce, HAPassiveStandby, interval))
+			goal := ""
+			if interval == 1000 {
+				goal = " (goal ≥ 0.91: under 10% cost)"
+			}
+			pairs = append(pairs, [3]string{p + name, p + "none", "of the job without checkpoints" + goal})
+		}
+		t.measure(b, job+"/upstream-backup", run(AtLeastOnce, HAUpstreamBackup, 0))
+		t.measure(b, job+"/active-standby", run(AtLeastOnce, HAActiveStandby, 0))
+		pairs = append(pairs,
+			[3]string{p + "upstream-backup", p + "none", "of the job without output queues"},
+			[3]string{p + "active-standby", p + "none", "of the job without replicas"})
+	}
+	t.report("fault-tolerance cost while nothing fails (records/s over records/s, same run):", pairs)
+}

@@ -65,8 +65,12 @@ type recovery struct {
 	lostFlight int64
 	backups    map[*node][][]backupEntry // per sender, per downstream node
 	backupPeak int64
+	backupNow  int64 // records the output queues hold now
+	acks       int64 // acknowledgement messages sent upstream
+	scratch    map[*node]map[int64]bool
 	trigWM     map[*node][][2]int64 // window nodes: (epoch, watermark) at each trigger
 	sinkEpoch  int64                // the last micro-batch the sink committed
+	commits    int64
 	ckpt       *coordinator
 }
 
@@ -75,6 +79,7 @@ func newRecovery(r *Runtime, semantics, ha, note string) *recovery {
 		trigWM: map[*node][][2]int64{}}
 	if ha == HAUpstreamBackup {
 		rc.backups = map[*node][][]backupEntry{}
+		rc.scratch = map[*node]map[int64]bool{}
 		for _, n := range r.g.nodes {
 			if n.stage+1 < len(r.g.stages) {
 				rc.backups[n] = make([][]backupEntry, len(r.g.stages[n.stage+1].nodes))
@@ -526,7 +531,9 @@ func (rc *recovery) marker(n *node, e element) {
 		}
 		if n.op == operator(rc.r.sink) {
 			rc.sinkEpoch = n.epoch
-			rc.trim()
+			if rc.commits++; rc.commits%ackEvery == 0 {
+				rc.trim()
+			}
 		}
 	case kindBarrier:
 		switch {
@@ -553,10 +560,17 @@ func (rc *recovery) ackedWatermark(n *node) (int64, bool) {
 	return wm, found
 }
 
+// ackEvery batches acknowledgements, as real upstream backup does: the
+// queues are trimmed after every ackEvery-th committed micro-batch, trading
+// a little memory for far less bookkeeping.
+const ackEvery = 10
+
 // keep records what a node sent, for upstream backup.
 func (rc *recovery) keep(n *node, target int, r Record) {
 	q := &rc.backups[n][target]
 	*q = append(*q, backupEntry{rec: r, epoch: n.epoch + 1})
+	rc.backupNow++
+	rc.backupPeak = max(rc.backupPeak, rc.backupNow)
 }
 
 // trim applies the acknowledgement rule after the sink commits a batch,
@@ -579,6 +593,7 @@ func (rc *recovery) trim() {
 	for s := len(r.g.stages) - 2; s >= 0; s-- {
 		for _, u := range r.g.stages[s].nodes {
 			for t, d := range r.g.stages[s+1].nodes {
+				rc.acks++ // d acknowledges to u
 				need := rc.needs(d)
 				q := rc.backups[u][t][:0]
 				for _, b := range rc.backups[u][t] {
@@ -592,7 +607,7 @@ func (rc *recovery) trim() {
 			}
 		}
 	}
-	rc.backupPeak = max(rc.backupPeak, total)
+	rc.backupNow = total
 }
 
 // needs returns the predicate "d may still need this record".
@@ -615,7 +630,12 @@ func (rc *recovery) needs(d *node) func(backupEntry) bool {
 			return lastEnd > wm
 		}
 	}
-	held := map[int64]bool{}
+	held := rc.scratch[d]
+	if held == nil {
+		held = map[int64]bool{}
+		rc.scratch[d] = held // reused: trimming runs after every commit
+	}
+	clear(held)
 	for _, q := range rc.backups[d] {
 		for _, b := range q {
 			held[b.rec.Offset] = true

@@ -100,10 +100,13 @@ type RecoveryReport struct {
 	// StandbyWork counts records active standbys processed beside their
 	// primaries: the price of a takeover with nothing to replay.
 	StandbyWork int64 `json:"standby_work"`
-	// OverheadBytes is what the scheme costs while nothing fails, in bytes:
-	// the most its output queues held (upstream backup), the state its
-	// checkpoints shipped to the standby (passive standby), the records its
-	// replicas processed a second time (active standby).
+	// Acks counts acknowledgement messages (upstream backup).
+	Acks int64 `json:"acks"`
+	// OverheadBytes is what the scheme ships while nothing fails, the
+	// run-time overhead Hwang et al. compare: acknowledgements (upstream
+	// backup, 16 bytes each), checkpointed state (passive standby), a copy
+	// of every record for the replicas (active standby). Memory held is
+	// BackupBytes.
 	OverheadBytes int64 `json:"overhead_bytes"`
 }
 

@@ -355,7 +355,8 @@ func (r *Runtime) Report() Report {
 		for _, n := range r.g.nodes {
 			rep.Recovery.StandbyWork += n.counts.Standby
 		}
-		rep.Recovery.OverheadBytes = rep.Recovery.BackupBytes + rep.Recovery.StandbyWork*recordBytes
+		rep.Recovery.Acks = rc.acks
+		rep.Recovery.OverheadBytes = rc.acks*ackBytes + rep.Recovery.StandbyWork*recordBytes
 		if c := rc.ckpt; c != nil {
 			rep.Checkpoints = CheckpointReport{Completed: c.completed, Aborted: c.aborted, Restores: c.restores, TotalBytes: c.totalBytes}
 			rep.Recovery.OverheadBytes += c.totalBytes
@@ -392,8 +393,12 @@ func (r *Runtime) Report() Report {
 	return rep
 }
 
-// recordBytes is the in-memory size of a kept record, for overhead figures.
-const recordBytes = int64(unsafe.Sizeof(backupEntry{}))
+// recordBytes is the in-memory size of a kept record, for overhead figures;
+// ackBytes that of an acknowledgement (a node, an epoch).
+const (
+	recordBytes = int64(unsafe.Sizeof(backupEntry{}))
+	ackBytes    = 16
+)
 
 // Kill fails a node now ("jobmanager" for the coordinator).
 func (r *Runtime) Kill(name string) error {
