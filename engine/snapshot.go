@@ -1,6 +1,10 @@
 package engine
 
-import "math"
+import (
+	"math"
+
+	"github.com/streamlab/streamlab/engine/filter"
+)
 
 // Snapshot is a cheap, self-contained picture of a running job for a UI to
 // draw: it shares no memory with the runtime.
@@ -38,7 +42,16 @@ type Snapshot struct {
 	// output queues hold now.
 	Checkpoints int64
 	Backup      int64
+	// Filter describes the dedup stage's (or the passwords check's) filter,
+	// with Density the fill of its bit array in DensityBuckets ranges; nil
+	// without a filter.
+	Filter  *FilterStats
+	Density []float64
 }
+
+// DensityBuckets is how many ranges Snapshot.Density divides a Bloom
+// filter's bits into.
+const DensityBuckets = 256
 
 // StageSnapshot is one operator and its nodes (indexes into Nodes).
 type StageSnapshot struct {
@@ -93,6 +106,17 @@ func (r *Runtime) Snapshot() Snapshot {
 	}
 	if r.ledger != nil {
 		s.Ledger, s.HasLedger = r.ledger.Totals(), true
+	}
+	if fs, ok := r.FilterStats(); ok {
+		s.Filter = &fs
+		for _, n := range r.g.nodes {
+			switch op := n.op.(type) {
+			case *dedupOp:
+				s.Density = filter.Density(op.f, DensityBuckets)
+			case *breachCheck:
+				s.Density = filter.Density(op.f, DensityBuckets)
+			}
+		}
 	}
 	index := map[*node]int{}
 	for i, n := range r.g.nodes {

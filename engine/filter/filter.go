@@ -146,3 +146,28 @@ func ratio(a, b float64) float64 {
 	}
 	return a / b
 }
+
+// Density divides a Bloom filter's m bits into buckets equal ranges and
+// returns the fraction of set bits in each: a map of the bit array a
+// terminal can draw. It returns nil for an exact set or no filter.
+func Density(f Filter, buckets int) []float64 {
+	b, ok := f.(*bloomFilter)
+	if !ok || b == nil || buckets <= 0 {
+		return nil
+	}
+	bits := b.bf.BitSet()
+	m := uint64(b.bf.Cap())
+	out := make([]float64, buckets)
+	for i := range out {
+		lo, hi := m*uint64(i)/uint64(buckets), m*uint64(i+1)/uint64(buckets)
+		if hi == lo {
+			continue
+		}
+		set := 0
+		for j, ok := bits.NextSet(uint(lo)); ok && uint64(j) < hi; j, ok = bits.NextSet(j + 1) {
+			set++
+		}
+		out[i] = float64(set) / float64(hi-lo)
+	}
+	return out
+}
