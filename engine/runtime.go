@@ -74,6 +74,9 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 	if cfg.Executor != ExecDeterministic && cfg.Executor != ExecConcurrent {
 		return nil, fmt.Errorf("%w: unknown executor %q; expected deterministic or concurrent", ErrBadConfig, cfg.Executor)
 	}
+	if err := CheckDependencies(spec); err != nil {
+		return nil, err
+	}
 	semantics, ha, note, err := Guarantee(cfg, spec)
 	if err != nil {
 		return nil, err

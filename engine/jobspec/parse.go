@@ -19,7 +19,7 @@ import (
 
 // The keys of each mapping in a job file, in the order SCHEMA.md lists them.
 var (
-	specKeys       = []string{"name", "description", "source", "operators", "dependencies"}
+	specKeys       = []string{"name", "description", "source", "operators", "connector", "driver", "dependencies"}
 	sourceKeys     = []string{"rate", "devices", "actions", "disorder", "late_fraction", "late_by", "watermark", "trigger", "start", "file"}
 	operatorKeys   = []string{"name", "kind", "parallelism", "partition", "window", "slide", "drop"}
 	dependencyKeys = []string{"name", "kind", "version", "provides"}
@@ -306,6 +306,10 @@ func (d *decoder) spec(root ast.Node) Spec {
 			for _, item := range d.list(f) {
 				s.Operators = append(s.Operators, d.operator(item))
 			}
+		case "connector":
+			s.Connector = d.str(f)
+		case "driver":
+			s.Driver = d.str(f)
 		case "dependencies":
 			for _, item := range d.list(f) {
 				s.Dependencies = append(s.Dependencies, d.dependency(item))

@@ -152,7 +152,7 @@ func TestParseErrors(t *testing.T) {
 		{"syntax", "name: j\n  kind: x\n", "j.yaml:1:7: ", []string{"invalid YAML"}},
 		{"unclosed flow", "name: j\noperators: [{name: m\n", "j.yaml:2:", []string{"invalid YAML"}},
 		{"tab", "name: j\n\tsource: {}\n", "j.yaml:2:1: ", []string{"invalid YAML"}},
-		{"unknown top key", "name: j\nopertors: []\n", "j.yaml:2:1: ", []string{`unknown key "opertors" in job`, "known keys: name, description, source, operators, dependencies"}},
+		{"unknown top key", "name: j\nopertors: []\n", "j.yaml:2:1: ", []string{`unknown key "opertors" in job`, "known keys: name, description, source, operators, connector, driver, dependencies"}},
 		{"unknown source key", "name: j\nsource:\n  rates: 5\n" + ops, "j.yaml:3:3: ", []string{`unknown key "rates" in source`, "rate, devices, actions"}},
 		{"unknown operator key", "name: j\noperators:\n  - name: m\n    kind: map\n    widnow: 1s\n", "j.yaml:5:5: ", []string{`unknown key "widnow" in operator`, "window, slide, drop"}},
 		{"unknown dependency key", ops + "name: j\ndependencies:\n  - {name: d, kind: driver, jar: x}\n", "j.yaml:4:29: ", []string{`unknown key "jar" in dependency`, "version, provides"}},

@@ -12,6 +12,11 @@ type Spec struct {
 	Description string
 	Source      Source
 	Operators   []Operator
+	// Connector is the factory identifier of the connector the job's sink
+	// uses (e.g. "jdbc"), and Driver the class that connector loads (e.g.
+	// "com.mysql.cj.jdbc.Driver"); empty for the built-in sinks.
+	Connector string
+	Driver    string
 	// Dependencies are the connectors and drivers the job declares; a job
 	// whose dependencies cannot be resolved fails at submission.
 	Dependencies []Dependency

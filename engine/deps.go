@@ -1,0 +1,69 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/streamlab/streamlab/engine/jobspec"
+)
+
+// FlinkVersion is the engine version job dependencies must be built for:
+// a connector's version ends in the Flink version it was built against, as
+// in flink-connector-jdbc 3.2.0-1.19.
+const FlinkVersion = "1.19"
+
+// ErrSubmission marks a job that fails when it is submitted, before any
+// record flows: its declared dependencies do not provide what it uses.
+var ErrSubmission = errors.New("job submission failed")
+
+// CheckDependencies resolves a job's connector and driver against the
+// dependencies it declares, as Flink's class loading would, and fails with
+// the messages a learner meets in practice:
+//
+//   - no connector providing the identifier: Flink's factory discovery
+//     error ("Could not find any factory for identifier 'jdbc' …");
+//   - a connector built for another Flink version: a NoSuchMethodError
+//     from the table API it was compiled against;
+//   - no driver providing the class: a ClassNotFoundException.
+func CheckDependencies(spec jobspec.Spec) error {
+	find := func(kind, provides string) (jobspec.Dependency, bool) {
+		for _, d := range spec.Dependencies {
+			if d.Kind == kind && d.Provides == provides {
+				return d, true
+			}
+		}
+		return jobspec.Dependency{}, false
+	}
+	if spec.Connector != "" {
+		d, ok := find(jobspec.DependencyConnector, spec.Connector)
+		if !ok {
+			return fmt.Errorf("%w: org.apache.flink.table.api.ValidationException: Could not find any factory for identifier '%s' that implements 'org.apache.flink.table.factories.DynamicTableFactory' in the classpath. (the job uses connector %q, but no dependency provides it: add the connector jar)",
+				ErrSubmission, spec.Connector, spec.Connector)
+		}
+		if built := builtFor(d.Version); built != "" && built != FlinkVersion {
+			return fmt.Errorf("%w: java.lang.NoSuchMethodError: 'void org.apache.flink.table.factories.FactoryUtil$TableFactoryHelper.validateExcept(java.lang.String[])' (%s %s was built for Flink %s; this engine is Flink %s: use the connector release built for %s)",
+				ErrSubmission, d.Name, d.Version, built, FlinkVersion, FlinkVersion)
+		}
+	}
+	if spec.Driver != "" {
+		if _, ok := find(jobspec.DependencyDriver, spec.Driver); !ok {
+			return fmt.Errorf("%w: java.lang.ClassNotFoundException: %s (the connector is there, but the database driver jar is not: add the driver as a dependency)", ErrSubmission, spec.Driver)
+		}
+	}
+	return nil
+}
+
+// builtFor returns the Flink version a connector version names after its
+// last dash ("3.1.2-1.17" → "1.17"), or "" when it names none.
+func builtFor(version string) string {
+	i := strings.LastIndex(version, "-")
+	if i < 0 {
+		return ""
+	}
+	v := version[i+1:]
+	if strings.Count(v, ".") != 1 {
+		return ""
+	}
+	return v
+}
