@@ -5,6 +5,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"sync"
 )
 
 // stateful operators can be snapshotted at a barrier and restored.
@@ -61,6 +62,9 @@ type checkpoint struct {
 // for it is then committed (two-phase commit: pre-committed at the barrier,
 // committed on completion).
 type coordinator struct {
+	// mu guards the pending checkpoints: under the concurrent executor the
+	// source begins them and every node acknowledges from its goroutine.
+	mu         sync.Mutex
 	r          *Runtime
 	pending    map[int64]*checkpoint
 	last       *checkpoint
@@ -79,12 +83,16 @@ func newCoordinator(r *Runtime) *coordinator {
 
 // begin records the source's position as barrier id leaves it.
 func (c *coordinator) begin(id int64, at pos) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.pending[id] = &checkpoint{id: id, at: at, states: map[*node]nodeSnapshot{}}
 }
 
 // ack takes a node's snapshot for checkpoint id; the sink's ack completes
 // the checkpoint.
 func (c *coordinator) ack(n *node, id int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	cp := c.pending[id]
 	r := c.r
 	if n.op == operator(r.sink) {
@@ -152,6 +160,8 @@ func (c *coordinator) commit(id int64) {
 
 // abortPending drops checkpoints in progress.
 func (c *coordinator) abortPending(why string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	for id := range c.pending {
 		delete(c.pending, id)
 		c.aborted++

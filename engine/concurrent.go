@@ -70,11 +70,17 @@ func (c *concRouter) flush() bool {
 }
 
 // runConcurrent runs everything admitted with a goroutine per node and
-// returns when the end marker has reached the sink (or ctx is done). No
-// goroutine outlives the call.
-func runConcurrent(ctx context.Context, g *graph, cur *cursor, queueCap int) error {
+// returns when the end marker has reached the sink (or ctx is done). When
+// mustDie (if not nil) says a node has reached its scheduled failure, every
+// goroutine stops and that node is returned. No goroutine outlives the call.
+func runConcurrent(ctx context.Context, g *graph, cur *cursor, queueCap int, mustDie func(*node) bool) (*node, error) {
 	cur.sendEnd = true
 	stop := make(chan struct{})
+	var (
+		once   sync.Once
+		failed *node
+	)
+	halt := func(n *node) { once.Do(func() { failed = n; close(stop) }) }
 	pool := &sync.Pool{New: func() any { return make([]element, 0, batchSize) }}
 	inbox := make([]chan batch, len(g.nodes))
 	index := map[*node]int{}
@@ -106,6 +112,10 @@ func runConcurrent(ctx context.Context, g *graph, cur *cursor, queueCap int) err
 				return
 			}
 			emitFromSource(src, e, rt)
+			if mustDie != nil && mustDie(src) {
+				halt(src)
+				return
+			}
 			if e.kind == kindEnd {
 				rt.flush()
 				return
@@ -120,6 +130,10 @@ func runConcurrent(ctx context.Context, g *graph, cur *cursor, queueCap int) err
 				case b := <-in:
 					for _, e := range b.els {
 						n.receive(b.from, e, rt)
+						if mustDie != nil && mustDie(n) {
+							halt(n)
+							return
+						}
 					}
 					pool.Put(b.els[:0])
 					if !rt.flush() {
@@ -136,12 +150,12 @@ func runConcurrent(ctx context.Context, g *graph, cur *cursor, queueCap int) err
 	select {
 	case <-done:
 	case <-ctx.Done():
-		close(stop)
+		halt(nil)
 		<-done
-		return ctx.Err()
+		return nil, ctx.Err()
 	}
 	for _, n := range g.nodes {
 		n.done = false
 	}
-	return nil
+	return failed, nil
 }

@@ -154,6 +154,7 @@ func emitFromSource(n *node, e element, out router) {
 	switch e.kind {
 	case kindRecord:
 		n.counts.In++
+		n.lastOffset = e.rec.Offset
 		out.emit(e.rec)
 	case kindWatermark:
 		n.wm = e.value

@@ -94,7 +94,7 @@ func TestDedupUnderFailures(t *testing.T) {
 			}
 		}
 		rt.Admit(rapid.Int64Range(100, 1500).Draw(t, "records"))
-		if err := settle(rt); err != nil {
+		if _, err := settle(rt); err != nil {
 			t.Fatal(err)
 		}
 		rep := rt.Report()
@@ -105,7 +105,7 @@ func TestDedupUnderFailures(t *testing.T) {
 			t.Fatalf("exact dedup after %v: %+v", desc, rep.Sink)
 		}
 		if rep.Sink.Lost != rep.Filter.FalseDrops {
-			t.Fatalf("every loss must be a false drop: lost %d, false drops %d", rep.Sink.Lost, rep.Filter.FalseDrops)
+			t.Fatalf("every loss must be a false drop: lost %d, false drops %d (%v %+v %+v %+v)", rep.Sink.Lost, rep.Filter.FalseDrops, desc, rep.Sink, rep.Recovery, rt.Snapshot().Nodes)
 		}
 	})
 }

@@ -41,6 +41,11 @@ type node struct {
 	rep     operator
 	standby bool // a standby is up (for the source and sink, whose replica holds no state of its own)
 	counts  nodeCounts
+	// lastOffset and lastAt say how far the node has got, for placing a
+	// failure in virtual time: the latest source offset among its records,
+	// the latest marker time it aligned.
+	lastOffset int64
+	lastAt     int64
 	// onMarker observes each aligned marker before it is forwarded (the
 	// checkpoint coordinator snapshots state at barriers).
 	onMarker func(n *node, e element)
@@ -60,7 +65,7 @@ type heldBack struct{}
 func (heldBack) emit(Record) {}
 
 func newNode(name string, stage, index, inputs int, op operator) *node {
-	n := &node{name: name, stage: stage, index: index, op: op, wm: math.MinInt64,
+	n := &node{name: name, stage: stage, index: index, op: op, wm: math.MinInt64, lastOffset: -1,
 		inWM: make([]int64, inputs), marks: make([]int64, inputs), kinds: make([]element, inputs),
 		alive: make([]bool, inputs), held: make([][]element, inputs)}
 	for i := range n.inWM {
@@ -87,6 +92,7 @@ func (n *node) handle(from int, e element, out router) bool {
 	switch e.kind {
 	case kindRecord:
 		n.counts.In++
+		n.lastOffset = max(n.lastOffset, e.rec.Offset)
 		n.op.record(e.rec, out)
 		if n.rep != nil {
 			n.counts.Standby++
@@ -141,6 +147,7 @@ func (n *node) align(out router) bool {
 			break
 		}
 	}
+	n.lastAt = max(n.lastAt, e.at)
 	switch e.kind {
 	case kindTrigger:
 		n.op.trigger(out)
@@ -153,7 +160,7 @@ func (n *node) align(out router) bool {
 	if n.onMarker != nil {
 		n.onMarker(n, e)
 	}
-	out.broadcast(element{kind: e.kind, value: m, id: e.id})
+	out.broadcast(element{kind: e.kind, value: m, id: e.id, at: e.at})
 	return true
 }
 

@@ -83,27 +83,39 @@ func drawScenario(t *rapid.T, semantics string) scenario {
 		})
 	}
 	// Quiet time at the end, until every node is up again, lets every
-	// scheduled restart happen.
+	// scheduled restart happen (see run).
 	s.desc = append(s.desc, "run 10s until all nodes run")
-	s.steps = append(s.steps, settle)
 	return s
 }
 
-// settle runs quiet time, 10 s at a time, until every node is up again.
-func settle(rt *engine.Runtime) error {
-	for range 20 {
+// settle runs quiet time, 10 s at a time, until every node is up again,
+// and returns how many rounds that took.
+func settle(rt *engine.Runtime) (int, error) {
+	for i := 1; i <= 20; i++ {
+		if err := quiet(rt, 1); err != nil {
+			return i, err
+		}
+		if !slices.ContainsFunc(rt.Snapshot().Nodes, func(n engine.NodeSnapshot) bool { return n.State != engine.NodeRunning }) {
+			return i, nil
+		}
+	}
+	return 20, fmt.Errorf("nodes still down after 200 s of quiet time")
+}
+
+// quiet runs rounds × 10 s of quiet time.
+func quiet(rt *engine.Runtime, rounds int) error {
+	for range rounds {
 		rt.AdmitFor(10 * time.Second)
 		if err := rt.Run(context.Background()); err != nil {
 			return err
 		}
-		if !slices.ContainsFunc(rt.Snapshot().Nodes, func(n engine.NodeSnapshot) bool { return n.State != engine.NodeRunning }) {
-			return nil
-		}
 	}
-	return fmt.Errorf("nodes still down after 200 s of quiet time")
+	return nil
 }
 
-func (s scenario) run(t *rapid.T) engine.Report {
+// run plays the scenario, then quiet time: rounds of it if rounds > 0, or
+// until every node is up again; it returns the report and the rounds.
+func (s scenario) run(t *rapid.T, rounds int) (engine.Report, int) {
 	rt, err := engine.New(s.spec, s.cfg)
 	if err != nil {
 		t.Fatalf("%v", err)
@@ -112,12 +124,20 @@ func (s scenario) run(t *rapid.T) engine.Report {
 	for _, step := range s.steps {
 		if err := step(rt); err != nil {
 			if rt.Snapshot().State == engine.StateFailed {
-				break // the report says why
+				return rt.Report(), rounds // the report says why
 			}
 			t.Fatalf("%v", err)
 		}
 	}
-	return rt.Report()
+	if rounds > 0 {
+		err = quiet(rt, rounds)
+	} else {
+		rounds, err = settle(rt)
+	}
+	if err != nil && rt.Snapshot().State != engine.StateFailed {
+		t.Fatalf("%v", err)
+	}
+	return rt.Report(), rounds
 }
 
 // The guarantees hold whatever the job, seed and failure schedule:
@@ -128,7 +148,7 @@ func TestGuaranteesUnderFailures(t *testing.T) {
 		t.Run(semantics, func(t *testing.T) {
 			rapid.Check(t, func(t *rapid.T) {
 				s := drawScenario(t, semantics)
-				rep := s.run(t)
+				rep, rounds := s.run(t, 0)
 				if rep.Job.State == engine.StateFailed {
 					if rep.Config.HA == engine.HAActiveStandby && strings.Contains(rep.Job.Error, "no active standby left") {
 						t.Skip("a second failure before a new standby was up: the scheme gives up, as it says")
@@ -140,6 +160,17 @@ func TestGuaranteesUnderFailures(t *testing.T) {
 				case engine.ExactlyOnce:
 					if sk.Lost != 0 || sk.Duplicates != 0 || !sk.Correct {
 						t.Fatalf("exactly-once broken: %+v after %v", sk, s.desc)
+					}
+					if rep.Config.HA == engine.HAPassiveStandby {
+						// The concurrent executor fails over from the same
+						// checkpoints, wherever its goroutines had got to.
+						s.cfg.Executor = engine.ExecConcurrent
+						crep, _ := s.run(t, rounds)
+						c := crep.Sink
+						c.Batches = sk.Batches
+						if c != sk {
+							t.Fatalf("concurrent executor %+v, deterministic %+v, after %v", c, sk, s.desc)
+						}
 					}
 				case engine.AtLeastOnce:
 					if sk.Lost != 0 {

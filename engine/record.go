@@ -43,6 +43,7 @@ type element struct {
 	kind  kind
 	value int64 // a watermark (Unix ms) or a marker's sequence number
 	id    int64 // a barrier's checkpoint id
+	at    int64 // a marker's virtual time at the source
 	rec   Record
 }
 

@@ -24,7 +24,7 @@ var ErrNoSuchNode = errors.New("no such node")
 
 // ErrConcurrentFailures is returned when failures are asked of the
 // concurrent executor, which runs without them.
-var ErrConcurrentFailures = errors.New("failures need the deterministic executor: only it places them at exact positions")
+var ErrConcurrentFailures = errors.New("under the concurrent executor failures need checkpoints (ha passive-standby); other schemes need the deterministic executor, which places them at exact positions")
 
 // backupEntry is a record an upstream node keeps until downstream
 // acknowledges it (upstream backup).
@@ -137,12 +137,23 @@ func (rc *recovery) killAt(name string, at int64) error {
 	return nil
 }
 
+// mustDie reports whether n has reached a scheduled kill; the concurrent
+// executor asks it from n's own goroutine, while the plans do not change.
+func (rc *recovery) mustDie(n *node) bool {
+	for _, k := range rc.kills {
+		if k.node == n && n.counts.In >= k.at {
+			return true
+		}
+	}
+	return false
+}
+
 // checkKills carries out the scheduled kills that are due.
 func (rc *recovery) checkKills() {
 	keep := rc.kills[:0]
 	for _, k := range rc.kills {
 		if !k.node.dead && k.node.counts.In >= k.at {
-			rc.kill(k.node)
+			rc.killAtTime(k.node, rc.reached(k.node))
 			continue
 		}
 		keep = append(keep, k)
@@ -150,15 +161,28 @@ func (rc *recovery) checkKills() {
 	rc.kills = keep
 }
 
+// reached is the virtual time a node has got to: the arrival of the latest
+// record it processed, or the latest marker it aligned. A failure placed
+// by records falls at this time under either executor, however far ahead
+// the source had run.
+func (rc *recovery) reached(n *node) int64 {
+	t := n.lastAt
+	if n.lastOffset >= 0 {
+		t = max(t, rc.r.src.Arrival(n.lastOffset))
+	}
+	return t
+}
+
 // kill makes a node fail now: its state, its input queue and what
 // alignment held back are gone.
-func (rc *recovery) kill(n *node) {
+func (rc *recovery) kill(n *node) { rc.killAtTime(n, rc.now()) }
+
+func (rc *recovery) killAtTime(n *node, now int64) {
 	r := rc.r
 	if r.state != StateRunning || n.dead {
 		return
 	}
 	rc.failures++
-	now := rc.now()
 	if rc.ha == HAActiveStandby {
 		if !n.standby {
 			// Replaying nothing, the scheme has nothing to fall back on.
@@ -248,10 +272,12 @@ func (rc *recovery) takeOver(n *node, now int64) {
 func (rc *recovery) lose(n *node) {
 	r := rc.r
 	n.dead = true
-	i := r.det.index[n]
-	for q := &r.det.queues[i]; q.len() > 0; {
-		if it := q.pop(); it.e.kind == kindRecord {
-			rc.lostFlight++
+	if r.det != nil {
+		i := r.det.index[n]
+		for q := &r.det.queues[i]; q.len() > 0; {
+			if it := q.pop(); it.e.kind == kindRecord {
+				rc.lostFlight++
+			}
 		}
 	}
 	for j := range n.held {
@@ -268,7 +294,7 @@ func (rc *recovery) lose(n *node) {
 	}
 	if n.stage+1 < len(r.g.stages) {
 		for _, d := range r.g.stages[n.stage+1].nodes {
-			if !d.dead {
+			if !d.dead && r.det != nil {
 				d.inputDown(r.g.inputIndex(n), r.det.routers[r.det.index[d]])
 			}
 		}
@@ -453,6 +479,10 @@ func (rc *recovery) join(n *node) {
 			d.inputUp(r.g.inputIndex(n), n.epoch)
 		}
 	}
+	// What it replays or receives from now on would otherwise wait for the
+	// next admission's trigger: the current admission owes one more, which
+	// follows everything already queued through the restarted node.
+	r.cur.bounds = append(r.cur.bounds, bound{r.cur.limit, r.cur.runEnd})
 }
 
 // replaceSource restarts the source: with upstream backup it re-reads the
@@ -496,9 +526,10 @@ func (rc *recovery) replaceSource(n *node, at int64) {
 func (rc *recovery) restoreAll(p plan) {
 	r := rc.r
 	for _, n := range r.g.nodes {
-		i := r.det.index[n]
-		for r.det.queues[i].len() > 0 {
-			r.det.queues[i].pop()
+		if r.det != nil {
+			for q := &r.det.queues[r.det.index[n]]; q.len() > 0; {
+				q.pop()
+			}
 		}
 		if n.stage > 0 && n.op != operator(r.sink) {
 			n.op, _ = r.newOp(n.spec)
@@ -526,7 +557,7 @@ func (rc *recovery) restoreAll(p plan) {
 func (rc *recovery) marker(n *node, e element) {
 	switch e.kind {
 	case kindTrigger:
-		if w, ok := n.op.(*windowCount); ok && w.hasWM {
+		if w, ok := n.op.(*windowCount); ok && w.hasWM && rc.backups != nil {
 			rc.trigWM[n] = append(rc.trigWM[n], [2]int64{n.epoch, w.wm})
 		}
 		if n.op == operator(rc.r.sink) {

@@ -114,10 +114,10 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 	}
 	if cfg.Executor == ExecDeterministic {
 		r.det = newDetExec(r.g, cfg.Seed, cfg.QueueCap)
-		r.rec = newRecovery(r, semantics, ha, note)
+	}
+	r.rec = newRecovery(r, semantics, ha, note)
+	if r.det != nil {
 		r.det.rec = r.rec
-	} else if ha == HAPassiveStandby {
-		r.cur.every = cfg.CheckpointInterval
 	}
 	r.semantics, r.ha, r.note = semantics, ha, note
 	r.bus.Publish(Event{Kind: EventJobStarted, Text: fmt.Sprintf("job %s started (seed %d, %s executor)", spec.Name, cfg.Seed, cfg.Executor)})
@@ -262,15 +262,38 @@ func (r *Runtime) Run(ctx context.Context) error {
 				}
 			}
 		}
-	} else {
-		err = runConcurrent(ctx, r.g, r.cur, r.cfg.QueueCap)
-	}
-	if err != nil {
+	} else if err = r.runConcurrent(ctx); err != nil {
 		return err
 	}
 	r.checkSink()
 	r.bus.Publish(Event{TimeMS: r.cur.clock, Kind: EventRunQuiet, N: r.cur.off, Text: fmt.Sprintf("quiet at offset %d", r.cur.off)})
 	return r.err
+}
+
+// runConcurrent runs what is admitted under the concurrent executor. A
+// scheduled failure stops every goroutine; the job then fails over from
+// its last checkpoint, single-threaded, and runs on.
+func (r *Runtime) runConcurrent(ctx context.Context) error {
+	for r.state == StateRunning {
+		for r.rec.due() {
+		}
+		if r.g.nodes[0].dead {
+			return nil // down until a restart is due: what arrives waits in the log
+		}
+		var mustDie func(*node) bool
+		if len(r.rec.kills) > 0 {
+			mustDie = r.rec.mustDie
+		}
+		failed, err := runConcurrent(ctx, r.g, r.cur, r.cfg.QueueCap, mustDie)
+		if err != nil {
+			return err
+		}
+		if failed == nil {
+			return nil
+		}
+		r.rec.checkKills()
+	}
+	return nil
 }
 
 // checkSink fails the job when the sink could not write.
@@ -405,8 +428,8 @@ const (
 
 // Kill fails a node now ("jobmanager" for the coordinator).
 func (r *Runtime) Kill(name string) error {
-	if r.rec == nil {
-		return ErrConcurrentFailures
+	if err := r.failuresAllowed(); err != nil {
+		return err
 	}
 	if name == JobManager {
 		r.rec.killJobManager()
@@ -422,8 +445,8 @@ func (r *Runtime) Kill(name string) error {
 
 // KillAt fails a node once it has processed n records in all.
 func (r *Runtime) KillAt(name string, n int64) error {
-	if r.rec == nil {
-		return ErrConcurrentFailures
+	if err := r.failuresAllowed(); err != nil {
+		return err
 	}
 	if name == JobManager {
 		return fmt.Errorf("the job manager processes no records; use kill jobmanager")
@@ -434,8 +457,18 @@ func (r *Runtime) KillAt(name string, n int64) error {
 // Restart asks for a killed node (or the job manager) to come back: in a
 // standalone deployment nothing restarts without it.
 func (r *Runtime) Restart(name string) error {
-	if r.rec == nil {
-		return ErrConcurrentFailures
+	if err := r.failuresAllowed(); err != nil {
+		return err
 	}
 	return r.rec.restart(name)
+}
+
+// failuresAllowed says whether this executor can place failures: the
+// concurrent one only fails the whole job over from a checkpoint, where the
+// outcome does not depend on how far each goroutine had got.
+func (r *Runtime) failuresAllowed() error {
+	if r.det == nil && r.ha != HAPassiveStandby {
+		return ErrConcurrentFailures
+	}
+	return nil
 }

@@ -316,7 +316,7 @@ func (c *cursor) pending() bool {
 
 func (c *cursor) marker(k kind) element {
 	c.seq++
-	e := element{kind: k, value: c.seq}
+	e := element{kind: k, value: c.seq, at: c.now()}
 	if k == kindBarrier {
 		c.ckpt++
 		e.id = c.ckpt
