@@ -336,7 +336,11 @@ func (d *decoder) source(e entry) Source {
 		case "late_by":
 			src.LateBy = d.duration(f)
 		case "watermark":
-			src.Watermark = d.duration(f)
+			if sn, ok := f.value.(*ast.StringNode); ok && sn.Value == "none" {
+				src.Watermark = NoWatermark
+			} else {
+				src.Watermark = d.duration(f)
+			}
 		case "trigger":
 			src.Trigger = d.duration(f)
 		case "start":

@@ -38,6 +38,7 @@ type Source struct {
 	// Watermark is the bounded out-of-orderness the source assumes: the
 	// watermark trails the largest event time seen by this much (Spark's
 	// withWatermark delay threshold, Flink's forBoundedOutOfOrderness).
+	// NoWatermark means the job has none.
 	Watermark time.Duration
 	// Trigger is the processing-time trigger interval in virtual time: at each
 	// trigger the aggregations emit and the sink commits a micro-batch.
@@ -53,6 +54,9 @@ type Source struct {
 	Passwords   bool    `yaml:"-"`
 	Compromised float64 `yaml:"-"`
 }
+
+// NoWatermark is the Watermark of a source without one (`watermark: none`).
+const NoWatermark time.Duration = -1
 
 // Operator kinds.
 const (

@@ -127,8 +127,8 @@ func (src Source) validate() *Error {
 		return bad("source.late_fraction", "late_fraction: %v is out of range 0..1", src.LateFraction)
 	case src.LateBy < 0:
 		return bad("source.late_by", "late_by: %v must not be negative", src.LateBy)
-	case src.Watermark < 0:
-		return bad("source.watermark", "watermark: %v must not be negative", src.Watermark)
+	case src.Watermark < 0 && src.Watermark != NoWatermark:
+		return bad("source.watermark", "watermark: %v must not be negative (none is written as none)", src.Watermark)
 	case src.Trigger <= 0:
 		return bad("source.trigger", "trigger: %v must be positive", src.Trigger)
 	case src.Start.IsZero():

@@ -1,0 +1,168 @@
+package lessons_test
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/streamlab/streamlab/lessons"
+)
+
+const numberCheckMeta = `
+id: test
+title: Test
+summary: A lesson for tests.
+steps:
+  - title: Run
+    instruction: Run it.
+    goal: {expect: [source.records >= 100]}
+    hints: [Run.]
+    solution: |
+      job passthrough
+      run 100
+check:
+  kind: number
+  unit: records
+  tolerance: 2
+  question: How many?
+  runs:
+    main: |
+      job passthrough
+      set mode append
+      run 100
+  answer: main.source.records - main.sink.delivered + 1000
+  explanation: "{main.sink.delivered} of {main.source.records} passed; state {main.job.state}."
+`
+
+func TestNumberCheck(t *testing.T) {
+	l := mustLoad(t, numberCheckMeta)
+	a, err := l.Solve(context.Background(), 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := a.Reports["main"]
+	want := float64(rep.Source.Records-rep.Sink.Delivered) + 1000
+	if a.Value != want || a.Tolerance != 2 || a.Seed != 7 {
+		t.Fatalf("answer %+v, want value %v ± 2", a, want)
+	}
+	if strings.Contains(a.Explanation, "{") || !strings.Contains(a.Explanation, "passed; state running.") {
+		t.Errorf("explanation not filled in: %q", a.Explanation)
+	}
+	w := strconv.FormatInt(int64(want), 10) // four digits: 1000 + a few
+	for input, correct := range map[string]bool{
+		w:                                    true,
+		strconv.FormatInt(int64(want)+2, 10): true,
+		strconv.FormatInt(int64(want)-3, 10): false,
+		" " + w[:1] + "," + w[1:] + " ":      true, // a thousands separator
+		w[:1] + " " + w[1:]:                  true,
+		w[:1] + "_" + w[1:]:                  true,
+	} {
+		v, err := a.Judge(input)
+		if err != nil {
+			t.Fatalf("Judge(%q): %v", input, err)
+		}
+		if v.Correct != correct || v.Want == "" {
+			t.Errorf("Judge(%q) = %+v, want correct=%t", input, v, correct)
+		}
+	}
+	for _, input := range []string{"", "many", "NaN", "Inf"} {
+		if _, err := a.Judge(input); !errors.Is(err, lessons.ErrNotUnderstood) {
+			t.Errorf("Judge(%q) error = %v, want ErrNotUnderstood", input, err)
+		}
+	}
+}
+
+const choiceCheckMeta = `
+id: test
+title: Test
+summary: A lesson for tests.
+steps:
+  - title: Run
+    instruction: Run it.
+    goal: {expect: [source.records >= 100]}
+    hints: [Run.]
+    solution: |
+      job passthrough
+      run 100
+check:
+  kind: choice
+  question: Which is larger?
+  runs:
+    few: |
+      job passthrough
+      run 50
+    many: |
+      job passthrough
+      run 150
+  options:
+    - Neither.
+    - text: The first.
+      when: few.source.records > many.source.records
+    - text: The second.
+      when: many.source.records - 100 == few.source.records
+  explanation: "{few.source.records} against {many.source.records}."
+`
+
+func TestComputedChoiceCheck(t *testing.T) {
+	l := mustLoad(t, choiceCheckMeta)
+	if got := l.Check.Runs(); len(got) != 2 || got[0] != "few" || got[1] != "many" {
+		t.Fatalf("Runs() = %v", got)
+	}
+	a, err := l.Solve(context.Background(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Option != 2 || a.Want() != "c) The second." || a.Explanation != "50 against 150." {
+		t.Fatalf("answer %d %q %q", a.Option, a.Want(), a.Explanation)
+	}
+	for input, correct := range map[string]bool{"c": true, "C": true, "(c)": true, "3": true, "c.": true, "a": false, "2": false} {
+		v, err := a.Judge(input)
+		if err != nil || v.Correct != correct {
+			t.Errorf("Judge(%q) = %+v, %v; want correct=%t", input, v, err, correct)
+		}
+	}
+	for _, input := range []string{"d", "4", "0", "", "the second"} {
+		if _, err := a.Judge(input); !errors.Is(err, lessons.ErrNotUnderstood) {
+			t.Errorf("Judge(%q) error = %v, want ErrNotUnderstood", input, err)
+		}
+	}
+}
+
+func TestStaticChoiceNeedsNoRuns(t *testing.T) {
+	l := mustLoad(t, trackerMeta)
+	a, err := l.Solve(context.Background(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := a.Judge("b"); !v.Correct || a.Want() != "b) b" {
+		t.Fatalf("want b, got %q", a.Want())
+	}
+}
+
+// The checks of lessons 3, 4 and 6 depend on the learner's seed, so an
+// answer cannot be copied from another learner; every other check gives
+// the same answer to every seed only where the lesson's data is fixed.
+func TestSeedDependentChecks(t *testing.T) {
+	for _, id := range []string{"node-failure", "rollback", "precise"} {
+		t.Run(id, func(t *testing.T) {
+			t.Parallel()
+			l, err := lessons.Find(id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen := map[float64]int64{}
+			for seed := int64(1); seed <= 3; seed++ {
+				a, err := l.Solve(context.Background(), seed)
+				if err != nil {
+					t.Fatal(err)
+				}
+				seen[a.Value] = seed
+			}
+			if len(seen) < 2 {
+				t.Fatalf("seeds 1 to 3 all give %v: the answer does not depend on the seed", seen)
+			}
+		})
+	}
+}

@@ -1,0 +1,61 @@
+package lessons_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/engine/lab"
+	"github.com/streamlab/streamlab/engine/script"
+	"github.com/streamlab/streamlab/lessons"
+)
+
+// A UI follows the learner through a lesson by feeding a Tracker what the
+// live session shows after each command: its report, the engine's events
+// since the last look, and the commands the engine refused.
+func ExampleTracker() {
+	l, _ := lessons.Find("node-failure")
+	tr := lessons.NewTracker(l, 0)
+
+	sess := lab.NewSession("lab", lab.Options{})
+	defer sess.Close()
+	var sub *engine.Subscription
+	for i, line := range []string{"job clicks", "set semantics at-most-once", "kill count[1] at 1200", "run 3000", "run 30s"} {
+		c, _ := script.ParseLine("lab", i+1, line)
+		var o lessons.Observation
+		if err := sess.Exec(context.Background(), c); err != nil {
+			o.Rejected = append(o.Rejected, lessons.Rejection{Line: line, Err: err.Error()})
+		}
+		if rt := sess.Runtime(); rt != nil {
+			if sub == nil {
+				sub = rt.Bus().Subscribe(1 << 16)
+			}
+			o.Events, _ = sub.Drain()
+			o.Report, _ = sess.Report()
+		}
+		for _, done := range tr.Observe(o) {
+			fmt.Printf("after %q: step %d done: %s\n", line, done+1, l.Steps[done].Title)
+		}
+	}
+	fmt.Println("finished:", tr.Finished())
+	// Output:
+	// after "run 3000": step 1 done: Kill a counter
+	// after "run 3000": step 2 done: The replacement
+	// after "run 30s": step 3 done: A permanent gap
+	// finished: true
+}
+
+// The final check's answer comes from the engine, run under the learner's
+// seed; Judge compares the learner's answer with it.
+func ExampleLesson_Solve() {
+	l, _ := lessons.Find("membership")
+	a, err := l.Solve(context.Background(), 1)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	v, _ := a.Judge("9 586")
+	fmt.Println(l.Check.Unit, a.Want(), v.Correct)
+	// Output:
+	// bits 9586 true
+}

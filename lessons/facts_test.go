@@ -1,0 +1,345 @@
+package lessons_test
+
+import (
+	"context"
+	"math"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/engine/filter"
+	"github.com/streamlab/streamlab/engine/jobspec"
+	"github.com/streamlab/streamlab/engine/lab"
+	"github.com/streamlab/streamlab/engine/script"
+	"github.com/streamlab/streamlab/lessons"
+)
+
+// A fact is a number a lesson states, as it states it, and a check of the
+// number against its source: the engine's code and defaults, or — for what
+// the engine cannot know, such as Flink's documentation — the fact as
+// written in REFERENCES.md (quoted in ref).
+type fact struct {
+	text  string
+	check func() bool
+	ref   string
+}
+
+func spec(t *testing.T, job string) jobspec.Spec {
+	s, ok := jobspec.Builtin(job)
+	if !ok {
+		t.Fatalf("no built-in job %s", job)
+	}
+	return s
+}
+
+func countOp(t *testing.T) jobspec.Operator {
+	for _, op := range spec(t, "clicks").Operators {
+		if op.Kind == jobspec.KindWindowCount {
+			return op
+		}
+	}
+	t.Fatal("clicks has no window-count")
+	return jobspec.Operator{}
+}
+
+func bloom(t *testing.T, s filter.Spec) filter.Stats {
+	f, err := filter.New(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f.Stats()
+}
+
+// engineSource reports whether an engine source file says text.
+func engineSource(t *testing.T, file, text string) bool {
+	b, err := os.ReadFile("../engine/" + file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Contains(string(b), text)
+}
+
+func restartDefaults(t *testing.T, kind string) engine.RestartStrategy {
+	s, err := engine.DefaultRestart(kind)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func lessonFacts(t *testing.T) map[string][]fact {
+	src := spec(t, "clicks").Source
+	cfg := engine.DefaultConfig()
+	return map[string][]fact{
+		"streams": {
+			{text: "parallelism of 2", check: func() bool { return countOp(t).Parallelism == 2 }},
+			{text: "100 events per virtual second", check: func() bool { return src.Rate == 100 }},
+			{text: "up to 2 s", check: func() bool { return src.Disorder == 2*time.Second }},
+			{text: "2% of the events", check: func() bool { return src.LateFraction == 0.02 }},
+			{text: "up to 30 s more", check: func() bool { return src.LateBy == 30*time.Second }},
+			{text: "of 10 s of event time", check: func() bool { return countOp(t).Window == 10*time.Second && countOp(t).Slide == countOp(t).Window }},
+			{text: "5 s in `clicks`", check: func() bool { return src.Watermark == 5*time.Second }},
+			{text: "10-minute windows", ref: "Watermark example (10-minute windows sliding every 5, 10-minute threshold)"},
+		},
+		"output-modes": {},
+		"node-failure": {
+			{text: "after 5 s", check: func() bool { return cfg.Deployment == engine.DeployManaged && cfg.Provision == 5*time.Second }},
+			{text: "provision=5s", check: func() bool { return cfg.Provision == 5*time.Second }},
+		},
+		"rollback": {
+			{text: "counts 1 000 clicks", ref: "6 pages × 1 000 clicks per 15-second window, so every count must be exactly 1 000"},
+		},
+		"membership": {
+			{text: "about 9.6 bits per element at\n1%", check: func() bool { return math.Abs(filter.BitsFor(1, 0.01)-9.585) < 0.01 }},
+			{text: "(m/n)·ln 2", check: func() bool { return filter.OptimalK(100, 10) == 10*math.Ln2 }},
+			{text: "−n·ln p / (ln 2)²", check: func() bool { return filter.BitsFor(10, 0.5) == -10*math.Log(0.5)/(math.Ln2*math.Ln2) }},
+			{text: "95851 bits and 7 hash functions", check: func() bool {
+				st := bloom(t, filter.Spec{Kind: filter.KindBloom, N: 10000, P: 0.01})
+				return st.M == 95851 && st.K == 7
+			}},
+			{text: "−1000 · ln 0.01", check: func() bool {
+				st := bloom(t, filter.Spec{Kind: filter.KindBloom, N: 1000, P: 0.01})
+				return st.M == 9586 && st.K == 7
+			}},
+			{text: "bits per id for\n1% false positives", check: func() bool { return math.Round(filter.BitsFor(1000, 0.01)/1000) == 10 }},
+		},
+		"precise": {
+			{text: "(`1000` by default here)", check: func() bool { return cfg.CheckpointInterval == 1000 }},
+		},
+		"high-availability": {},
+		"restarts": {
+			{text: "Flink 1.19 and later", check: func() bool {
+				return cfg.Restart.Kind == engine.RestartExponential && engineSource(t, "config.go", "what Flink 1.19 and")
+			}},
+			{text: "within 12% of", check: func() bool {
+				s := restartDefaults(t, engine.RestartExponential)
+				// Three backoffs of 1, 2 and 4 s, each within ±jitter: the
+				// total is within ±10% of 7 s, so 12% of the engine's total
+				// always reaches the prediction.
+				return s.Jitter == 0.1 && 0.12*7000*(1-s.Jitter) > 7000*s.Jitter
+			}},
+			{text: "up to ±10%", check: func() bool { return restartDefaults(t, engine.RestartExponential).Jitter == 0.1 }},
+		},
+		"job-start": {
+			{text: "on Flink\n  1.19", check: func() bool { return engine.FlinkVersion == "1.19" }},
+		},
+	}
+}
+
+// citations are years in source citations, not claims.
+var citations = []string{"1970", "2004", "2005", "2009", "2015", "2016", "2020"}
+
+var (
+	fence      = regexp.MustCompile("(?s)```.*?```")
+	indented   = regexp.MustCompile(`(?m)^(    |\t).*$`)
+	codeSpan   = regexp.MustCompile("`[^`]*`")
+	filled     = regexp.MustCompile(`\{[a-z0-9_.]+\}`)
+	numberWord = regexp.MustCompile(`\d+(?:[.,]\d+)*`)
+)
+
+// prose is everything a lesson says to people, and its prose without code.
+func prose(l *lessons.Lesson) (all, words string) {
+	parts := []string{l.Title, l.Summary, l.Text, l.RealWorld, l.Check.Question, l.Check.Explanation}
+	parts = append(parts, l.Check.Options...)
+	for _, st := range l.Steps {
+		parts = append(parts, st.Title, st.Instruction)
+		parts = append(parts, st.Hints...)
+	}
+	all = strings.Join(parts, "\n")
+	words = fence.ReplaceAllString(all, "")
+	words = indented.ReplaceAllString(words, "")
+	words = codeSpan.ReplaceAllString(words, "")
+	words = filled.ReplaceAllString(words, "")
+	return all, words
+}
+
+// Every number a lesson states in prose is vouched for by a fact, and
+// every fact holds against its source.
+func TestEveryNumberIsVouchedFor(t *testing.T) {
+	ls, err := lessons.Catalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	facts := lessonFacts(t)
+	for _, l := range ls {
+		fs, ok := facts[l.ID]
+		if !ok {
+			t.Errorf("lesson %s has no facts entry", l.ID)
+		}
+		all, words := prose(l)
+		var vouched []string
+		for _, f := range fs {
+			if !strings.Contains(all, f.text) {
+				t.Errorf("lesson %s no longer says %q", l.ID, f.text)
+			}
+			if f.check != nil && !f.check() {
+				t.Errorf("lesson %s says %q, and its source disagrees", l.ID, f.text)
+			}
+			if f.check == nil && f.ref == "" {
+				t.Errorf("lesson %s: fact %q has no check and no reference", l.ID, f.text)
+			}
+			vouched = append(vouched, numberWord.FindAllString(f.text, -1)...)
+		}
+		for _, n := range numberWord.FindAllString(words, -1) {
+			if !slices.Contains(vouched, n) && !slices.Contains(citations, n) {
+				t.Errorf("lesson %s states %s in its prose, and no fact vouches for it", l.ID, n)
+			}
+		}
+	}
+}
+
+// Flink's restart strategy defaults, as REFERENCES.md gives them from
+// Flink's documentation ("Task Failure Recovery"), are the engine's.
+func TestFlinkRestartDefaults(t *testing.T) {
+	want := map[string]engine.RestartStrategy{
+		engine.RestartNone:        {Kind: engine.RestartNone},
+		engine.RestartFixedDelay:  {Kind: engine.RestartFixedDelay, Attempts: 1, Delay: time.Second},
+		engine.RestartFailureRate: {Kind: engine.RestartFailureRate, Max: 1, Interval: time.Minute, Delay: time.Second},
+		engine.RestartExponential: {Kind: engine.RestartExponential, Initial: time.Second, MaxBackoff: 5 * time.Minute, Multiplier: 2, Reset: time.Hour, Jitter: 0.1},
+	}
+	for kind, w := range want {
+		if got := restartDefaults(t, kind); got != w {
+			t.Errorf("%s: engine %+v, Flink %+v", kind, got, w)
+		}
+	}
+	// The defaults table of lesson 8 writes them in lab-script form.
+	l, err := lessons.Find("restarts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range []string{
+		"| `fixed-delay` | `attempts=1 delay=1s` |",
+		"| `failure-rate` | `max=1 interval=1m delay=1s` |",
+		"| `exponential-delay` | `initial=1s max=5m multiplier=2 reset=1h jitter=0.1` |",
+	} {
+		if !strings.Contains(l.Text, row) {
+			t.Errorf("lesson 8's table has no row %q", row)
+		}
+	}
+	if engine.DefaultConfig().Restart != want[engine.RestartExponential] {
+		t.Error("the engine's default strategy is not exponential-delay with Flink's defaults")
+	}
+	// The documentation's examples, as lesson 8 uses them.
+	s, err := engine.ParseRestart(engine.RestartFixedDelay, map[string]string{"attempts": "3", "delay": "10s"})
+	if err != nil || s.String() != "fixed-delay attempts=3 delay=10s" {
+		t.Errorf("%v %v", s, err)
+	}
+}
+
+// The engine's own words, quoted by lessons 2, 7 and 8.
+func TestLessonsQuoteTheEngine(t *testing.T) {
+	ctx := context.Background()
+	run := func(src string) (*engine.Report, error) {
+		return lab.RunScript(ctx, "t.lab", []byte(src), lab.Options{})
+	}
+	rep, err := run("job clicks\nset restart none\nkill count[1] at 1200\nrun 3000\n")
+	if err != nil || rep.Job.Error != "count[1] failed and recovery is suppressed by NoRestartBackoffTimeStrategy" {
+		t.Errorf("restart none: %v %q", err, rep.Job.Error)
+	}
+	if err := engine.CheckMode(spec(t, "clicks"), engine.ModeAppend, false); err == nil || !strings.Contains(err.Error(), "append mode needs a watermark") {
+		t.Errorf("append without a watermark: %v", err)
+	}
+	// Lesson 2 has the learner take the watermark away and ask for append.
+	if _, err := run("job clicks\nset source.watermark none\nset mode append\n"); err == nil || !strings.Contains(err.Error(), "append mode needs a watermark") {
+		t.Errorf("append without a watermark: %v", err)
+	}
+	if _, err := run("job passthrough\nset mode complete\n"); err == nil || !strings.Contains(err.Error(), "complete mode is not supported") {
+		t.Errorf("complete on passthrough: %v", err)
+	}
+	// In complete mode the engine keeps every window.
+	upd, err1 := run("job clicks\nset mode update\nrun 3000\n")
+	cpl, err2 := run("job clicks\nset mode complete\nrun 3000\n")
+	if err1 != nil || err2 != nil || cpl.Window.DroppedLate != 0 || cpl.Window.Open <= upd.Window.Open {
+		t.Errorf("complete mode: %v %v, open %d (update %d), dropped %d", err1, err2, cpl.Window.Open, upd.Window.Open, cpl.Window.DroppedLate)
+	}
+	// Exactly-once into the log is at-least-once, and the report says why.
+	rep, err = run("job passthrough\nset semantics exactly-once\nrun 10\n")
+	if err != nil || rep.Config.Semantics != engine.AtLeastOnce || !strings.Contains(rep.Config.Note, "the log sink is append-only") {
+		t.Errorf("exactly-once into a log: %v %+v", err, rep.Config)
+	}
+}
+
+// Lesson 1's replay drops the scroll, not the click: the only rows of
+// [12:00:00, 12:00:10) are open and click.
+func TestWatermarkExampleDropsTheScroll(t *testing.T) {
+	l, err := lessons.Find("streams")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := l.WriteFiles(dir); err != nil {
+		t.Fatal(err)
+	}
+	cfgSrc := "job watermark.yaml\nset sink table\nrun 6\nrun 5s\n"
+	s := lab.NewSession(dir+"/t.lab", lab.Options{})
+	defer s.Close()
+	for _, line := range strings.Split(strings.TrimSpace(cfgSrc), "\n") {
+		c, err := script.ParseLine("t.lab", 1, line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Exec(context.Background(), c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC).UnixMilli()
+	var keys []string
+	for _, r := range s.Runtime().SinkRows() {
+		if r.WindowStart == start {
+			keys = append(keys, r.Key)
+		}
+	}
+	slices.Sort(keys)
+	if !slices.Equal(keys, []string{"click", "open"}) {
+		t.Fatalf("rows of the first window: %v", keys)
+	}
+}
+
+// The actions and node names lessons show in code are the engine's.
+func TestNamesAreTheEngines(t *testing.T) {
+	actions := spec(t, "clicks").Source.Actions
+	for _, a := range []string{"open", "close", "click", "scroll"} {
+		if !slices.Contains(actions, a) {
+			t.Errorf("clicks has no action %q; it has %v", a, actions)
+		}
+	}
+	if !slices.Contains(spec(t, "passthrough").Operators[1].Drop, "scroll") {
+		t.Error("passthrough's filter no longer drops scroll, as lesson 4 says")
+	}
+	nodes := func(job string) []string {
+		rt, err := engine.New(spec(t, job), engine.DefaultConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rt.Close()
+		var names []string
+		for _, n := range rt.Snapshot().Nodes {
+			names = append(names, n.Name)
+		}
+		return names
+	}
+	if got, want := nodes("clicks"), []string{"source", "parse", "count[0]", "count[1]", "sink"}; !slices.Equal(got, want) {
+		t.Errorf("clicks nodes %v, lessons say %v", got, want)
+	}
+	if got, want := nodes("passthrough"), []string{"source", "map", "filter", "sink"}; !slices.Equal(got, want) {
+		t.Errorf("passthrough nodes %v, lessons say %v", got, want)
+	}
+}
+
+// Every lesson cites its sources in its real-world section, and names a
+// Flink or Spark setting there.
+func TestRealWorldSectionsCiteSources(t *testing.T) {
+	ls, _ := lessons.Catalog()
+	for _, l := range ls {
+		if !regexp.MustCompile(`\((?:[^()]*(?:documentation|guide|blog|Hwang|Carbone|Bloom|ICDE|troubleshooting|pages)[^()]*)\)|ICDE|, \d{4}`).MatchString(l.RealWorld) {
+			t.Errorf("lesson %s: the real-world section cites no source", l.ID)
+		}
+		if !strings.Contains(l.RealWorld, "Flink") && !strings.Contains(l.RealWorld, "Spark") {
+			t.Errorf("lesson %s: the real-world section names neither Flink nor Spark", l.ID)
+		}
+	}
+}

@@ -1,0 +1,84 @@
+package lessons_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/streamlab/streamlab/lessons"
+)
+
+// Every lesson's reference solution completes every step, and its check
+// has an answer: CI proves each lesson can be finished. A lesson whose
+// engine feature is missing is skipped, naming what is missing.
+func TestEveryLessonCanBeFinished(t *testing.T) {
+	ls, err := lessons.Catalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range ls {
+		t.Run(l.ID, func(t *testing.T) {
+			t.Parallel()
+			res := lessons.Verify(context.Background(), l, 1)
+			if res.Skipped != nil {
+				t.Skipf("skipped until the engine has it: %v", res.Skipped)
+			}
+			for i, s := range res.Steps {
+				t.Logf("step %d %q done=%t after %q", i+1, l.Steps[i].Title, s.Done, s.After)
+			}
+			if !res.OK() {
+				t.Fatalf("lesson %d %s cannot be finished: %v", l.Number, l.ID, res.Err)
+			}
+			t.Logf("check answer: %s", res.Answer.Want())
+		})
+	}
+}
+
+func TestVerifyFailsALessonThatCannotBeFinished(t *testing.T) {
+	cases := map[string]struct{ old, new, want string }{
+		"goal never met":   {"source.records >= 100", "source.records >= 200", "step 1 (Run) is not done after its solution; its goal is source.records >= 200"},
+		"refused command":  {"      run 100\n", "      set ha active-standby\n      set mode complete\n", `step 1 (Run): "set mode complete"`},
+		"check cannot run": {"  kind: choice\n  question: Which?\n  options: [a, b]\n  answer: 1", "  kind: number\n  question: Which?\n  runs:\n    main: job nosuch\n  answer: main.sink.lost", `check run main`},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			l := mustLoad(t, strings.Replace(goodMeta, tc.old, tc.new, 1))
+			res := lessons.Verify(context.Background(), l, 1)
+			if res.OK() || res.Err == nil || !strings.Contains(res.Err.Error(), tc.want) {
+				t.Fatalf("got %v, want an error containing %q", res.Err, tc.want)
+			}
+			var b strings.Builder
+			if err := res.WriteText(&b); err != nil || !strings.Contains(b.String(), "FAILED") {
+				t.Fatalf("%q %v", b.String(), err)
+			}
+		})
+	}
+}
+
+func TestVerifySkipsWhatTheEngineLacks(t *testing.T) {
+	meta := strings.Replace(goodMeta, "steps:", "requires:\n  missing: the engine has no frobnicator\n  script: |\n    job passthrough\n    run 10\n    expect sink.lost > 0\nsteps:", 1)
+	l := mustLoad(t, meta)
+	err := l.Available(context.Background())
+	var ue *lessons.UnavailableError
+	if !errors.Is(err, lessons.ErrUnavailable) || !errors.As(err, &ue) || ue.Missing != "the engine has no frobnicator" || !strings.Contains(ue.Detail, "sink.lost > 0") {
+		t.Fatalf("Available: %v", err)
+	}
+	res := lessons.Verify(context.Background(), l, 1)
+	if res.OK() || res.Skipped == nil || res.Err != nil {
+		t.Fatalf("%+v", res)
+	}
+	var b strings.Builder
+	_ = res.WriteText(&b)
+	if !strings.Contains(b.String(), "skipped: lesson test: the engine has no frobnicator") {
+		t.Fatalf("%q", b.String())
+	}
+	// A requirement the engine meets changes nothing.
+	l = mustLoad(t, strings.Replace(meta, "sink.lost > 0", "sink.lost == 0", 1))
+	if err := l.Available(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if res := lessons.Verify(context.Background(), l, 1); !res.OK() {
+		t.Fatal(res.Err)
+	}
+}
