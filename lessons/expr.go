@@ -11,6 +11,7 @@ import (
 
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/lab"
+	"github.com/streamlab/streamlab/engine/script"
 )
 
 // A check's answer is computed from the reports of its named runs. sum is
@@ -125,7 +126,7 @@ func (c condition) eval(reps map[string]*engine.Report) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return compareNumbers(a, c.op, b)
+	return lab.Compare(a, c.op, script.Value{Kind: script.Number, Num: b})
 }
 
 // numberField reads a numeric report field.

@@ -53,56 +53,8 @@ func (e Expect) Holds(rep *engine.Report) bool {
 	if err != nil {
 		return false
 	}
-	ok, err := compare(v, e.Expr.Op, e.Expr.Value)
+	ok, err := lab.Compare(v, e.Expr.Op, e.Expr.Value)
 	return err == nil && ok
-}
-
-// compare is `expect`'s comparison: numbers with any operator, texts and
-// booleans with == and != only.
-func compare(actual any, op string, want script.Value) (bool, error) {
-	switch a := actual.(type) {
-	case float64:
-		if want.Kind != script.Number {
-			return false, fmt.Errorf("is a number, compared with %q", want.Text)
-		}
-		return compareNumbers(a, op, want.Num)
-	case bool:
-		if want.Kind != script.Bool {
-			return false, fmt.Errorf("is true or false, compared with %q", want.Text)
-		}
-		return equality(op, a == want.Bool)
-	case string:
-		return equality(op, a == want.Text)
-	}
-	return false, fmt.Errorf("cannot compare %T", actual)
-}
-
-func compareNumbers(a float64, op string, b float64) (bool, error) {
-	switch op {
-	case "==":
-		return a == b, nil
-	case "!=":
-		return a != b, nil
-	case "<":
-		return a < b, nil
-	case "<=":
-		return a <= b, nil
-	case ">":
-		return a > b, nil
-	case ">=":
-		return a >= b, nil
-	}
-	return false, fmt.Errorf("unknown comparison %q", op)
-}
-
-func equality(op string, eq bool) (bool, error) {
-	switch op {
-	case "==":
-		return eq, nil
-	case "!=":
-		return !eq, nil
-	}
-	return false, fmt.Errorf("only == and != compare texts and booleans, got %s", op)
 }
 
 // Met reports whether the goal is reached in o.

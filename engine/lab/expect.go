@@ -79,7 +79,7 @@ func (s *Session) expect(c script.Command) error {
 	if err != nil {
 		return s.errAt(c.Args[0].Line, c.Args[0].Col, "%v", err)
 	}
-	ok, err := compare(actual, e.Op, e.Value)
+	ok, err := Compare(actual, e.Op, e.Value)
 	if err != nil {
 		return s.errAt(c.Args[len(c.Args)-1].Line, c.Args[len(c.Args)-1].Col, "%s: %v", e.Field, err)
 	}
@@ -99,8 +99,10 @@ func render(v any) string {
 	return fmt.Sprint(v)
 }
 
-// compare evaluates actual OP want; mismatched types are bad input.
-func compare(actual any, op string, want script.Value) (bool, error) {
+// Compare evaluates `expect`'s comparison actual OP want, with actual a
+// value from Field: numbers with any operator, texts and booleans with ==
+// and != only; mismatched types are an error.
+func Compare(actual any, op string, want script.Value) (bool, error) {
 	switch a := actual.(type) {
 	case float64:
 		if want.Kind != script.Number {
