@@ -8,15 +8,23 @@ import (
 )
 
 // BenchmarkView draws a 200×50 lab whose panes are full: a busy job that
-// has run for a while, events and output scrolling, sparklines with
-// history. The goal is well under 4 ms a frame (the bridge sends at most
-// 30 frames a second).
+// has run for a while under upstream backup, events and output scrolling,
+// sparklines with history, and a Bloom filter with its map of bits and a
+// probed row. The goal is well under 4 ms a frame (the bridge sends at
+// most 30 frames a second).
 func BenchmarkView(b *testing.B) {
-	s := newSession(b, "clicks")
-	m, _ := labModel(b, 200, 50, s)
+	s := newSession(b, "clicks", "set semantics at-least-once", "set filter bloom n=10000 p=0.01")
+	m, eng := labModel(b, 200, 50, s)
 	s.b.Handle(bridge.Request{Kind: bridge.SetSpeed, Speed: 8})
 	m = s.run(m, 6*time.Second)
 	m, _ = press(b, m, "right", "right")
+	m.setFocus(PaneFilter)
+	m, _ = press(b, m, "up")
+	s.forward(eng)
+	m = s.run(m, 100*time.Millisecond)
+	if len(m.filter.Probe()) == 0 {
+		b.Fatal("no probe to draw")
+	}
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = m.View()

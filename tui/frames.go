@@ -30,7 +30,7 @@ func waitFrame(eng Engine) tea.Cmd {
 // applyFrame hands a frame to every pane and surfaces the bridge's answers
 // on the message line.
 func (m *Model) applyFrame(f bridge.Frame) {
-	rows := m.nodeRows()
+	rows, kind := m.nodeRows(), m.filterKind()
 	// The UI owns the speed (the bridge never changes it by itself), and
 	// takes the paused state only when the bridge changed it, so a frame
 	// made just before a key was handled does not undo the key.
@@ -38,12 +38,13 @@ func (m *Model) applyFrame(f bridge.Frame) {
 		m.paused = f.Paused
 	}
 	m.frame = f
-	if m.nodeRows() != rows {
+	if m.nodeRows() != rows || m.filterKind() != kind {
 		m.resize(m.w, m.h)
 	}
 	m.pipeline.SetFrame(f)
 	m.output.SetFrame(f)
 	m.ledger.SetFrame(f)
+	m.filter.SetFrame(f)
 	m.events.SetFrame(f)
 	m.palette.SetNodes(m.pipeline.Nodes())
 	for _, r := range f.Results {

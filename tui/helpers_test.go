@@ -96,15 +96,33 @@ type session struct {
 	at time.Time
 }
 
-func newSession(t testing.TB, job string) *session {
+func newSession(t testing.TB, job string, lines ...string) *session {
 	t.Helper()
 	b, err := bridge.New(bridge.Options{Job: job, Seed: 1, Speed: 1, Running: true, Clock: bridge.NewManualClock(t0)})
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Settings go in before the first tick starts the job.
+	for _, line := range lines {
+		b.Handle(bridge.Request{Kind: bridge.Line, Line: line})
+		for _, r := range b.Frame().Results {
+			if r.Err != "" {
+				t.Fatalf("%s: %s", line, r.Err)
+			}
+		}
+	}
 	s := &session{b: b, at: t0}
 	b.Tick(t0)
 	return s
+}
+
+// forward hands what the UI sent to the fake engine on to the session's
+// bridge, as the real program's channel would, and forgets it.
+func (s *session) forward(eng *fakeEngine) {
+	for _, r := range eng.reqs {
+		s.b.Handle(r)
+	}
+	eng.reqs = nil
 }
 
 // run advances the session by d of wall time in 100 ms ticks, feeding a

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 
 	"github.com/streamlab/streamlab/tui/events"
+	"github.com/streamlab/streamlab/tui/filterpane"
 	"github.com/streamlab/streamlab/tui/home"
 	"github.com/streamlab/streamlab/tui/ledger"
 	"github.com/streamlab/streamlab/tui/output"
@@ -27,6 +28,7 @@ func KeyMapMarkdown() string {
 		{"Pipeline pane", pipeline.DefaultKeyMap()},
 		{"Output pane", output.DefaultKeyMap()},
 		{"Ledger pane", ledger.DefaultKeyMap()},
+		{"Filter pane", filterpane.DefaultKeyMap()},
 		{"Events pane", events.DefaultKeyMap()},
 		{"Command palette", palette.DefaultKeyMap()},
 		{"Setting pickers", picker.DefaultKeyMap()},

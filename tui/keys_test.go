@@ -421,7 +421,7 @@ func TestHomeKeys(t *testing.T) {
 func TestEveryBindingIsTested(t *testing.T) {
 	tested := map[string]bool{}
 	for _, k := range []string{" ", ".", "+", "=", "-", "k", "r", "m", "s", "e", "h", "f", ":", "ctrl+s", "tab", "shift+tab",
-		"?", "esc", "q", "ctrl+c", "left", "right", "up", "down", "pgup", "pgdown", "end", "d", "v", "enter", "y", "n", "j", "l"} {
+		"?", "esc", "q", "ctrl+c", "left", "right", "up", "down", "pgup", "pgdown", "end", "d", "v", "enter", "y", "n", "j", "l", "x"} {
 		tested[k] = true
 	}
 	untested := map[string]bool{"_": true} // "_" is "-" with shift, handled like it
@@ -431,6 +431,7 @@ func TestEveryBindingIsTested(t *testing.T) {
 	}
 	m, _ := labModel(t, 80, 24, nil)
 	maps["pipeline"], maps["output"], maps["ledger"], maps["events"] = m.pipeline.Keys(), m.output.Keys(), m.ledger.Keys(), m.events.Keys()
+	maps["filter"] = m.filter.Keys()
 	for name, km := range maps {
 		for _, group := range km.FullHelp() {
 			for _, b := range group {

@@ -1,6 +1,10 @@
 package tui
 
-import tea "github.com/charmbracelet/bubbletea"
+import (
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/streamlab/streamlab/engine/filter"
+)
 
 // rect is a pane's place on the screen.
 type rect struct{ x, y, w, h int }
@@ -13,30 +17,131 @@ func (r rect) contains(x, y int) bool {
 // palette) line and the help bar at the bottom.
 const chromeLines = 3
 
+// bottomLayout is how the panes below the pipeline share the screen.
+type bottomLayout int
+
+const (
+	// threeCols: output, ledger, events: a job without a filter.
+	threeCols bottomLayout = iota
+	// fourCols: output, ledger, filter, events, on wide screens; without a
+	// filter the filter pane says how to add one.
+	fourCols
+	// stacked: output, ledger, and the filter above the events.
+	stacked
+	// shared: output, ledger, and one slot that the filter and the events
+	// share, showing whichever had the focus last (the filter at first).
+	shared
+)
+
+// Layout thresholds, in cells.
+const (
+	fourColsW   = 160 // wide enough for four columns
+	stackedH    = 24  // bottom rows tall enough to stack filter and events
+	filterMaxH  = 20  // a stacked filter pane: map, numbers and probe
+	exactH      = 7   // a stacked exact set's pane
+	eventsMinH  = 8   // what a stacked events pane keeps
+	bottomMin   = 8   // the ledger's six lines and a frame
+	bottomMinFx = 12  // with a filter: its map, numbers and probe too
+)
+
 // resize lays the panes out once per size change (not per frame): the
 // pipeline on top, as tall as its nodes need and the bottom row allows;
-// output, ledger and events side by side below it.
+// output, ledger and events side by side below it, and the filter pane
+// beside, above or instead of the events (see bottomLayout).
 func (m *Model) resize(w, h int) {
 	m.w, m.h = w, h
 	m.help.Width = w
 	m.home.SetSize(w, max(h-1, 0))
 	m.palette.SetWidth(w)
 	body := max(h-chromeLines, 0)
-	const bottomMin = 8 // the ledger's six lines and a frame
-	// Framed nodes of five lines, and the pane's frame.
-	pipeH := max(min(m.nodeRows()*5+2, body-bottomMin), 0)
-	bottomH := body - pipeH
-	ledgerW := min(max(w*3/10, 30), 50)
-	outW := (w - ledgerW) / 2
-	eventsW := w - ledgerW - outW
+	filtered := m.hasFilter()
+	least := bottomMin
+	if filtered {
+		least = bottomMinFx
+	}
+	// Framed nodes of five lines, and the pane's frame; when they do not
+	// fit, the nodes go compact (two lines) and give the rest away.
+	pipeH := m.nodeRows()*5 + 2
+	if pipeH > body-least {
+		pipeH = max(min(m.nodeRows()*2+3, body-least), 0)
+	}
+	bottomH, y := body-pipeH, 1+pipeH
+	m.rects = [paneCount]rect{}
 	m.rects[PanePipeline] = rect{0, 1, w, pipeH}
-	m.rects[PaneOutput] = rect{0, 1 + pipeH, outW, bottomH}
-	m.rects[PaneLedger] = rect{outW, 1 + pipeH, ledgerW, bottomH}
-	m.rects[PaneEvents] = rect{outW + ledgerW, 1 + pipeH, eventsW, bottomH}
-	m.pipeline.SetSize(w, pipeH)
-	m.output.SetSize(outW, bottomH)
-	m.ledger.SetSize(ledgerW, bottomH)
-	m.events.SetSize(eventsW, bottomH)
+	ledgerW := min(max(w*3/10, 30), 50)
+	switch {
+	case w >= fourColsW:
+		m.bottom = fourCols
+		ledgerW = min(max(w/5, 30), 44)
+		filterW := min(max(w*3/10, 44), 68)
+		outW := (w - ledgerW - filterW) / 2
+		m.rects[PaneOutput] = rect{0, y, outW, bottomH}
+		m.rects[PaneLedger] = rect{outW, y, ledgerW, bottomH}
+		m.rects[PaneFilter] = rect{outW + ledgerW, y, filterW, bottomH}
+		m.rects[PaneEvents] = rect{outW + ledgerW + filterW, y, w - outW - ledgerW - filterW, bottomH}
+	case filtered && bottomH >= stackedH:
+		m.bottom = stacked
+		outW := (w - ledgerW) * 2 / 5
+		rightW := w - ledgerW - outW
+		filterH := min(bottomH-eventsMinH, filterMaxH)
+		if m.filterKind() == filter.KindExact {
+			filterH = min(filterH, exactH) // four lines of numbers
+		}
+		m.rects[PaneOutput] = rect{0, y, outW, bottomH}
+		m.rects[PaneLedger] = rect{outW, y, ledgerW, bottomH}
+		m.rects[PaneFilter] = rect{outW + ledgerW, y, rightW, filterH}
+		m.rects[PaneEvents] = rect{outW + ledgerW, y + filterH, rightW, bottomH - filterH}
+	case filtered:
+		m.bottom = shared
+		ledgerW = min(max(w*3/10, 28), 50)
+		outW := (w - ledgerW) * 12 / 25
+		slot := rect{outW + ledgerW, y, w - ledgerW - outW, bottomH}
+		m.rects[PaneOutput] = rect{0, y, outW, bottomH}
+		m.rects[PaneLedger] = rect{outW, y, ledgerW, bottomH}
+		m.rects[PaneFilter], m.rects[PaneEvents] = slot, slot
+	default:
+		m.bottom = threeCols
+		outW := (w - ledgerW) / 2
+		m.rects[PaneOutput] = rect{0, y, outW, bottomH}
+		m.rects[PaneLedger] = rect{outW, y, ledgerW, bottomH}
+		m.rects[PaneEvents] = rect{outW + ledgerW, y, w - ledgerW - outW, bottomH}
+	}
+	size := func(p Pane) (int, int) { return m.rects[p].w, m.rects[p].h }
+	m.pipeline.SetSize(size(PanePipeline))
+	m.output.SetSize(size(PaneOutput))
+	m.ledger.SetSize(size(PaneLedger))
+	m.filter.SetSize(size(PaneFilter))
+	m.events.SetSize(size(PaneEvents))
+	if !m.inLayout(m.focus) {
+		m.setFocus(PanePipeline)
+	}
+}
+
+// hasFilter reports whether the job has a membership filter.
+func (m Model) hasFilter() bool { return m.frame.Snap.Filter != nil }
+
+// filterKind is the kind of the job's filter, "" without one.
+func (m Model) filterKind() string {
+	switch f := m.frame.Snap.Filter; {
+	case f == nil:
+		return ""
+	case f.Kind == "":
+		return "unknown"
+	default:
+		return f.Kind
+	}
+}
+
+// inLayout reports whether pane p is part of the layout (and so of the
+// focus order), shown or waiting for its turn in a shared slot.
+func (m Model) inLayout(p Pane) bool { return m.rects[p].w > 0 && m.rects[p].h > 0 }
+
+// visible reports whether pane p is on screen now.
+func (m Model) visible(p Pane) bool {
+	if m.bottom == shared && (p == PaneFilter || p == PaneEvents) {
+		return p == m.slot
+	}
+	return m.inLayout(p)
 }
 
 // nodeRows is the most nodes any stage of the job has (2 before the
@@ -69,7 +174,7 @@ func (m Model) mouse(ev tea.MouseMsg) Model {
 	}
 	for p := range paneCount {
 		r := m.rects[p]
-		if !r.contains(ev.X, ev.Y) {
+		if !m.visible(p) || !r.contains(ev.X, ev.Y) {
 			continue
 		}
 		m.setFocus(p)

@@ -16,6 +16,7 @@ import (
 	"github.com/streamlab/streamlab/engine/jobspec"
 	"github.com/streamlab/streamlab/tui/bridge"
 	"github.com/streamlab/streamlab/tui/events"
+	"github.com/streamlab/streamlab/tui/filterpane"
 	"github.com/streamlab/streamlab/tui/home"
 	"github.com/streamlab/streamlab/tui/ledger"
 	"github.com/streamlab/streamlab/tui/output"
@@ -43,11 +44,12 @@ const (
 // Pane names a pane of the lab screen, in focus order.
 type Pane int
 
-// Panes.
+// Panes. The filter pane is in the focus order only while it is shown.
 const (
 	PanePipeline Pane = iota
 	PaneOutput
 	PaneLedger
+	PaneFilter
 	PaneEvents
 	paneCount
 )
@@ -78,6 +80,8 @@ type Model struct {
 	focus  Pane
 	w, h   int
 	rects  [paneCount]rect
+	bottom bottomLayout
+	slot   Pane // the filter or events pane, in a shared slot
 
 	frame   bridge.Frame
 	paused  bool
@@ -89,6 +93,7 @@ type Model struct {
 	pipeline pipeline.Model
 	output   output.Model
 	ledger   ledger.Model
+	filter   filterpane.Model
 	events   events.Model
 	palette  palette.Model
 	picker   picker.Model
@@ -120,10 +125,12 @@ func New(opts Options, eng Engine) Model {
 		pipeline: pipeline.New(st),
 		output:   output.New(st),
 		ledger:   ledger.New(st),
+		filter:   filterpane.New(st),
 		events:   events.New(st),
 		palette:  palette.New(st),
 		picker:   picker.New(st),
 		help:     h,
+		slot:     PaneFilter,
 	}
 	if len(opts.Start) > 4 && opts.Start[:4] == "lab:" {
 		m.screen = ScreenLab
@@ -180,11 +187,29 @@ func (m Model) Speed() float64     { return m.speed }
 func (m Model) Confirming() string { return m.confirm }
 func (m Model) HelpShown() bool    { return m.showHelp }
 
-// setFocus moves the focus and tells the panes.
+// setFocus moves the focus and tells the panes. The filter or events
+// pane, focused, takes the slot they share on small screens.
 func (m *Model) setFocus(p Pane) {
 	m.focus = (p + paneCount) % paneCount
+	if m.focus == PaneFilter || m.focus == PaneEvents {
+		m.slot = m.focus
+	}
 	m.pipeline.SetFocused(m.focus == PanePipeline)
 	m.output.SetFocused(m.focus == PaneOutput)
 	m.ledger.SetFocused(m.focus == PaneLedger)
+	m.filter.SetFocused(m.focus == PaneFilter)
 	m.events.SetFocused(m.focus == PaneEvents)
+}
+
+// moveFocus moves the focus by dir (±1) along the focus order, past the
+// panes that are not part of the layout.
+func (m *Model) moveFocus(dir Pane) {
+	p := m.focus
+	for range paneCount {
+		p = (p + dir + paneCount) % paneCount
+		if m.inLayout(p) {
+			break
+		}
+	}
+	m.setFocus(p)
 }

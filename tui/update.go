@@ -8,6 +8,7 @@ import (
 
 	"github.com/streamlab/streamlab/engine/script"
 	"github.com/streamlab/streamlab/tui/bridge"
+	"github.com/streamlab/streamlab/tui/filterpane"
 	"github.com/streamlab/streamlab/tui/home"
 )
 
@@ -176,9 +177,9 @@ func (m Model) labKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.send(bridge.Request{Kind: bridge.Save, Dir: m.opts.SaveDir})
 		m.msg = message{text: "saving the session…"}
 	case key.Matches(k, lk.Focus):
-		m.setFocus(m.focus + 1)
+		m.moveFocus(+1)
 	case key.Matches(k, lk.FocusBack):
-		m.setFocus(m.focus - 1)
+		m.moveFocus(-1)
 	default:
 		return m.paneKey(k)
 	}
@@ -197,6 +198,15 @@ func (m Model) paneKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.ledger, cmd = m.ledger.Update(k)
 	case PaneEvents:
 		m.events, cmd = m.events.Update(k)
+	case PaneFilter:
+		var act filterpane.Action
+		m.filter, act = m.filter.Update(k)
+		switch {
+		case act.Probe:
+			m.send(bridge.Request{Kind: bridge.Probe, ID: act.ID})
+		case act.Stop:
+			m.send(bridge.Request{Kind: bridge.StopProbe})
+		}
 	}
 	return m, cmd
 }

@@ -41,9 +41,7 @@ func (m Model) tooSmallView() string {
 // labLines draws the lab screen: status bar, panes, message line, help.
 func (m Model) labLines() []string {
 	lines := []string{m.statusBar()}
-	pipe := m.pipeline.Lines()
-	bottom := draw.Join(m.output.Lines(), m.ledger.Lines(), m.events.Lines())
-	body := append(pipe, bottom...)
+	body := append(m.pipeline.Lines(), m.bottomLines()...)
 	switch {
 	case m.picker.Active():
 		box := m.picker.Lines(m.w - 4)
@@ -56,6 +54,24 @@ func (m Model) labLines() []string {
 	lines = append(lines, body...)
 	lines = append(lines, m.messageLine(), m.helpBar(m.activeKeys()))
 	return lines
+}
+
+// bottomLines draws the panes below the pipeline, as the layout places
+// them.
+func (m Model) bottomLines() []string {
+	out, led := m.output.Lines(), m.ledger.Lines()
+	switch m.bottom {
+	case fourCols:
+		return draw.Join(out, led, m.filter.Lines(), m.events.Lines())
+	case stacked:
+		return draw.Join(out, led, append(m.filter.Lines(), m.events.Lines()...))
+	case shared:
+		if m.slot == PaneEvents {
+			return draw.Join(out, led, m.events.Lines())
+		}
+		return draw.Join(out, led, m.filter.Lines())
+	}
+	return draw.Join(out, led, m.events.Lines())
 }
 
 // activeKeys are the keys that work right now: a dialog's, or the
@@ -76,13 +92,24 @@ func (m Model) activeKeys() helpKeys {
 		return helpKeys{m.keys, m.ledger.Keys()}
 	case PaneEvents:
 		return helpKeys{m.keys, m.events.Keys()}
+	case PaneFilter:
+		return helpKeys{m.keys, m.filter.Keys()}
 	}
 	return helpKeys{m.keys, m.pipeline.Keys()}
 }
 
 // statusBar is the top line: job, settings, virtual time, speed, state.
 func (m Model) statusBar() string {
-	st, s := m.st, m.frame.Settings
+	st, s, snap := m.st, m.frame.Settings, m.frame.Snap
+	// The engine's word on the guarantee and mechanism in effect wins over
+	// what was asked for (at-least-once brings upstream backup along).
+	sem, ha, filter := s["semantics"], s["ha"], s["filter"]
+	if snap.Semantics != "" {
+		sem, ha = snap.Semantics, snap.HA
+	}
+	if snap.Filter != nil && snap.Filter.Spec != "" {
+		filter = snap.Filter.Spec // the passwords job's list is a filter it sets itself
+	}
 	state := st.StatusRunning.Render("▶ running")
 	if m.paused {
 		state = st.StatusOff.Render("⏸ paused")
@@ -101,9 +128,9 @@ func (m Model) statusBar() string {
 		{kv("job", orDash(s["job"])), 1},
 		{kv("mode", orDash(s["mode"])), 4},
 		{kv("sink", orDash(s["sink"])), 5},
-		{kv("sem", orDash(s["semantics"])), 3},
-		{kv("ha", orDash(s["ha"])), 6},
-		{kv("filter", orDash(s["filter"])), 7},
+		{kv("sem", orDash(sem)), 3},
+		{kv("ha", orDash(ha)), 6},
+		{kv("filter", orDash(filter)), 7},
 		{kv("t", draw.Clock(m.frame.ClockMS)), 1},
 		{bridge.FormatSpeed(m.speed), 2},
 		{state, 0},

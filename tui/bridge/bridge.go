@@ -80,6 +80,9 @@ type Bridge struct {
 
 	pending Frame // events and results not yet published
 	dirty   bool
+
+	probeID uint64 // the record id whose bits each frame carries
+	probing bool
 }
 
 // New opens a session on opts.Job. The error is the engine's, for a job or
@@ -192,6 +195,12 @@ func (b *Bridge) Frame() Frame {
 		f.Snap = b.rt.Snapshot()
 	} else {
 		f.Snap = b.previewSnapshot()
+	}
+	if b.probing {
+		f.Probe = &FilterProbe{ID: b.probeID}
+		if b.rt != nil {
+			f.Probe.Bits = b.rt.FilterProbe(b.probeID)
+		}
 	}
 	b.dirty = !b.paused
 	return f

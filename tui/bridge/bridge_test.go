@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/lab"
 )
 
@@ -303,5 +304,46 @@ func TestErrorsLoseTheirPosition(t *testing.T) {
 	rs := b.Frame().Results
 	if len(rs) != 1 || !strings.HasPrefix(rs[0].Err, "unknown output mode") {
 		t.Errorf("results %+v", rs)
+	}
+}
+
+func TestProbeWatchesAnIdInEveryFrame(t *testing.T) {
+	b := newBridge(t, Options{Job: "passthrough", Seed: 1})
+	for _, line := range []string{"set semantics at-least-once", "set mode append", "set filter bloom m=512 k=3", "run 2s"} {
+		b.Handle(Request{Kind: Line, Line: line})
+	}
+	f := b.Frame()
+	if f.Probe != nil {
+		t.Fatalf("a probe before any was asked: %+v", f.Probe)
+	}
+	if len(f.Snap.Rows) == 0 {
+		t.Fatal("no rows to probe")
+	}
+	row := f.Snap.Rows[len(f.Snap.Rows)-1]
+	id := engine.DedupID(row)
+	b.Handle(Request{Kind: Probe, ID: id})
+	f = b.Frame()
+	if f.Probe == nil || f.Probe.ID != id || len(f.Probe.Bits) != 3 {
+		t.Fatalf("probe %+v, want the 3 bits of %d", f.Probe, id)
+	}
+	for _, p := range f.Probe.Bits {
+		if !p.Set || p.Bit >= 512 {
+			t.Errorf("a row the sink holds passed the filter, so its bits are set: %+v", p)
+		}
+	}
+	if n := len(b.Script()); strings.Contains(strings.Join(b.Script(), "|"), "probe") || n == 0 {
+		t.Errorf("a probe was recorded: %q", b.Script())
+	}
+	if f = b.Frame(); f.Probe == nil {
+		t.Error("the next frame forgot the watched id")
+	}
+	b.Handle(Request{Kind: StopProbe})
+	if f = b.Frame(); f.Probe != nil {
+		t.Errorf("still probing after StopProbe: %+v", f.Probe)
+	}
+	b.Handle(Request{Kind: Probe, ID: id})
+	b.Handle(Request{Kind: Reconfigure, Line: "set filter exact"})
+	if f = b.Frame(); f.Probe != nil {
+		t.Errorf("a new session kept the old probe: %+v", f.Probe)
 	}
 }

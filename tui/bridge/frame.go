@@ -1,6 +1,9 @@
 package bridge
 
-import "github.com/streamlab/streamlab/engine"
+import (
+	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/engine/filter"
+)
 
 // Frame is one picture of the lab, published at most FrameRate times a
 // second. It shares nothing mutable with the bridge: the UI may keep it.
@@ -31,6 +34,18 @@ type Frame struct {
 	// Fatal is set when the engine failed in a way the bridge could not
 	// carry on from; the session is paused.
 	Fatal string
+	// Probe is the watched record id's bit positions in the filter, read
+	// when the frame was made; nil when no id is watched.
+	Probe *FilterProbe
+}
+
+// FilterProbe is a record id's k bit positions in the job's Bloom filter and
+// whether each is set: why a membership test answers "maybe". Bits is nil
+// when the filter has none to show: an exact set, no dedup stage, or a job
+// that has not started.
+type FilterProbe struct {
+	ID   uint64
+	Bits []filter.Probe
 }
 
 // merge folds an unread older frame's one-off contents into f, so that a

@@ -32,6 +32,10 @@ func (b *Bridge) Handle(r Request) {
 		b.openJob(r.Job)
 	case Save:
 		b.save(r.Dir)
+	case Probe:
+		b.probeID, b.probing = r.ID, true
+	case StopProbe:
+		b.probing = false
 	}
 }
 

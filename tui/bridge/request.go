@@ -25,6 +25,12 @@ const (
 	Open
 	// Save writes the recorded session as a lab script into Request.Dir.
 	Save
+	// Probe watches the record id Request.ID: every frame then carries its
+	// bit positions in the job's filter (Frame.Probe). It is not a
+	// lab-script line and is not recorded.
+	Probe
+	// StopProbe stops watching an id.
+	StopProbe
 )
 
 // Request is what the UI asks of the bridge.
@@ -34,6 +40,8 @@ type Request struct {
 	Job   string
 	Speed float64
 	Dir   string
+	// ID is the record id a Probe request watches (engine.DedupID).
+	ID uint64
 }
 
 // Result is the bridge's answer to one request: what ran and how it went.

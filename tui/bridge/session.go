@@ -49,6 +49,7 @@ func (b *Bridge) open(prelude []string) error {
 	b.preview = nil
 	b.pace = pacer{}
 	b.broken = ""
+	b.probing = false // the UI picks its rows afresh in a new session
 	b.dirty = true
 	return nil
 }

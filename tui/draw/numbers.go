@@ -1,6 +1,7 @@
 package draw
 
 import (
+	"math"
 	"strconv"
 	"strings"
 )
@@ -89,4 +90,30 @@ func Sparkline(vals []int64, w int) string {
 		b.WriteRune(sparks[i])
 	}
 	return b.String()
+}
+
+// Bytes writes a size compactly: 200 B, 1.2 kB, 12 kB, 1.2 MB.
+func Bytes(n int64) string {
+	c := Count(n)
+	if last := c[len(c)-1]; last == 'k' || last == 'M' {
+		return c[:len(c)-1] + " " + string(last) + "B"
+	}
+	return c + " B"
+}
+
+// Percent writes a rate in [0, 1] as a percentage with three significant
+// digits (61.6%, 1.00%, 0.100%), so that rates a thousand times apart
+// still read apart: a Bloom filter's false-positive rate spans that.
+func Percent(p float64) string {
+	switch x := p * 100; {
+	case math.IsNaN(x) || x <= 0:
+		return "0%"
+	case x >= 99.95:
+		return "100%"
+	case x < 0.0001:
+		return "<0.0001%"
+	default:
+		decimals := min(max(2-int(math.Floor(math.Log10(x))), 0), 4)
+		return strconv.FormatFloat(x, 'f', decimals, 64) + "%"
+	}
 }

@@ -72,3 +72,50 @@ func TestFlowRunThenKillThroughThePalette(t *testing.T) {
 		t.Errorf("message %q", msg)
 	}
 }
+
+// TestFlowProbeABloomFilter sets a Bloom filter through the palette before
+// the job starts, lets it run, and probes the newest sink row from the
+// filter pane: the answer comes back from the bridge's goroutine in a
+// frame, and the pane shows which bits the row's hashes chose.
+func TestFlowProbeABloomFilter(t *testing.T) {
+	clock := bridge.NewManualClock(t0)
+	opts := tui.Options{Job: "passthrough", Seed: 1, Speed: 1, Theme: "default", Clock: clock, Start: "lab:passthrough"}
+	b, err := bridge.New(bridge.Options{Job: "passthrough", Seed: 1, Speed: 1, Clock: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	bridgeDone := make(chan struct{})
+	go func() { b.Run(ctx); close(bridgeDone) }()
+	tickerDone := make(chan struct{})
+	go func() {
+		defer close(tickerDone)
+		for clock.AdvanceContext(ctx, 50*time.Millisecond) {
+		}
+	}()
+	defer func() { cancel(); <-bridgeDone; <-tickerDone }()
+
+	tm := teatest.NewTestModel(t, tui.New(opts, b), teatest.WithInitialTermSize(120, 40))
+	waitFor := func(re *regexp.Regexp) {
+		t.Helper()
+		teatest.WaitFor(t, tm.Output(), func(out []byte) bool { return re.Match(out) },
+			teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	}
+	waitFor(regexp.MustCompile(`Pipeline · passthrough`))
+	tm.Type(":set filter bloom m=512 k=3")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(regexp.MustCompile(`512 bits · 3 hash functions`))
+	tm.Send(tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}})
+	waitFor(regexp.MustCompile(`inserted\s+[1-9]`))
+	for range 3 {
+		tm.Send(tea.KeyMsg{Type: tea.KeyTab})
+	}
+	tm.Send(tea.KeyMsg{Type: tea.KeyUp})
+	waitFor(regexp.MustCompile(`hash 3 → bit\s+\d+`))
+
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'q'}})
+	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+	if final := tm.FinalModel(t).(tui.Model); final.Focus() != tui.PaneFilter {
+		t.Errorf("ended with focus %d, want the filter pane", final.Focus())
+	}
+}

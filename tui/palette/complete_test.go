@@ -24,7 +24,8 @@ func TestComplete(t *testing.T) {
 		{"set checkp", "set checkpoint.interval ", "checkpoint.interval"},
 		{"set mode c", "set mode complete ", "complete"},
 		{"set ha p", "set ha passive-standby ", "passive-standby"},
-		{"job p", "job passthrough ", "passthrough"},
+		{"job p", "job pass", "passthrough passwords"},
+		{"job passt", "job passthrough ", "passthrough"},
 		{"expect lo", "expect lost ", "lost"},
 		{"run 5", "run 5", ""},
 	} {

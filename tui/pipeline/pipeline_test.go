@@ -2,9 +2,13 @@ package pipeline
 
 import (
 	"flag"
+	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/tui/bridge"
 	"github.com/streamlab/streamlab/tui/styles"
 )
 
@@ -52,5 +56,81 @@ func TestLayoutHitsTheNodeDrawn(t *testing.T) {
 	narrow := layoutFor(append(stages, stages...), 78, 4, 5)
 	if narrow.nodeH != compactH || narrow.count >= 6 || !narrow.shown(5) {
 		t.Errorf("narrow geometry %+v", narrow)
+	}
+}
+
+// recoverySnap is a two-stage job under upstream backup with one node of
+// each kind of trouble.
+func recoverySnap() engine.Snapshot {
+	return engine.Snapshot{
+		Job: "passthrough", TimeMS: 4000, Semantics: "at-least-once", HA: engine.HAUpstreamBackup, Failures: 2, Backup: 1234,
+		Stages: []engine.StageSnapshot{{Name: "source", Nodes: []int{0}}, {Name: "map", Nodes: []int{1, 2}}, {Name: "sink", Nodes: []int{3}}},
+		Nodes: []engine.NodeSnapshot{
+			{Name: "source", State: engine.NodeRunning, QueueCap: 64, Backup: 40},
+			{Name: "map[0]", Stage: 1, State: engine.NodeRestarting, RestartAtMS: 7250, HasRestart: true, QueueCap: 64, Backup: 3},
+			{Name: "map[1]", Stage: 1, Index: 1, State: engine.NodeKilled, QueueCap: 64},
+			{Name: "sink", Stage: 2, State: engine.NodeRunning, QueueCap: 64},
+		},
+	}
+}
+
+func recoveryView(t *testing.T, w, h int) string {
+	t.Helper()
+	m := New(styles.New(styles.Mono))
+	m.SetSize(w, h)
+	m.SetFrame(bridge.Frame{Gen: 1, Snap: recoverySnap()})
+	return ansi.Strip(m.View())
+}
+
+func TestRecoveryIsDrawn(t *testing.T) {
+	for _, size := range [][2]int{{120, 12}, {80, 12}, {80, 6}} {
+		view := recoveryView(t, size[0], size[1])
+		wants := []string{
+			"3.2s",       // map[0]'s countdown: 7250 − 4000 ms
+			"killed",     // map[1], whatever the size
+			"r restarts", // and how to bring it back
+			"40",         // what source keeps for downstream
+			"at-least-once via upstream-backup",
+		}
+		if size[1] == 6 {
+			wants = wants[:4] // a short pane keeps the title to the job
+		}
+		for _, want := range wants {
+			if !strings.Contains(strings.ToLower(view), want) {
+				t.Errorf("%d×%d: no %q in\n%s", size[0], size[1], want, view)
+			}
+		}
+	}
+	if view := recoveryView(t, 120, 12); !strings.Contains(view, "✗ KILLED") || !strings.Contains(view, "in 3.2s") ||
+		!strings.Contains(view, "backup 40") || !strings.Contains(view, "2 failures · backup 1.2k") {
+		t.Errorf("a wide pane spells it out:\n%s", view)
+	}
+	if view := recoveryView(t, 80, 6); !strings.Contains(view, "bk 40") {
+		t.Errorf("a compact node shortens backup to bk:\n%s", view)
+	}
+}
+
+func TestCountdown(t *testing.T) {
+	m := New(styles.New(styles.Mono))
+	m.snap.TimeMS = 1000
+	for _, c := range []struct {
+		at   int64
+		want string
+	}{{1000, "now"}, {900, "now"}, {4250, "3.2s"}, {13_000, "12s"}, {126_000, "2m05s"}} {
+		if got := m.countdown(engine.NodeSnapshot{RestartAtMS: c.at, HasRestart: true}); got != c.want {
+			t.Errorf("restart at %d: %q, want %q", c.at, got, c.want)
+		}
+	}
+}
+
+func TestCheckpointsInTheTitle(t *testing.T) {
+	m := New(styles.New(styles.Mono))
+	m.SetSize(100, 8)
+	s := recoverySnap()
+	s.HA, s.Checkpoints, s.Failures = engine.HAPassiveStandby, 1, 0
+	m.SetFrame(bridge.Frame{Gen: 1, Snap: s})
+	title := strings.SplitN(ansi.Strip(m.View()), "\n", 2)[0]
+	if !strings.Contains(title, "via passive-standby · 1 checkpoint") || strings.Contains(title, "failure") || strings.Contains(title, "backup") {
+		t.Errorf("title %q", title)
 	}
 }

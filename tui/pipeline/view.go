@@ -27,11 +27,80 @@ func (m Model) Lines() []string {
 	if m.focused {
 		frame = m.st.FocusedPane
 	}
-	head := "Pipeline · " + m.snap.Job
-	if m.snap.Job == "" {
-		head = "Pipeline"
+	return draw.Box(frame, m.title(m.w-6), m.body(m.w-2, m.h-2), m.w, m.h)
+}
+
+// title names the job and sums up its recovery: the guarantee and the
+// mechanism in effect, failures so far, completed checkpoints (passive
+// standby) and what upstream output queues hold (upstream backup). Parts
+// that do not fit in w cells are left out, the least telling first.
+func (m Model) title(w int) string {
+	s := m.snap
+	if s.Job == "" {
+		return "Pipeline"
 	}
-	return draw.Box(frame, head, m.body(m.w-2, m.h-2), m.w, m.h)
+	parts := []string{"Pipeline · " + s.Job}
+	if s.Semantics != "" {
+		mech := s.Semantics
+		switch s.HA {
+		case "":
+		case engine.HANone:
+			mech += ", no HA"
+		default:
+			mech += " via " + s.HA
+		}
+		parts = append(parts, mech)
+	}
+	if s.Failures > 0 {
+		parts = append(parts, plural(s.Failures, "failure"))
+	}
+	if s.HA == engine.HAPassiveStandby || s.Checkpoints > 0 {
+		parts = append(parts, plural(s.Checkpoints, "checkpoint"))
+	}
+	if s.HA == engine.HAUpstreamBackup {
+		parts = append(parts, "backup "+draw.Count(s.Backup))
+	}
+	out := parts[0]
+	for _, p := range parts[1:] {
+		if ansi.StringWidth(out)+3+ansi.StringWidth(p) <= w {
+			out += " · " + p
+		}
+	}
+	return out
+}
+
+func plural(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return draw.Count(n) + " " + noun + "s"
+}
+
+// countdown is the virtual time until a node's scheduled restart, as
+// "3.2s", "12s" or "2m05s"; "now" once it is due.
+func (m Model) countdown(n engine.NodeSnapshot) string {
+	ms := n.RestartAtMS - m.snap.TimeMS
+	switch {
+	case ms <= 0:
+		return "now"
+	case ms < 10_000:
+		return fmt.Sprintf("%.1fs", float64(ms)/1000)
+	case ms < 60_000:
+		return fmt.Sprintf("%ds", (ms+999)/1000)
+	}
+	s := (ms + 999) / 1000
+	return fmt.Sprintf("%dm%02ds", s/60, s%60)
+}
+
+// restartDue says whether the node is down with a restart on the way.
+func restartDue(n engine.NodeSnapshot) bool {
+	return n.State == engine.NodeRestarting && n.HasRestart
+}
+
+// backs says whether the node keeps an upstream backup: under that HA
+// scheme, every node with a downstream stage.
+func (m Model) backs(n engine.NodeSnapshot) bool {
+	return m.snap.HA == engine.HAUpstreamBackup && n.Stage+1 < len(m.snap.Stages)
 }
 
 func (m Model) body(w, h int) []string {
@@ -117,10 +186,19 @@ func (m Model) rateOf(name string) string {
 	return "0/s"
 }
 
-// queueLine is the queue bar and the held count.
-func (m Model) queueLine(n engine.NodeSnapshot, barW int) string {
+// queueLine is the queue bar and the held count, and under upstream backup
+// what the node keeps for downstream; a killed node, whose queue is gone,
+// says how to bring it back instead. It fits w cells, giving up the bar's
+// length, then the bar, then the words.
+func (m Model) queueLine(n engine.NodeSnapshot, w int) string {
 	st := m.st
-	bar := draw.Bar(n.Queue, n.QueueCap, barW)
+	if n.State == engine.NodeKilled {
+		for _, s := range []string{"down · r restarts it", "down · r restarts", "r restarts"} {
+			if len(s) <= w || s == "r restarts" {
+				return st.Killed.Render(s)
+			}
+		}
+	}
 	style := st.OK
 	switch fill := float64(n.Queue) / float64(max(n.QueueCap, 1)); {
 	case fill >= 0.9:
@@ -130,36 +208,76 @@ func (m Model) queueLine(n engine.NodeSnapshot, barW int) string {
 	case n.Queue == 0:
 		style = st.Muted
 	}
-	s := "q " + style.Render(bar) + " " + draw.Count(int64(n.Queue))
+	tail := " " + draw.Count(int64(n.Queue))
 	if n.Held > 0 {
-		s += " " + st.Warn.Render(fmt.Sprintf("held %d", n.Held))
+		tail += " " + st.Warn.Render(fmt.Sprintf("held %d", n.Held))
 	}
-	return s
+	backup := []string{""}
+	if m.backs(n) {
+		num := st.Muted.Render(draw.Count(int64(n.Backup)))
+		if n.Backup > 0 {
+			num = st.Bold.Render(draw.Count(int64(n.Backup)))
+		}
+		backup = []string{st.Muted.Render("  backup ") + num, st.Muted.Render(" bk ") + num}
+	}
+	// The bar keeps the length the box gives it while the words fit
+	// beside it; then the words get shorter, then the bar.
+	natural := max(min(w-10, 8), 3)
+	for _, least := range []int{natural, 3} {
+		for _, b := range backup {
+			if barW := min(w-2-ansi.StringWidth(tail+b), natural); barW >= least {
+				return "q " + style.Render(draw.Bar(n.Queue, n.QueueCap, barW)) + tail + b
+			}
+		}
+	}
+	return "q" + tail + backup[len(backup)-1]
+}
+
+// stateLine is a node's state and, at the right, its rate, or the time
+// until its restart; short is the form for narrow boxes, where the right
+// part goes beside the counts.
+func (m Model) stateLine(n engine.NodeSnapshot) (state, right, short string) {
+	st, lk := m.st, stateLook(m.st, n.State)
+	state = lk.style.Render(lk.glyph + " " + n.State)
+	right = st.Muted.Render(m.rateOf(n.Name))
+	short = right
+	switch {
+	case n.State == engine.NodeKilled:
+		state = st.Killed.Render(lk.glyph + " KILLED")
+		right, short = "", ""
+	case restartDue(n):
+		cd := m.countdown(n)
+		right, short = st.Warn.Render("in "+cd), st.Warn.Render(cd)
+	}
+	return state, right, short
 }
 
 // boxed draws a node in a frame: the name in the border, then its state
-// and rate, its counts, and its queue. Narrow boxes (80 columns) use the
-// short form "300→298" for in and out and put the rate beside them.
+// and rate (or restart countdown), its counts, and its queue. Narrow boxes
+// (80 columns) use the short form "300→298" for in and out and put the
+// rate beside them. A killed node keeps its killed frame when selected,
+// with the selection marked in its name.
 func (m Model) boxed(i, w int) []string {
 	n := m.snap.Nodes[i]
 	st, lk := m.st, stateLook(m.st, n.State)
-	frame := st.Node
+	frame, name := st.Node, n.Name
 	switch {
+	case lk.down && i == m.sel:
+		frame, name = st.KilledNode, "▸"+n.Name
 	case i == m.sel:
 		frame = st.SelectedNode
 	case lk.down:
 		frame = st.KilledNode
 	}
 	iw := w - 2
-	state := lk.style.Render(lk.glyph + " " + n.State)
-	rate := st.Muted.Render(m.rateOf(n.Name))
+	state, right, short := m.stateLine(n)
 	counts := "in " + draw.Count(n.In) + "  out " + draw.Count(n.Out)
-	content := []string{spread(state, rate, iw), counts}
-	if ansi.StringWidth(state)+ansi.StringWidth(rate)+1 > iw || len(counts) > iw {
-		content = []string{state, spread(draw.Count(n.In)+"→"+draw.Count(n.Out), rate, iw)}
+	content := []string{spread(state, right, iw), counts}
+	if ansi.StringWidth(state)+ansi.StringWidth(right)+1 > iw || len(counts) > iw {
+		content = []string{state, spread(draw.Count(n.In)+"→"+draw.Count(n.Out), short, iw)}
 	}
-	content = append(content, m.queueLine(n, max(min(iw-10, 8), 3)))
-	return draw.Box(frame, n.Name, content, w, boxedH)
+	content = append(content, m.queueLine(n, iw))
+	return draw.Box(frame, name, content, w, boxedH)
 }
 
 // compact draws a node on two unframed lines, for short terminals.
@@ -170,8 +288,17 @@ func (m Model) compact(i, w int) []string {
 	if i == m.sel {
 		name = st.Selected.Render("▸" + n.Name)
 	}
+	in := "in " + draw.Count(n.In)
+	_, _, short := m.stateLine(n)
+	second := m.queueLine(n, w-len(in)-3) + " " + in
+	if ansi.StringWidth(second) > w-2 || n.State == engine.NodeKilled {
+		second = m.queueLine(n, w-2)
+	}
+	if n.State == engine.NodeKilled {
+		short = st.Killed.Render("killed")
+	}
 	return []string{
-		draw.Fit(spread(lk.style.Render(lk.glyph)+" "+name, m.rateOf(n.Name), w), w),
-		draw.Fit("  "+m.queueLine(n, 3)+" in "+draw.Count(n.In), w),
+		draw.Fit(spread(lk.style.Render(lk.glyph)+" "+name, short, w), w),
+		draw.Fit("  "+second, w),
 	}
 }

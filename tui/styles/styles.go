@@ -14,6 +14,9 @@ type Styles struct {
 	Changed lipgloss.Style
 	// Selected marks the selected item of a list or the selected node.
 	Selected lipgloss.Style
+	// ProbeSet and ProbeClear mark a probed record's bit positions in a
+	// Bloom filter's map: set (the test goes on) or clear (certainly new).
+	ProbeSet, ProbeClear lipgloss.Style
 
 	// Pane and FocusedPane frame a pane; Node, SelectedNode and KilledNode
 	// frame a node of the pipeline; Modal frames a dialog.
@@ -58,6 +61,8 @@ func New(t Theme) *Styles {
 	s.Duplicate = fg(base.Bold(true), t.Duplicate)
 	s.Changed = fg(base.Bold(true), t.Changed)
 	s.Selected = fg(base.Bold(true).Reverse(mono), t.Accent)
+	s.ProbeSet = fg(base.Bold(true).Reverse(true), t.OK)
+	s.ProbeClear = fg(base.Bold(true).Reverse(true), t.Bad)
 	if mono {
 		s.Muted = base.Faint(true)
 		s.Warn = base.Underline(true)

@@ -1,0 +1,28 @@
+package filterpane
+
+import "github.com/charmbracelet/bubbles/key"
+
+// KeyMap is what the filter pane answers to when it has the focus: picking
+// the record whose bit positions it shows.
+type KeyMap struct {
+	Older, Newer, Newest, MadeUp, Stop key.Binding
+}
+
+// DefaultKeyMap is the filter pane's key map.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		Older:  key.NewBinding(key.WithKeys("up"), key.WithHelp("↑/↓", "probe a sink row")),
+		Newer:  key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "probe a newer row")),
+		Newest: key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "probe the newest row")),
+		MadeUp: key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "probe a new id")),
+		Stop:   key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "stop probing")),
+	}
+}
+
+// ShortHelp shows picking a row and a new id.
+func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Older, k.MadeUp} }
+
+// FullHelp lists every binding.
+func (k KeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Older, k.Newer, k.Newest, k.MadeUp, k.Stop}}
+}
