@@ -62,6 +62,7 @@ fmt: ## Format every Go file in place
 golden: ## Rewrite the terminal lab's golden files and the README's generated sections
 	$(GO) test $(GOLDEN) -update
 	UPDATE_README=1 $(GO) test ./engine/lab -run README
+	$(GO) test ./tui/ -run README -update
 
 tidy-check: ## Fail when go.mod or go.sum are not tidy
 	$(GO) mod tidy
