@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"os"
 	"sort"
@@ -9,6 +10,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/bits-and-blooms/bloom/v3"
+
+	"github.com/streamlab/streamlab/engine/filter"
 	"github.com/streamlab/streamlab/engine/jobspec"
 )
 
@@ -219,4 +223,49 @@ func BenchmarkRecovery(b *testing.B) {
 			[3]string{p + "active-standby", p + "none", "of the job without replicas"})
 	}
 	t.report("fault-tolerance cost while nothing fails (records/s over records/s, same run):", pairs)
+}
+
+// discard counts what a stage emits.
+type discard struct{ n int }
+
+func (d *discard) emit(Record) { d.n++ }
+
+// BenchmarkDedupStage prices the dedup stage per record — the filter, the
+// truth kept to count false drops, the record handling — against the bare
+// library call bloom.TestAndAdd on the same ids, in the same run.
+func BenchmarkDedupStage(b *testing.B) {
+	t := throughput{}
+	spec := filter.Spec{Kind: filter.KindBloom, N: 1 << 20, P: 0.01}
+	ids := make([]uint64, 1<<16)
+	for i := range ids {
+		ids[i] = mix(uint64(i)) // a duplicate every 65 536 records
+	}
+	t.measure(b, "raw-testandadd", func(n int) {
+		bf := bloom.NewWithEstimates(spec.N, spec.P)
+		var key [8]byte
+		for i := range n {
+			binary.LittleEndian.PutUint64(key[:], ids[i%len(ids)])
+			bf.TestAndAdd(key[:])
+		}
+	})
+	for _, f := range []filter.Spec{spec, {Kind: filter.KindExact}} {
+		t.measure(b, "stage-"+f.Kind, func(n int) {
+			d, err := newDedup(f)
+			if err != nil {
+				b.Fatal(err)
+			}
+			out := &discard{}
+			for i := range n {
+				d.record(Record{ID: ids[i%len(ids)], Offset: int64(i)}, out)
+			}
+		})
+	}
+	// Records per second of the bare call over the stage's: the stage's cost
+	// per record in units of one TestAndAdd.
+	raw := t["BenchmarkDedupStage/raw-testandadd"]
+	for _, kind := range []string{"bloom", "exact"} {
+		if s := t["BenchmarkDedupStage/stage-"+kind]; s > 0 {
+			fmt.Printf("dedup stage (%s) costs %.2f× a raw TestAndAdd per record\n", kind, raw/s)
+		}
+	}
 }
