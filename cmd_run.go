@@ -48,7 +48,10 @@ run), 2 for bad input: bad flags, an unreadable file, an invalid script.`,
 		if err != nil {
 			return badInput(err)
 		}
-		opts := lab.Options{DBPath: cfg.DB, DumpSource: *dump, Executor: cfg.Executor}
+		opts := lab.Options{DBPath: cfg.DB, DumpSource: *dump, Executor: cfg.Executor, Log: c.stdout}
+		if cfg.Format == "json" {
+			opts.Log = c.stderr // standard output carries one JSON object
+		}
 		if cfg.SeedSet {
 			seed := cfg.Seed
 			opts.Seed = &seed
