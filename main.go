@@ -155,9 +155,12 @@ configuration file and the built-in defaults, in that order of precedence.`,
 	root.AddCommand(
 		c.labCmd(),
 		c.runCmd(),
+		c.lessonCmd(),   // cmd_lessons.go
+		c.lessonsCmd(),  // cmd_lessons.go
+		c.gradeCmd(),    // cmd_grade.go
+		c.exerciseCmd(), // cmd_exercise.go
 		c.versionCmd(),
 	)
-	root.AddCommand(c.unbuiltCmds()...)
 
 	root.Version = versionText()
 	root.SetVersionTemplate("{{.Version}}")

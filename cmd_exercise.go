@@ -1,0 +1,321 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/streamlab/streamlab/exercises"
+	"github.com/streamlab/streamlab/exercises/answer"
+	"github.com/streamlab/streamlab/exercises/grade"
+	"github.com/streamlab/streamlab/exercises/lint"
+	"github.com/streamlab/streamlab/exercises/pack"
+	"github.com/streamlab/streamlab/exercises/report"
+	"github.com/streamlab/streamlab/exercises/watch"
+)
+
+func (c *cli) exerciseCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "exercise list|show|start|lint|watch|init",
+		Short: "Browse exercises, open one in the lab, or check an exercise pack",
+		Long: `Browse the exercises, open one in the terminal lab, check an instructor's
+exercise pack, re-grade an answer whenever it is saved, or copy the starter
+files to work on.
+
+Exit status: 0, 1 for lint findings, 2 for bad input.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return badInput(fmt.Errorf("exercise needs a subcommand: list, show, start, lint, watch or init"))
+		},
+	}
+	start := &cobra.Command{
+		Use:   "start ID",
+		Short: "Open exercise ID in the terminal lab",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := c.load(cmd, nil)
+			if err != nil {
+				return err
+			}
+			if _, err := exercises.Lookup(args[0]); err != nil {
+				return badInput(err)
+			}
+			return c.runTUI(cfg, "exercise:"+args[0])
+		},
+	}
+	c.tuiFlags(start)
+	cmd.AddCommand(c.exerciseListCmd(), c.exerciseShowCmd(), start, c.exerciseLintCmd(),
+		c.exerciseWatchCmd(), c.exerciseInitCmd())
+	return cmd
+}
+
+// packFlag adds --pack DIR to cmd.
+func packFlag(cmd *cobra.Command) *string {
+	return cmd.Flags().String("pack", "", "use the exercise pack in `DIR` instead of the built-in one")
+}
+
+func (c *cli) exerciseListCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List the exercises",
+		Args:  cobra.NoArgs,
+	}
+	dir := packFlag(cmd)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		p, err := loadPack(*dir)
+		if err != nil {
+			return err
+		}
+		idw, kindw := len("ID"), len("KIND")
+		for _, e := range p.Exercises {
+			idw, kindw = max(idw, len(e.ID)), max(kindw, len(e.Kind))
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "%-*s  %-*s  %6s  %s\n", idw, "ID", kindw, "KIND", "POINTS", "TITLE")
+		for _, e := range p.Exercises {
+			fmt.Fprintf(&b, "%-*s  %-*s  %6g  %s\n", idw, e.ID, kindw, e.Kind, e.MaxPoints(), e.Title)
+		}
+		_, err = fmt.Fprint(c.stdout, b.String())
+		return err
+	}
+	return cmd
+}
+
+func (c *cli) exerciseShowCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "show ID",
+		Short: "Print exercise ID's statement",
+		Args:  cobra.ExactArgs(1),
+	}
+	dir := packFlag(cmd)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		p, err := loadPack(*dir)
+		if err != nil {
+			return err
+		}
+		e, err := p.Lookup(args[0])
+		if err != nil {
+			return badInput(err)
+		}
+		_, err = fmt.Fprint(c.stdout, showText(e))
+		return err
+	}
+	return cmd
+}
+
+// showText is an exercise as `exercise show` prints it: its facts, its
+// task, its scenario and its visible checks.
+func showText(e *pack.Exercise) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s — %s\n\n", e.ID, e.Title)
+	fmt.Fprintf(&b, "kind        %s\n", e.Kind)
+	if e.Topic != "" {
+		fmt.Fprintf(&b, "topic       %s\n", e.Topic)
+	}
+	fmt.Fprintf(&b, "job         %s\n", e.Job)
+	fmt.Fprintf(&b, "seed        %d\n", e.Seed)
+	fmt.Fprintf(&b, "time limit  %s\n", e.TimeLimit)
+	fmt.Fprintf(&b, "answer      %s (streamlab exercise init %s copies the starter)\n", e.Answer, e.ID)
+	if len(e.Allow) > 0 {
+		fmt.Fprintf(&b, "may set     %s\n", strings.Join(e.Allow, ", "))
+	}
+	fmt.Fprintf(&b, "points      %g\n\n", e.MaxPoints())
+	b.WriteString(strings.TrimRight(e.Task, "\n"))
+	b.WriteString("\n")
+	if strings.TrimSpace(e.ScenarioText) != "" {
+		b.WriteString("\nScenario:\n")
+		for _, l := range strings.Split(strings.TrimRight(e.ScenarioText, "\n"), "\n") {
+			fmt.Fprintf(&b, "    %s\n", l)
+		}
+	}
+	b.WriteString("\nChecks:\n")
+	for _, ch := range e.Checks {
+		what := ch.Expect
+		if ch.Answer != "" {
+			what = "answer " + ch.Answer
+		}
+		if ch.Visibility == pack.Hidden {
+			what = "hidden"
+		}
+		fmt.Fprintf(&b, "    %-4g %s (%s)\n", ch.Points, ch.Name, what)
+	}
+	return b.String()
+}
+
+func (c *cli) exerciseLintCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "lint [DIR...]",
+		Short: "Check an exercise pack (exit 1 on findings)",
+		Long: `Check the exercise pack in each DIR (the built-in pack when none is given):
+the format of every exercise.yaml, the files each exercise names, its
+scenario and its checks, and then a dry run of each exercise with its starter
+answer. Every problem is printed as FILE:LINE:COLUMN: message.
+
+Exit status: 0 when the pack is clean, 1 when there are findings, 2 when a
+DIR cannot be read.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var all []*lint.Finding
+			if len(args) == 0 {
+				p, err := exercises.Builtin()
+				if p == nil {
+					return failed(err)
+				}
+				fs, err := lint.Pack(cmd.Context(), p, err)
+				if err != nil {
+					return failed(err)
+				}
+				all = fs
+			}
+			for _, dir := range args {
+				fs, err := lint.Dir(cmd.Context(), dir)
+				if err != nil {
+					if cmd.Context().Err() != nil {
+						return failed(err)
+					}
+					return badInput(err)
+				}
+				all = append(all, fs...)
+			}
+			var b strings.Builder
+			for _, f := range all {
+				fmt.Fprintln(&b, f.Error())
+			}
+			fmt.Fprint(c.stdout, b.String())
+			if len(all) > 0 {
+				return failed(fmt.Errorf("%d problem(s) found", len(all)))
+			}
+			return nil
+		},
+	}
+}
+
+func (c *cli) exerciseWatchCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "watch [ID...]",
+		Short: "Re-grade an answer whenever it is saved (stop with Ctrl-C)",
+		Long: `Grade the answers in --answers DIR to each exercise ID (all of them when
+none is named), then grade again whenever an answer file is saved, until
+Ctrl-C. Files are polled every --interval.
+
+Exit status: 0 when stopped, 2 for bad input.`,
+	}
+	d, fs := c.defaults, cmd.Flags()
+	answers := fs.String("answers", ".", "read the answers from `DIR`")
+	fs.Int64("seed", d.Seed, "seed `N` of every run (overrides the exercises')")
+	interval := fs.Duration("interval", 500*time.Millisecond, "how often to look at the answer files")
+	packDir := packFlag(cmd)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		cfg, err := c.load(cmd, nil)
+		if err != nil {
+			return err
+		}
+		if *interval <= 0 {
+			return badInput(fmt.Errorf("--interval must be above 0, got %s", *interval))
+		}
+		exs, err := selectExercises(*packDir, args)
+		if err != nil {
+			return err
+		}
+		if err := checkDir(*answers, "--answers"); err != nil {
+			return err
+		}
+		var opts grade.Options
+		if cfg.SeedSet {
+			seed := cfg.Seed
+			opts.Seed = &seed
+		}
+		t := time.NewTicker(*interval)
+		defer t.Stop()
+		err = c.watch(cmd.Context(), t.C, exs, *answers, opts, nil)
+		if errors.Is(err, grade.ErrBrokenPack) {
+			return badInput(err)
+		}
+		if err != nil {
+			return failed(err)
+		}
+		return nil
+	}
+	return cmd
+}
+
+// watch grades exs at the start and at every tick at which an answer file
+// changed, printing a text report each time, until ctx is done. stat is
+// the watcher's (nil: the file system's).
+func (c *cli) watch(ctx context.Context, ticks <-chan time.Time, exs []*pack.Exercise, dir string, opts grade.Options, stat func(string) watch.Stamp) error {
+	w := &watch.Watcher{
+		Paths: func() []string {
+			paths := make([]string, len(exs))
+			for i, e := range exs {
+				paths[i] = answer.Locate(e, dir)
+			}
+			return paths
+		},
+		Stat: stat,
+		Grade: func(ctx context.Context, changed []string) error {
+			res, err := grade.All(ctx, exs, dir, opts)
+			if err != nil {
+				return err
+			}
+			if len(changed) > 0 {
+				fmt.Fprintf(c.stdout, "\n== %s changed\n", strings.Join(changed, ", "))
+			}
+			if err := report.Text(c.stdout, res); err != nil {
+				return err
+			}
+			fmt.Fprintln(c.stdout, "watching for changes; Ctrl-C stops")
+			return nil
+		},
+	}
+	return w.Run(ctx, ticks)
+}
+
+func (c *cli) exerciseInitCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "init [ID...]",
+		Short: "Copy exercises' tasks and starter answers into a directory",
+		Long: `Copy the task (README.md) and the starter answer of each exercise ID (all
+of them when none is named) into DIR/ID/, the layout streamlab grade
+--answers DIR reads. It never overwrites a file unless --force is given.
+
+Exit status: 0, or 2 for bad input.`,
+	}
+	dir := cmd.Flags().String("dir", ".", "copy into `DIR`")
+	force := cmd.Flags().Bool("force", false, "overwrite files that exist")
+	packDir := packFlag(cmd)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		exs, err := selectExercises(*packDir, args)
+		if err != nil {
+			return err
+		}
+		for _, e := range exs {
+			for _, name := range []string{pack.TaskFile, e.Answer} {
+				data, err := e.ReadFile(name)
+				if err != nil {
+					return badInput(fmt.Errorf("%s: %w", e.FileName(name), err))
+				}
+				dst := filepath.Join(*dir, e.ID, name)
+				if _, err := os.Stat(dst); err == nil && !*force {
+					return badInput(fmt.Errorf("%s exists; use --force to overwrite it", dst))
+				} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+					return badInput(err)
+				}
+				if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+					return badInput(err)
+				}
+				if err := os.WriteFile(dst, data, 0o644); err != nil {
+					return badInput(err)
+				}
+				fmt.Fprintln(c.stdout, dst)
+			}
+		}
+		return nil
+	}
+	return cmd
+}

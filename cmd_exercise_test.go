@@ -1,0 +1,155 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/streamlab/streamlab/exercises"
+	"github.com/streamlab/streamlab/exercises/grade"
+	"github.com/streamlab/streamlab/exercises/pack"
+	"github.com/streamlab/streamlab/exercises/watch"
+)
+
+func TestExerciseList(t *testing.T) {
+	isolate(t)
+	r := streamlab(t, "", "exercise", "list")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "ID ") {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, e := range exercises.List() {
+		if !strings.Contains(r.stdout, e.ID) || !strings.Contains(r.stdout, e.Title) {
+			t.Errorf("list lacks %s", e.ID)
+		}
+	}
+}
+
+func TestExerciseShow(t *testing.T) {
+	isolate(t)
+	r := streamlab(t, "", "exercise", "show", "restart-strategy")
+	for _, want := range []string{"restart-strategy — A restart strategy", "kind        configuration", "may set     restart",
+		"suppressed by", "Scenario:\n    # Exactly-once", "kill count[1] at 1200", "Checks:", "(job.state == running)",
+		"fixed-delay, 10 s delay, the fewest attempts that suffice (hidden)"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("show lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if strings.Contains(r.stdout, "attempts=4") || r.code != 0 {
+		t.Errorf("show reveals a hidden check, or exit %d:\n%s", r.code, r.stdout)
+	}
+	if r := streamlab(t, "", "exercise", "show", "nosuch"); r.code != 2 || !strings.Contains(r.stderr, `no such exercise "nosuch"`) {
+		t.Errorf("unknown: exit %d, %s", r.code, r.stderr)
+	}
+}
+
+func TestExerciseStart(t *testing.T) {
+	isolate(t)
+	if r := streamlab(t, "", "exercise", "start", "nosuch"); r.code != 2 || !strings.Contains(r.stderr, `no such exercise "nosuch"`) {
+		t.Errorf("unknown: exit %d, %s", r.code, r.stderr)
+	}
+	// A known exercise goes on to the terminal lab, which needs a terminal.
+	if r := streamlab(t, "", "exercise", "start", "upstream-backup"); r.code != 2 || !strings.Contains(r.stderr, "terminal") {
+		t.Errorf("known: exit %d, %s", r.code, r.stderr)
+	}
+}
+
+func TestExerciseLint(t *testing.T) {
+	isolate(t)
+	if r := streamlab(t, "", "exercise", "lint"); r.code != 0 || r.stdout != "" {
+		t.Errorf("built-in pack: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	good := writePack(t, "ok", `id: ok
+title: t
+kind: script
+job: passthrough
+answer: a.lab
+checks:
+  - name: ran
+    expect: source.records >= 100
+`, "a.lab", "run 10\n")
+	if r := streamlab(t, "", "exercise", "lint", good); r.code != 0 {
+		t.Errorf("good pack: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	bad := writePack(t, "bad", "id: bad\ntitle: t\nkind: script\nanswer: a.lab\nchecks:\n  - name: x\n    expect: sink.lots > 0\n", "a.lab", "run 10\n")
+	r := streamlab(t, "", "exercise", "lint", good, bad)
+	want := filepath.Join(bad, "bad", "exercise.yaml") + `:7:13: expect: unknown report field "sink.lots"`
+	if r.code != 1 || !strings.Contains(r.stdout, want) || !strings.Contains(r.stderr, "1 problem(s)") {
+		t.Errorf("bad pack: exit %d\nstdout %s\nstderr %s\nwant %s", r.code, r.stdout, r.stderr, want)
+	}
+	if r := streamlab(t, "", "exercise", "lint", filepath.Join(bad, "missing")); r.code != 2 {
+		t.Errorf("missing dir: exit %d", r.code)
+	}
+}
+
+func TestExerciseInit(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	r := streamlab(t, "", "exercise", "init", "--dir", dir, "late-data", "upstream-backup")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	for _, f := range []string{"late-data/answers.yaml", "late-data/README.md", "upstream-backup/duplicates.lab"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("init did not write %s", f)
+		}
+	}
+	if r := streamlab(t, "", "exercise", "init", "--dir", dir, "late-data"); r.code != 2 || !strings.Contains(r.stderr, "--force") {
+		t.Errorf("overwrite: exit %d, %s", r.code, r.stderr)
+	}
+	if r := streamlab(t, "", "exercise", "init", "--dir", dir, "--force", "late-data"); r.code != 0 {
+		t.Errorf("--force: exit %d, %s", r.code, r.stderr)
+	}
+	// The starters grade: the layout is the one grade reads.
+	if r := streamlab(t, "", "grade", "--answers", dir, "late-data", "upstream-backup"); r.code != 1 || !strings.Contains(r.stdout, "no answer") {
+		t.Errorf("grading the starters: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+func TestExerciseWatch(t *testing.T) {
+	isolate(t)
+	c, err := newCLI(nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	c.stdout = &out
+	dir := t.TempDir()
+	ex, err := exercises.Lookup("upstream-backup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	answerFile := filepath.Join(dir, "duplicates.lab")
+	os.WriteFile(answerFile, []byte("run 2000\n"), 0o644)
+
+	// The fake clock of saves: the watcher sees a change when it moves.
+	var version atomic.Int64
+	stat := func(p string) watch.Stamp {
+		return watch.Stamp{ModTime: time.Unix(version.Load(), 0), Exists: true}
+	}
+	ticks := make(chan time.Time)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- c.watch(ctx, ticks, []*pack.Exercise{ex}, dir, grade.Options{}, stat) }()
+	ticks <- time.Time{} // the first grade is done once the watcher takes a tick
+	os.WriteFile(answerFile, []byte("kill source at 1200\nrun 3000\n"), 0o644)
+	version.Store(1)
+	ticks <- time.Time{}
+	ticks <- time.Time{} // the second grade is done
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	if n := strings.Count(text, "exercise "); n != 2 {
+		t.Errorf("%d reports, want 2:\n%s", n, text)
+	}
+	if !strings.Contains(text, "upstream-backup  script  4/8") || !strings.Contains(text, "== "+answerFile+" changed") ||
+		!strings.Contains(text, "upstream-backup  script  8/8      pass") {
+		t.Errorf("watch output:\n%s", text)
+	}
+}

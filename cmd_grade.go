@@ -1,0 +1,187 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/streamlab/streamlab/exercises"
+	"github.com/streamlab/streamlab/exercises/grade"
+	"github.com/streamlab/streamlab/exercises/pack"
+	"github.com/streamlab/streamlab/exercises/report"
+)
+
+func (c *cli) gradeCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "grade [EXERCISE...]",
+		Short: "Grade exercise answers without a terminal (for CI)",
+		Long: `Grade the answers in --answers DIR for each EXERCISE (all of them when
+none is named) and write a report.
+
+EXERCISE is an exercise ID of the pack (the built-in one, or --pack DIR), or
+the directory of an instructor's exercise or pack. The answer to exercise
+ID is read from DIR/ID/FILE when DIR has a directory ID, else from DIR/FILE,
+where FILE is the exercise's answer file (streamlab exercise show ID).
+
+Every exercise runs on the deterministic executor under its own seed, or
+under --seed N (or STREAMLAB_SEED) when given, within its time limit: the
+same answers and seed always give the same grade. Each check scores its
+points; a broken answer (malformed YAML, an unknown key, a missing file, a
+line the engine rejects) scores zero on its exercise with a message naming
+the file and line, and grading goes on.
+
+Formats: text (a table), json (the full result), junit (JUnit XML), tap
+(TAP version 13), gradescope (Gradescope's results.json), classroom (GitHub
+Classroom's autograding result).
+
+Exit status: 0 when all pass, 1 when some fail (a broken answer fails its
+exercise), 2 for misuse: bad flags, a broken exercise pack.`,
+	}
+	d, fs := c.defaults, cmd.Flags()
+	answers := fs.String("answers", ".", "read the answers from `DIR`")
+	fs.String("format", d.Format, "report format: text, json, junit, tap, gradescope or classroom")
+	fs.Int64("seed", d.Seed, "seed `N` of every run (overrides the exercises')")
+	out := fs.String("out", "", "write the report to `FILE` instead of standard output")
+	packDir := fs.String("pack", "", "grade the exercises of the pack in `DIR` instead of the built-in ones")
+
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		cfg, err := c.load(cmd, allFormats)
+		if err != nil {
+			return err
+		}
+		exs, err := selectExercises(*packDir, args)
+		if err != nil {
+			return err
+		}
+		if err := checkDir(*answers, "--answers"); err != nil {
+			return err
+		}
+		var opts grade.Options
+		if cfg.SeedSet {
+			seed := cfg.Seed
+			opts.Seed = &seed
+		}
+		res, err := grade.All(cmd.Context(), exs, *answers, opts)
+		switch {
+		case errors.Is(err, grade.ErrBrokenPack):
+			return badInput(err)
+		case err != nil:
+			return failed(err)
+		}
+		var buf bytes.Buffer
+		if err := report.Write(&buf, cfg.Format, res); err != nil {
+			return badInput(err)
+		}
+		if *out == "" {
+			if _, err := c.stdout.Write(buf.Bytes()); err != nil {
+				return failed(err)
+			}
+		} else if err := writeFileAtomic(*out, buf.Bytes()); err != nil {
+			return badInput(fmt.Errorf("--out %s: %w", *out, err))
+		}
+		if res.Passed {
+			return nil
+		}
+		n := 0
+		for _, e := range res.Exercises {
+			if !e.Passed {
+				n++
+			}
+		}
+		return failed(fmt.Errorf("%d of %d exercises did not pass (score %g/%g)", n, len(res.Exercises), res.Score, res.MaxScore))
+	}
+	return cmd
+}
+
+// loadPack loads the pack in dir, or the built-in pack when dir is empty.
+// A pack with problems is bad input: each problem is listed.
+func loadPack(dir string) (*pack.Pack, error) {
+	var p *pack.Pack
+	var err error
+	if dir == "" {
+		p, err = exercises.Builtin()
+	} else {
+		p, err = pack.LoadDir(dir)
+	}
+	if err != nil {
+		var probs pack.Problems
+		if errors.As(err, &probs) {
+			return nil, badInput(fmt.Errorf("the exercise pack has problems (streamlab exercise lint %s):\n%v", dir, err))
+		}
+		return nil, badInput(err)
+	}
+	return p, nil
+}
+
+// selectExercises returns the exercises args name: IDs in the pack in
+// packDir (the built-in pack when empty), or directories of an exercise or a
+// pack. No args selects every exercise of the pack.
+func selectExercises(packDir string, args []string) ([]*pack.Exercise, error) {
+	p, err := loadPack(packDir)
+	if len(args) == 0 || err != nil {
+		if err != nil {
+			return nil, err
+		}
+		return p.Exercises, nil
+	}
+	var out []*pack.Exercise
+	for _, a := range args {
+		if ex, lerr := p.Lookup(a); lerr == nil {
+			out = append(out, ex)
+			continue
+		}
+		if st, serr := os.Stat(a); serr == nil && st.IsDir() {
+			q, err := loadPack(a)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, q.Exercises...)
+			continue
+		}
+		_, lerr := p.Lookup(a)
+		if strings.ContainsAny(a, `/\`) {
+			return nil, badInput(fmt.Errorf("%s: no such exercise directory", a))
+		}
+		return nil, badInput(lerr)
+	}
+	return out, nil
+}
+
+// checkDir fails unless dir is a directory; flag names it in the message.
+func checkDir(dir, flag string) error {
+	st, err := os.Stat(dir)
+	switch {
+	case err != nil:
+		return badInput(fmt.Errorf("%s %s: no such directory", flag, dir))
+	case !st.IsDir():
+		return badInput(fmt.Errorf("%s %s: not a directory", flag, dir))
+	}
+	return nil
+}
+
+// writeFileAtomic writes data to path through a temporary sibling and a
+// rename, so that a reader never sees half a report.
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

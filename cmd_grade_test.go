@@ -1,0 +1,200 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/streamlab/streamlab/exercises"
+	"github.com/streamlab/streamlab/exercises/grade"
+	"github.com/streamlab/streamlab/exercises/pack"
+)
+
+// referenceAnswers returns a directory with a right answer to every
+// built-in exercise: the reference solutions, and the prediction
+// exercises' keys under their own seeds.
+func referenceAnswers(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("exercises/testdata/reference")); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range exercises.List() {
+		if e.Kind != pack.KindPrediction {
+			continue
+		}
+		key, err := grade.Key(context.Background(), e, grade.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.MkdirAll(filepath.Join(dir, e.ID), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, e.ID, e.Answer), key, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestGradeAllPass(t *testing.T) {
+	isolate(t)
+	dir := referenceAnswers(t)
+	r := streamlab(t, "", "grade", "--answers", dir)
+	n := len(exercises.List())
+	if r.code != 0 || !strings.Contains(r.stdout, "10 of 10 exercises passed") && n == 10 || r.stderr != "" {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	out := filepath.Join(t.TempDir(), "report.xml")
+	r = streamlab(t, "", "grade", "--answers", dir, "--format", "junit", "--out", out, "upstream-backup", "late-data")
+	if r.code != 0 || r.stdout != "" {
+		t.Fatalf("--out: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Suites []struct {
+			Name string `xml:"name,attr"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal(data, &doc); err != nil || len(doc.Suites) != 2 || doc.Suites[0].Name != "upstream-backup" {
+		t.Errorf("junit report: %v %+v", err, doc)
+	}
+}
+
+func TestGradeSomeFail(t *testing.T) {
+	isolate(t)
+	r := streamlab(t, "", "grade", "--answers", "exercises/testdata/wrong", "--format", "json")
+	if r.code != 1 || !strings.Contains(r.stderr, "exercises did not pass") {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	var res grade.Result
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || res.Passed || len(res.Exercises) != len(exercises.List()) {
+		t.Errorf("json: %v %+v", err, res)
+	}
+}
+
+// TestGradeBrokenAnswer: a malformed answer scores zero on its exercise,
+// names its file and line, and the others are still graded.
+func TestGradeBrokenAnswer(t *testing.T) {
+	isolate(t)
+	dir := referenceAnswers(t)
+	bad := filepath.Join(dir, "gap-recovery", "answers.yaml")
+	os.WriteFile(bad, []byte("lost: 3\nlots: 4\n"), 0o644)
+	r := streamlab(t, "", "grade", "--answers", dir, "gap-recovery", "upstream-backup")
+	if r.code != 1 || !strings.Contains(r.stdout, bad+`:2:1: unknown key "lots"`) ||
+		!strings.Contains(r.stdout, "gap-recovery     prediction  0/7      FAIL") || !strings.Contains(r.stdout, "upstream-backup  script      8/8      pass") {
+		t.Errorf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+func TestGradeSeed(t *testing.T) {
+	isolate(t)
+	dir := referenceAnswers(t)
+	if r := streamlab(t, "", "grade", "--answers", dir, "gap-recovery"); r.code != 0 {
+		t.Fatalf("own seed: exit %d\n%s", r.code, r.stdout)
+	}
+	r := streamlab(t, "", "grade", "--answers", dir, "--seed", "99", "gap-recovery", "--format", "json")
+	var res grade.Result
+	json.Unmarshal([]byte(r.stdout), &res)
+	if r.code != 1 || res.Seed == nil || *res.Seed != 99 || res.Exercises[0].Seed != 99 {
+		t.Errorf("--seed 99: exit %d, %+v", r.code, res)
+	}
+	t.Setenv("STREAMLAB_SEED", "99")
+	if r := streamlab(t, "", "grade", "--answers", dir, "gap-recovery"); r.code != 1 {
+		t.Errorf("STREAMLAB_SEED=99: exit %d", r.code)
+	}
+}
+
+func TestGradeMisuse(t *testing.T) {
+	isolate(t)
+	broken := t.TempDir()
+	os.MkdirAll(filepath.Join(broken, "ex"), 0o755)
+	os.WriteFile(filepath.Join(broken, "ex", "exercise.yaml"), []byte("id: ex\nkind: essay\n"), 0o644)
+	runtime := writePack(t, "pred", `id: pred
+title: t
+kind: prediction
+answer: answers.yaml
+scenario: |
+  kill nosuch at 3
+  run 100
+checks:
+  - name: lost
+    answer: lost
+    field: sink.lost
+`, "answers.yaml", "lost: 1\n")
+	tests := []struct {
+		name   string
+		args   []string
+		stderr []string
+	}{
+		{"unknown exercise", []string{"grade", "nosuch"}, []string{`no such exercise "nosuch"`, "upstream-backup"}},
+		{"unknown directory", []string{"grade", "some/where"}, []string{"some/where: no such exercise directory"}},
+		{"bad format", []string{"grade", "--format", "xml"}, []string{`"xml"`}},
+		{"missing answers", []string{"grade", "--answers", filepath.Join(broken, "none")}, []string{"--answers", "no such directory"}},
+		{"broken pack", []string{"grade", "--pack", broken}, []string{"exercise.yaml:2:7: kind: unknown kind", "missing key"}},
+		{"pack broken at run time", []string{"grade", "--pack", runtime, "--answers", runtime}, []string{"exercise pred cannot be graded", `exercise.yaml:6:8: no such node "nosuch"`}},
+		{"bad out", []string{"grade", "upstream-backup", "--answers", "exercises/testdata/reference", "--out", filepath.Join(broken, "no", "such", "x.xml")}, []string{"--out"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := streamlab(t, "", tt.args...)
+			if r.code != 2 {
+				t.Errorf("exit %d, want 2\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+			}
+			for _, s := range tt.stderr {
+				if !strings.Contains(r.stderr, s) {
+					t.Errorf("stderr %q lacks %q", r.stderr, s)
+				}
+			}
+		})
+	}
+}
+
+// writePack writes a pack with one exercise id (exercise.yaml, a README
+// and the starter files given as name, content pairs) and returns its
+// directory.
+func writePack(t *testing.T, id, yaml string, files ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	ex := filepath.Join(dir, id)
+	os.MkdirAll(ex, 0o755)
+	os.WriteFile(filepath.Join(ex, "exercise.yaml"), []byte(yaml), 0o644)
+	os.WriteFile(filepath.Join(ex, "README.md"), []byte("task\n"), 0o644)
+	for i := 0; i+1 < len(files); i += 2 {
+		os.WriteFile(filepath.Join(ex, files[i]), []byte(files[i+1]), 0o644)
+	}
+	return dir
+}
+
+func TestGradeInstructorPack(t *testing.T) {
+	isolate(t)
+	dir := writePack(t, "nodup", `id: nodup
+title: t
+kind: configuration
+job: passthrough
+answer: settings.lab
+scenario: |
+  set mode append
+  kill map at 300
+  run 1000
+checks:
+  - name: nothing lost
+    expect: sink.lost == 0
+`, "settings.lab", "set semantics at-least-once\n")
+	// By --pack and ID, and by the exercise's directory.
+	for _, args := range [][]string{
+		{"grade", "--pack", dir, "--answers", dir, "nodup"},
+		{"grade", "--answers", filepath.Join(dir, "nodup"), filepath.Join(dir, "nodup")},
+		{"grade", "--answers", dir, dir},
+	} {
+		r := streamlab(t, "", args...)
+		if r.code != 0 || !strings.Contains(r.stdout, "nodup") {
+			t.Errorf("%v: exit %d\n%s\n%s", args, r.code, r.stdout, r.stderr)
+		}
+	}
+}

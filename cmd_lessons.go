@@ -1,0 +1,237 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/streamlab/streamlab/lessons"
+)
+
+// lessonCmd is `streamlab lesson [ID]`: open a lesson in the terminal lab.
+func (c *cli) lessonCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "lesson [ID]",
+		Short: "Open a guided lesson (the next one when no ID is given)",
+		Long: `Open guided lesson ID (its number or its name, as ` + "`streamlab lessons`" + ` lists
+them) in the terminal lab; without ID, the next lesson not yet done.
+
+Lessons run under your own lesson seed, chosen once and kept with your
+progress, so that answers that depend on the seed are yours; --seed or
+STREAMLAB_SEED overrides it.
+
+Exit status: 0, or 2 for an unknown ID.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := c.load(cmd, nil)
+			if err != nil {
+				return err
+			}
+			store, progress, err := c.progress()
+			if err != nil {
+				return err
+			}
+			l, err := pickLesson(progress, args)
+			if err != nil {
+				return err
+			}
+			if !cfg.SeedSet {
+				if progress.EnsureSeed(newLessonSeed) {
+					if err := store.Save(progress); err != nil {
+						return failed(err)
+					}
+				}
+				cfg.Seed = progress.Seed
+			}
+			if err := l.WriteFiles(store.Workspace(l)); err != nil {
+				return failed(fmt.Errorf("lesson %s: writing its files: %w", l.ID, err))
+			}
+			return c.runTUI(cfg, "lesson:"+l.ID)
+		},
+	}
+	c.labFlags(cmd)
+	return cmd
+}
+
+// lessonsCmd is `streamlab lessons` with verify and reset.
+func (c *cli) lessonsCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "lessons",
+		Short: "List the lessons and your progress",
+		Long: `List the guided lessons and your progress in each.
+
+Progress is kept in progress.json in $STREAMLAB_STATE_DIR, else
+$XDG_STATE_HOME/streamlab, else ~/.local/state/streamlab.
+
+Exit status: 0, or 2 for bad flags or configuration.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if _, err := c.load(cmd, nil); err != nil {
+				return err
+			}
+			store, progress, err := c.progress()
+			if err != nil {
+				return err
+			}
+			ls, err := lessons.Catalog()
+			if err != nil {
+				return failed(err)
+			}
+			fmt.Fprintf(c.stdout, "Lessons (progress in %s", store.Path())
+			if progress.Seed != 0 {
+				fmt.Fprintf(c.stdout, "; your lesson seed is %d", progress.Seed)
+			}
+			fmt.Fprintln(c.stdout, ")")
+			fmt.Fprintln(c.stdout)
+			tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
+			for _, l := range ls {
+				status := progress.Status(l)
+				var un *lessons.UnavailableError
+				if err := l.Available(cmd.Context()); errors.As(err, &un) {
+					status += " (not available yet: " + un.Missing + ")"
+				}
+				fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\n", l.Number, l.ID, l.Title, status)
+			}
+			if err := tw.Flush(); err != nil {
+				return failed(err)
+			}
+			fmt.Fprintf(c.stdout, "\nOpen one with `streamlab lesson ID`; the next one is %d (%s).\n", progress.Next(ls).Number, progress.Next(ls).ID)
+			return nil
+		},
+	}
+	verify := &cobra.Command{
+		Use:   "verify [ID...]",
+		Short: "Run every lesson's reference solution without a terminal",
+		Long: `Run the reference solution of each lesson ID (all of them when none is
+named) without a terminal, feeding its steps' goals the session as a
+learner's would, and solve its check; print each step as it is done.
+
+Exit status: 0 when every lesson could be finished, 1 otherwise (a lesson
+skipped because the engine lacks what it needs is not finished), 2 for an
+unknown ID or bad flags.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := c.load(cmd, nil)
+			if err != nil {
+				return err
+			}
+			ls, err := lessonsNamed(args)
+			if err != nil {
+				return err
+			}
+			var bad []string
+			for _, l := range ls {
+				res := lessons.Verify(cmd.Context(), l, cfg.Seed)
+				if err := res.WriteText(c.stdout); err != nil {
+					return failed(err)
+				}
+				if !res.OK() {
+					bad = append(bad, l.ID)
+				}
+			}
+			if len(bad) > 0 {
+				return failed(fmt.Errorf("%d of %d lessons cannot be finished: %s", len(bad), len(ls), strings.Join(bad, ", ")))
+			}
+			fmt.Fprintf(c.stdout, "%d of %d lessons can be finished\n", len(ls), len(ls))
+			return nil
+		},
+	}
+	verify.Flags().Int64("seed", c.defaults.Seed, "seed `N` of every run")
+	reset := &cobra.Command{
+		Use:   "reset [ID]",
+		Short: "Forget the progress of lesson ID, or of every lesson",
+		Long: `Forget your progress in lesson ID, or in every lesson when no ID is given.
+Your lesson seed stays.
+
+Exit status: 0, or 2 for an unknown ID.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if _, err := c.load(cmd, nil); err != nil {
+				return err
+			}
+			store, progress, err := c.progress()
+			if err != nil {
+				return err
+			}
+			what := "every lesson"
+			if len(args) == 1 {
+				l, err := lessons.Find(args[0])
+				if err != nil {
+					return badInput(err)
+				}
+				progress.Reset(l.ID)
+				what = fmt.Sprintf("lesson %d (%s)", l.Number, l.ID)
+			} else {
+				progress.ResetAll()
+			}
+			if err := store.Save(progress); err != nil {
+				return failed(err)
+			}
+			fmt.Fprintf(c.stdout, "reset the progress of %s\n", what)
+			return nil
+		},
+	}
+	cmd.AddCommand(verify, reset)
+	return cmd
+}
+
+// progress opens the progress store and loads it. A damaged progress file
+// is only a warning: Load has moved it aside and starts afresh.
+func (c *cli) progress() (lessons.Store, *lessons.Progress, error) {
+	dir, err := lessons.StateDir()
+	if err != nil {
+		return lessons.Store{}, nil, failed(err)
+	}
+	store := lessons.Store{Dir: dir}
+	p, err := store.Load()
+	switch {
+	case errors.Is(err, lessons.ErrDamaged):
+		fmt.Fprintf(c.stderr, "streamlab: warning: %v\n", err)
+	case err != nil:
+		return store, nil, failed(err)
+	}
+	return store, p, nil
+}
+
+// pickLesson finds the lesson args name, or the next one not done.
+func pickLesson(p *lessons.Progress, args []string) (*lessons.Lesson, error) {
+	if len(args) == 1 {
+		l, err := lessons.Find(args[0])
+		if err != nil {
+			return nil, badInput(err)
+		}
+		return l, nil
+	}
+	ls, err := lessons.Catalog()
+	if err != nil {
+		return nil, failed(err)
+	}
+	return p.Next(ls), nil
+}
+
+// lessonsNamed finds the lessons ids name, or returns every lesson.
+func lessonsNamed(ids []string) ([]*lessons.Lesson, error) {
+	if len(ids) == 0 {
+		ls, err := lessons.Catalog()
+		if err != nil {
+			return nil, failed(err)
+		}
+		return ls, nil
+	}
+	var out []*lessons.Lesson
+	for _, id := range ids {
+		l, err := lessons.Find(id)
+		if err != nil {
+			return nil, badInput(err)
+		}
+		out = append(out, l)
+	}
+	return out, nil
+}
+
+// newLessonSeed picks a learner's lesson seed: a small positive number
+// that is easy to read out and type.
+func newLessonSeed() int64 { return 1 + rand.Int64N(999_999) }

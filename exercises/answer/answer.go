@@ -1,0 +1,210 @@
+// Package answer reads a student's answer to an exercise: answers.yaml for
+// a prediction, a fragment of set lines or a job file for a configuration,
+// a lab script for a script or a recording. Every problem is reported at the
+// answer file's line and column.
+package answer
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/goccy/go-yaml/ast"
+
+	"github.com/streamlab/streamlab/engine/jobspec"
+	"github.com/streamlab/streamlab/engine/script"
+	"github.com/streamlab/streamlab/exercises/internal/yamldoc"
+	"github.com/streamlab/streamlab/exercises/pack"
+)
+
+// Error is a problem at a position in an answer file.
+type Error = yamldoc.Error
+
+// Answer is a parsed answer.
+type Answer struct {
+	// File names the answer in messages; Path is where it is on disk, empty
+	// for an answer held in memory.
+	File, Path string
+	Data       []byte
+	// Values are the predictions of answers.yaml, by key.
+	Values map[string]Value
+	// Commands are the lab commands of a .lab answer, with positions in File.
+	Commands []script.Command
+	// Job is the job of a configuration answer that is a job file.
+	Job *jobspec.Spec
+}
+
+// Value is one prediction.
+type Value struct {
+	Type      string // pack.TypeNumber, pack.TypeBool or pack.TypeString
+	Num       float64
+	Text      string // as written
+	Line, Col int
+}
+
+// Locate returns where the answer to ex is under dir: dir/ID/FILE when
+// dir has a directory named after the exercise, else dir/FILE.
+func Locate(ex *pack.Exercise, dir string) string {
+	sub := filepath.Join(dir, ex.ID)
+	if st, err := os.Stat(sub); err == nil && st.IsDir() {
+		return filepath.Join(sub, ex.Answer)
+	}
+	return filepath.Join(dir, ex.Answer)
+}
+
+// MaxSize bounds an answer file: a lab script has at most 10 000 lines of
+// 4 KiB, and no answer comes near that.
+const MaxSize = 1 << 20
+
+// Load reads and parses the answer to ex under dir (see Locate).
+func Load(ex *pack.Exercise, dir string) (*Answer, error) {
+	p := Locate(ex, dir)
+	if st, err := os.Stat(p); err == nil && st.Size() > MaxSize {
+		return nil, &Error{File: p, Msg: fmt.Sprintf("the answer is larger than %d bytes", MaxSize)}
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		msg := fmt.Sprintf("cannot read the answer: %v", err)
+		if errors.Is(err, fs.ErrNotExist) {
+			msg = fmt.Sprintf("missing: the answer to %s goes in %s or %s", ex.ID,
+				filepath.Join(dir, ex.ID, ex.Answer), filepath.Join(dir, ex.Answer))
+		}
+		return nil, &Error{File: p, Msg: msg}
+	}
+	a, err := Parse(ex, p, data)
+	if a != nil {
+		a.Path = p
+	}
+	return a, err
+}
+
+// Parse parses the answer to ex held in data; file names it in messages.
+func Parse(ex *pack.Exercise, file string, data []byte) (*Answer, error) {
+	a := &Answer{File: file, Data: data}
+	var err error
+	switch {
+	case ex.Kind == pack.KindPrediction:
+		err = a.parsePredictions(ex)
+	case ex.Kind == pack.KindConfiguration && !strings.HasSuffix(ex.Answer, ".lab"):
+		var spec jobspec.Spec
+		spec, err = jobspec.Parse(file, data)
+		if je := (*jobspec.Error)(nil); errors.As(err, &je) {
+			err = &Error{File: je.File, Line: je.Line, Col: je.Col, Msg: je.Msg}
+		}
+		a.Job = &spec
+	default:
+		err = a.parseScript(ex)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// parsePredictions reads answers.yaml: a mapping of the keys the checks
+// name to numbers, texts or booleans. A key left empty is no answer.
+func (a *Answer) parsePredictions(ex *pack.Exercise) error {
+	a.Values = map[string]Value{}
+	root, err := yamldoc.Parse(a.File, a.Data)
+	if err != nil || root == nil {
+		return err
+	}
+	keys := ex.AnswerKeys()
+	want := map[string]string{}
+	for _, c := range ex.Checks {
+		if c.Answer == "" {
+			continue
+		}
+		t := pack.TypeString
+		if c.Field != "" {
+			t, _ = pack.FieldType(c.Field)
+		}
+		want[c.Answer] = t
+	}
+	d := &yamldoc.Decoder{File: a.File}
+	for _, f := range d.Mapping(yamldoc.Entry{Key: "answers", Value: root}, "the answers", keys) {
+		v := Value{Line: f.Line(), Col: f.Col(), Text: yamldoc.Text(f.Value)}
+		switch n := f.Value.(type) {
+		case *ast.IntegerNode, *ast.FloatNode:
+			v.Type = pack.TypeNumber
+			v.Num, _ = yamldoc.Number(n)
+		case *ast.BoolNode:
+			v.Type = pack.TypeBool
+		case *ast.StringNode:
+			v.Type, v.Text = pack.TypeString, n.Value
+			if num, ok := yamldoc.Number(n); ok {
+				v.Type, v.Num = pack.TypeNumber, num
+			}
+		default:
+			d.FailAt(f, "%s: expected a number, a word or true/false, got %s", f.Key, yamldoc.Describe(f.Value))
+			continue
+		}
+		switch t := want[f.Key]; {
+		case t == pack.TypeNumber && v.Type != pack.TypeNumber:
+			d.FailAt(f, "%s: expected a number, got %s", f.Key, yamldoc.Describe(f.Value))
+		case t == pack.TypeBool && v.Type != pack.TypeBool:
+			d.FailAt(f, "%s: expected true or false, got %s", f.Key, yamldoc.Describe(f.Value))
+		}
+		a.Values[f.Key] = v
+	}
+	return d.Err()
+}
+
+// parseScript reads a .lab answer and checks it against the exercise: a
+// configuration holds set lines only; a script or recording may not change
+// the job or the executor. A recording's pause and resume lines are dropped:
+// they only paced the terminal lab.
+func (a *Answer) parseScript(ex *pack.Exercise) error {
+	sc, err := script.Parse(a.File, a.Data)
+	if err != nil {
+		var se *script.Error
+		if errors.As(err, &se) {
+			return &Error{File: se.File, Line: se.Line, Col: se.Col, Msg: se.Msg}
+		}
+		return err
+	}
+	fail := func(line, col int, format string, args ...any) error {
+		return &Error{File: a.File, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
+	}
+	for _, c := range sc.Commands {
+		if ex.Kind == pack.KindConfiguration {
+			if c.Verb != script.VerbSet {
+				return fail(c.Line, c.Col, "only set lines belong in this answer, got %s: the exercise's scenario runs the job", c.Verb)
+			}
+			key := c.Args[0]
+			if len(ex.Allow) > 0 && !slices.Contains(ex.Allow, key.Text) {
+				return fail(key.Line, key.Col, "this exercise lets you set %s, not %s", strings.Join(ex.Allow, ", "), key.Text)
+			}
+			if err := pack.CheckSettable(key.Text); err != nil {
+				return fail(key.Line, key.Col, "%v", err)
+			}
+			a.Commands = append(a.Commands, c)
+			continue
+		}
+		switch c.Verb {
+		case script.VerbJob:
+			if c.Args[0].Text != ex.Job {
+				return fail(c.Args[0].Line, c.Args[0].Col, "this exercise runs job %s; the answer cannot change it to %s", ex.Job, c.Args[0].Text)
+			}
+			continue // the grader has set the job already
+		case script.VerbSet:
+			if c.Args[0].Text == "executor" {
+				return fail(c.Args[0].Line, c.Args[0].Col, "grading always runs the deterministic executor; remove this line")
+			}
+		case script.VerbPause, script.VerbResume:
+			if ex.Kind == pack.KindRecording {
+				continue
+			}
+		}
+		a.Commands = append(a.Commands, c)
+	}
+	return nil
+}

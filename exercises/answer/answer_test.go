@@ -1,0 +1,210 @@
+package answer_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/streamlab/streamlab/exercises/answer"
+	"github.com/streamlab/streamlab/exercises/pack"
+)
+
+const prediction = `id: p
+title: t
+kind: prediction
+answer: answers.yaml
+scenario: run 100
+checks:
+  - name: lost
+    answer: lost
+    field: sink.lost
+  - name: correct
+    answer: correct
+    field: sink.correct
+  - name: state
+    answer: state
+    field: job.state
+  - name: mode
+    answer: mode
+    correct: append
+`
+
+// load loads a one-exercise pack.
+func load(t *testing.T, id, yaml string, files ...string) *pack.Exercise {
+	t.Helper()
+	fsys := fstest.MapFS{id + "/exercise.yaml": {Data: []byte(yaml)}, id + "/README.md": {Data: []byte("task")}}
+	for _, f := range files {
+		fsys[id+"/"+f] = &fstest.MapFile{Data: []byte("")}
+	}
+	p, err := pack.Load(fsys, "pack")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.Exercises[0]
+}
+
+func TestPredictions(t *testing.T) {
+	ex := load(t, "p", prediction, "answers.yaml")
+	a, err := answer.Parse(ex, "answers.yaml", []byte("# mine\nlost: 12\ncorrect: false\nstate: failed\nmode:\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := a.Values["lost"]; v.Type != pack.TypeNumber || v.Num != 12 || v.Line != 2 || v.Col != 7 {
+		t.Errorf("lost = %+v", v)
+	}
+	if v := a.Values["correct"]; v.Type != pack.TypeBool || v.Text != "false" {
+		t.Errorf("correct = %+v", v)
+	}
+	if v := a.Values["state"]; v.Type != pack.TypeString || v.Text != "failed" {
+		t.Errorf("state = %+v", v)
+	}
+	if _, ok := a.Values["mode"]; ok {
+		t.Error("an empty key is no answer")
+	}
+	if a, err := answer.Parse(ex, "answers.yaml", nil); err != nil || len(a.Values) != 0 {
+		t.Errorf("empty file: %v, %v", a, err)
+	}
+	if a, err := answer.Parse(ex, "answers.yaml", []byte("lost: 1.5e2\n")); err != nil || a.Values["lost"].Num != 150 {
+		t.Errorf("1.5e2: %v, %v", a, err)
+	}
+}
+
+func TestBrokenPredictions(t *testing.T) {
+	ex := load(t, "p", prediction, "answers.yaml")
+	tests := []struct{ data, want string }{
+		{"lost: [1\n", "answers.yaml:1:"},
+		{"lost: 1\nlots: 2\n", `answers.yaml:2:1: unknown key "lots" in the answers; known keys: lost, correct, state, mode`},
+		{"lost: many\n", `answers.yaml:1:7: lost: expected a number, got string "many"`},
+		{"correct: yes\n", `answers.yaml:1:10: correct: expected true or false`},
+		{"lost: 1\nlost: 2\n", `answers.yaml:2:1: duplicate key "lost"`},
+		{"lost: {a: 1}\n", "expected a number, a word or true/false"},
+		{"- 1\n", "expected a mapping"},
+		{"a: 1\n---\nb: 2\n", "a second YAML document"},
+	}
+	for _, tt := range tests {
+		_, err := answer.Parse(ex, "answers.yaml", []byte(tt.data))
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%q: got %v, want %q", tt.data, err, tt.want)
+		}
+	}
+}
+
+const configuration = `id: c
+title: t
+kind: configuration
+answer: settings.lab
+allow: [restart, semantics]
+scenario: run 100
+checks:
+  - name: ok
+    expect: job.state == running
+`
+
+func TestConfiguration(t *testing.T) {
+	ex := load(t, "c", configuration, "settings.lab")
+	a, err := answer.Parse(ex, "settings.lab", []byte("# comment\nset restart none\nset semantics exactly-once\n"))
+	if err != nil || len(a.Commands) != 2 || a.Commands[0].Line != 2 {
+		t.Fatalf("Parse: %+v, %v", a, err)
+	}
+	tests := []struct{ data, want string }{
+		{"run 100\n", "settings.lab:1:1: only set lines belong in this answer"},
+		{"set mode append\n", "settings.lab:1:5: this exercise lets you set restart, semantics, not mode"},
+		{"set restart\n", "settings.lab:1:"},
+		{"sett restart none\n", `settings.lab:1:1: unknown verb "sett"`},
+	}
+	for _, tt := range tests {
+		_, err := answer.Parse(ex, "settings.lab", []byte(tt.data))
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%q: got %v, want %q", tt.data, err, tt.want)
+		}
+	}
+	any := load(t, "c", strings.Replace(configuration, "allow: [restart, semantics]\n", "", 1), "settings.lab")
+	if _, err := answer.Parse(any, "settings.lab", []byte("set seed 4\n")); err == nil || !strings.Contains(err.Error(), "grader sets the seed") {
+		t.Errorf("set seed: %v", err)
+	}
+}
+
+func TestJobFileAnswer(t *testing.T) {
+	ex := load(t, "j", strings.NewReplacer("id: c", "id: j", "settings.lab", "job.yaml", "allow: [restart, semantics]\n", "").Replace(configuration), "job.yaml")
+	a, err := answer.Parse(ex, "job.yaml", []byte("name: mine\noperators:\n  - name: p\n    kind: parse\n"))
+	if err != nil || a.Job == nil || a.Job.Name != "mine" {
+		t.Fatalf("Parse: %+v, %v", a, err)
+	}
+	_, err = answer.Parse(ex, "job.yaml", []byte("name: mine\noperators:\n  - name: p\n    kind: pasre\n"))
+	if err == nil || !strings.HasPrefix(err.Error(), "job.yaml:4:11:") {
+		t.Errorf("bad kind: %v", err)
+	}
+}
+
+const scriptEx = `id: s
+title: t
+kind: KIND
+job: passthrough
+answer: a.lab
+checks:
+  - name: ok
+    expect: job.state == running
+`
+
+func TestScript(t *testing.T) {
+	ex := load(t, "s", strings.Replace(scriptEx, "KIND", "script", 1), "a.lab")
+	a, err := answer.Parse(ex, "a.lab", []byte("job passthrough\nset semantics at-least-once\nrun 100\n"))
+	if err != nil || len(a.Commands) != 2 {
+		t.Fatalf("Parse: %+v, %v", a, err)
+	}
+	for data, want := range map[string]string{
+		"job clicks\n":                 "a.lab:1:5: this exercise runs job passthrough",
+		"set executor concurrent\n":    "a.lab:1:5: grading always runs the deterministic executor",
+		"run 100\nkill\n":              "a.lab:2:",
+		"run 100 \"unterminated\n":     "a.lab:1:",
+		strings.Repeat("x", 5000):      "a.lab:1:",
+		"run 100\r\nexpect lost ~ 0\n": "a.lab:2:13",
+	} {
+		if _, err := answer.Parse(ex, "a.lab", []byte(data)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%.40q: got %v, want %q", data, err, want)
+		}
+	}
+	// Pause and resume pace the terminal lab: a recording drops them, a
+	// script keeps them (and the engine rejects them).
+	rec := load(t, "s", strings.Replace(scriptEx, "KIND", "recording", 1), "a.lab")
+	a, err = answer.Parse(rec, "a.lab", []byte("run 100\npause\nresume\nrun 100\n"))
+	if err != nil || len(a.Commands) != 2 {
+		t.Errorf("recording: %+v, %v", a, err)
+	}
+	a, err = answer.Parse(ex, "a.lab", []byte("run 100\npause\n"))
+	if err != nil || len(a.Commands) != 2 {
+		t.Errorf("script: %+v, %v", a, err)
+	}
+}
+
+func TestLocateAndLoad(t *testing.T) {
+	ex := load(t, "c", configuration, "settings.lab")
+	dir := t.TempDir()
+	if got := answer.Locate(ex, dir); got != filepath.Join(dir, "settings.lab") {
+		t.Errorf("Locate without a directory per exercise = %q", got)
+	}
+	_, err := answer.Load(ex, dir)
+	if err == nil || !strings.Contains(err.Error(), "missing: the answer to c goes in") {
+		t.Errorf("missing: %v", err)
+	}
+	os.Mkdir(filepath.Join(dir, "c"), 0o755)
+	p := filepath.Join(dir, "c", "settings.lab")
+	os.WriteFile(p, []byte("set restart none\n"), 0o644)
+	if got := answer.Locate(ex, dir); got != p {
+		t.Errorf("Locate = %q, want %q", got, p)
+	}
+	a, err := answer.Load(ex, dir)
+	if err != nil || a.Path != p || a.File != p {
+		t.Errorf("Load: %+v, %v", a, err)
+	}
+	os.WriteFile(p, make([]byte, answer.MaxSize+1), 0o644)
+	if _, err := answer.Load(ex, dir); err == nil || !strings.Contains(err.Error(), "larger than") {
+		t.Errorf("huge answer: %v", err)
+	}
+	os.WriteFile(p, []byte("set restart none\nrun 5\n"), 0o644)
+	if _, err := answer.Load(ex, dir); err == nil || !strings.HasPrefix(err.Error(), p+":2:1:") {
+		t.Errorf("Load names the file and line: %v", err)
+	}
+}

@@ -1,0 +1,398 @@
+// Package grade grades answers to exercises: it runs the exercise's job,
+// the answer and the scenario on the deterministic executor under a seed,
+// within the exercise's time limit, and scores each check.
+package grade
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/engine/lab"
+	"github.com/streamlab/streamlab/engine/script"
+	"github.com/streamlab/streamlab/exercises/answer"
+	"github.com/streamlab/streamlab/exercises/pack"
+)
+
+// ErrBrokenPack marks an exercise that cannot be graded whatever the
+// answer: its scenario or its job is rejected by the engine.
+var ErrBrokenPack = errors.New("broken exercise pack")
+
+// PackError is an error in an exercise itself, found while grading it.
+// errors.Is(err, ErrBrokenPack) holds for it; Err keeps the position.
+type PackError struct {
+	ID  string
+	Err error
+}
+
+func (e *PackError) Error() string {
+	return fmt.Sprintf("exercise %s cannot be graded: %v", e.ID, e.Err)
+}
+
+// Unwrap returns the underlying error.
+func (e *PackError) Unwrap() error { return e.Err }
+
+// Is makes every PackError an ErrBrokenPack.
+func (e *PackError) Is(target error) bool { return target == ErrBrokenPack }
+
+// Options are the grader's settings.
+type Options struct {
+	// Seed, when not nil, overrides every exercise's seed.
+	Seed *int64
+	// TimeLimit, when above zero, replaces every exercise's time limit.
+	TimeLimit time.Duration
+}
+
+// seed is the seed an exercise is graded under.
+func (o Options) seed(ex *pack.Exercise) int64 {
+	if o.Seed != nil {
+		return *o.Seed
+	}
+	return ex.Seed
+}
+
+// All grades the answers under dir to each exercise (see answer.Locate).
+// A broken answer fails its exercise and grading goes on; an error is
+// returned only for a broken pack (ErrBrokenPack) or a cancelled context.
+func All(ctx context.Context, exs []*pack.Exercise, dir string, opts Options) (*Result, error) {
+	res := &Result{Seed: opts.Seed, Passed: true, Exercises: []ExerciseResult{}}
+	for _, ex := range exs {
+		r, err := Dir(ctx, ex, dir, opts)
+		if err != nil {
+			return nil, err
+		}
+		res.add(r)
+	}
+	return res, nil
+}
+
+// Dir grades the answer to ex found under dir.
+func Dir(ctx context.Context, ex *pack.Exercise, dir string, opts Options) (ExerciseResult, error) {
+	a, err := answer.Load(ex, dir)
+	if err != nil {
+		return failed(ex, opts, answer.Locate(ex, dir), err), nil
+	}
+	return Answer(ctx, ex, a, opts)
+}
+
+// Bytes grades an answer held in memory, as the terminal lab has it; file
+// names it in messages.
+func Bytes(ctx context.Context, ex *pack.Exercise, file string, data []byte, opts Options) (ExerciseResult, error) {
+	a, err := answer.Parse(ex, file, data)
+	if err != nil {
+		return failed(ex, opts, file, err), nil
+	}
+	return Answer(ctx, ex, a, opts)
+}
+
+// Answer grades a parsed answer.
+func Answer(ctx context.Context, ex *pack.Exercise, a *answer.Answer, opts Options) (ExerciseResult, error) {
+	limit := ex.TimeLimit
+	if opts.TimeLimit > 0 {
+		limit = opts.TimeLimit
+	}
+	seed := opts.seed(ex)
+	runCtx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	r := &runner{ex: ex, ans: a, seed: seed}
+	defer r.close()
+	rep, err := r.run(runCtx)
+	switch {
+	case err == nil:
+	case ctx.Err() != nil:
+		return ExerciseResult{}, ctx.Err()
+	case errors.Is(err, context.DeadlineExceeded):
+		msg := fmt.Sprintf("time limit of %s exceeded: the run was stopped", limit)
+		if r.at != "" {
+			msg += " at " + r.at
+		}
+		return failed(ex, opts, a.File, errors.New(msg)), nil
+	case errors.Is(err, ErrBrokenPack):
+		return ExerciseResult{}, err
+	default:
+		return failed(ex, opts, a.File, err), nil
+	}
+	res := newResult(ex, opts, a.File)
+	for _, c := range ex.Checks {
+		var cr CheckResult
+		if c.Answer != "" {
+			cr = judgePrediction(c, a, rep, seed)
+		} else {
+			cr = r.judgeExpect(ctx, c)
+		}
+		res.addCheck(c, cr)
+	}
+	return res, nil
+}
+
+// newResult is an exercise result with no checks scored yet.
+func newResult(ex *pack.Exercise, opts Options, file string) ExerciseResult {
+	return ExerciseResult{ID: ex.ID, Title: ex.Title, Kind: ex.Kind, Seed: opts.seed(ex),
+		Answer: file, MaxScore: ex.MaxPoints(), Passed: true, Checks: []CheckResult{}}
+}
+
+// failed is the result of an answer that could not be graded: every check
+// fails with the reason.
+func failed(ex *pack.Exercise, opts Options, file string, err error) ExerciseResult {
+	res := newResult(ex, opts, file)
+	why := err.Error()
+	res.Error = why
+	res.At = position(err)
+	for _, c := range ex.Checks {
+		res.addCheck(c, CheckResult{Message: "not graded: " + why})
+	}
+	return res
+}
+
+func (r *ExerciseResult) addCheck(c pack.Check, cr CheckResult) {
+	cr.Name, cr.Points, cr.Visibility = c.Name, c.Points, c.Visibility
+	if cr.Passed {
+		cr.Score = c.Points
+	} else {
+		r.Passed = false
+		cr.Hint = c.Hint
+	}
+	r.Score += cr.Score
+	r.Checks = append(r.Checks, cr)
+}
+
+// position returns where err is, if it says.
+func position(err error) *Position {
+	var ae *answer.Error
+	if errors.As(err, &ae) {
+		return &Position{File: ae.File, Line: ae.Line, Col: ae.Col}
+	}
+	var le *lab.Error
+	if errors.As(err, &le) {
+		return &Position{File: le.File, Line: le.Line, Col: le.Col}
+	}
+	return nil
+}
+
+// judgePrediction compares a prediction with the report.
+func judgePrediction(c pack.Check, a *answer.Answer, rep *engine.Report, seed int64) CheckResult {
+	v, ok := a.Values[c.Answer]
+	if !ok {
+		return CheckResult{Message: fmt.Sprintf("%s: no answer in %s", c.Answer, a.File)}
+	}
+	var truth string
+	var num float64
+	isNum := false
+	if c.Field == "" {
+		truth = c.Correct
+	} else {
+		f, err := lab.Field(rep, c.Field)
+		if err != nil {
+			return CheckResult{Message: err.Error()}
+		}
+		switch f := f.(type) {
+		case float64:
+			num, isNum = f, true
+			truth = strconv.FormatFloat(f, 'g', -1, 64)
+		case bool:
+			truth = strconv.FormatBool(f)
+		case string:
+			truth = f
+		}
+	}
+	cr := CheckResult{Expected: truth, Actual: v.Text}
+	at := fmt.Sprintf("%s:%d:%d", a.File, v.Line, v.Col)
+	if isNum {
+		tol := c.Tolerance
+		if c.Relative {
+			tol = c.Tolerance * math.Abs(num)
+		}
+		cr.Passed = math.Abs(v.Num-num) <= tol+1e-9
+		if tol > 0 {
+			cr.Expected = fmt.Sprintf("%s ± %s", truth, strconv.FormatFloat(tol, 'g', 4, 64))
+		}
+	} else {
+		cr.Passed = v.Text == truth
+	}
+	what := "the right answer"
+	if c.Field != "" {
+		what = fmt.Sprintf("the engine's %s under seed %d", c.Field, seed)
+	}
+	if cr.Passed {
+		cr.Message = fmt.Sprintf("%s: %s matches %s", c.Answer, v.Text, what)
+	} else {
+		cr.Message = fmt.Sprintf("%s: %s answered %s; %s is %s", c.Answer, at, v.Text, what, cr.Expected)
+	}
+	return cr
+}
+
+// judgeExpect evaluates an expect check on the finished session, with the
+// lab's own `expect` so that it means exactly what it means in a script.
+func (r *runner) judgeExpect(ctx context.Context, c pack.Check) CheckResult {
+	cmd, err := script.ParseLine(r.ex.File, c.Line, "expect "+c.Expect)
+	if err != nil {
+		return CheckResult{Message: err.Error()}
+	}
+	if err := r.s.Exec(ctx, cmd); err != nil {
+		return CheckResult{Message: err.Error()}
+	}
+	exps := r.s.Expectations()
+	e := exps[len(exps)-1]
+	cr := CheckResult{Passed: e.OK, Expected: c.Expect, Actual: e.Actual}
+	if e.OK {
+		cr.Message = fmt.Sprintf("%s holds (actual %s)", c.Expect, e.Actual)
+	} else {
+		cr.Message = fmt.Sprintf("expected %s, but %s is %s", c.Expect, c.Expr.Field, e.Actual)
+	}
+	return cr
+}
+
+// sessionFile is the name the runner gives its session, so that errors the
+// session raises can be moved onto the file the command came from.
+const sessionFile = "\x00grader"
+
+// runner runs one exercise's session.
+type runner struct {
+	ex   *pack.Exercise
+	ans  *answer.Answer
+	seed int64
+	s    *lab.Session
+	at   string // the command running when the time ran out
+	tmp  []string
+}
+
+func (r *runner) close() {
+	if r.s != nil {
+		r.s.Close()
+	}
+	for _, d := range r.tmp {
+		os.RemoveAll(d)
+	}
+}
+
+// part is a run of commands from one file, and whose fault an error in
+// them is.
+type part struct {
+	file   string
+	cmds   []script.Command
+	broken bool // an error here is the pack's, not the answer's
+}
+
+// run builds the session: the job, then a configuration answer's settings,
+// then the scenario, then a script or recording answer.
+func (r *runner) run(ctx context.Context) (*engine.Report, error) {
+	seed := r.seed
+	r.s = lab.NewSession(sessionFile, lab.Options{Seed: &seed, Executor: engine.ExecDeterministic})
+	ex, a := r.ex, r.ans
+	job, err := r.jobPath()
+	if err != nil {
+		return nil, err
+	}
+	jobCmd := script.Command{Verb: script.VerbJob, Line: 1, Col: 1, Args: []script.Arg{{Text: job, Line: 1, Col: 1}}}
+	parts := []part{{file: ex.File, cmds: []script.Command{jobCmd}, broken: a.Job == nil}}
+	switch {
+	case ex.Kind == pack.KindConfiguration:
+		parts = append(parts,
+			part{file: a.File, cmds: a.Commands},
+			part{file: ex.ScenarioFile, cmds: ex.Scenario})
+	case ex.Kind == pack.KindPrediction:
+		parts = append(parts, part{file: ex.ScenarioFile, cmds: ex.Scenario, broken: true})
+	default: // script, recording
+		parts = append(parts,
+			part{file: ex.ScenarioFile, cmds: ex.Scenario, broken: true},
+			part{file: a.File, cmds: a.Commands})
+	}
+	for _, p := range parts {
+		for _, c := range p.cmds {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			r.at = fmt.Sprintf("%s:%d", p.file, c.Line)
+			if err := r.s.Exec(ctx, c); err != nil {
+				return nil, r.blame(p, err)
+			}
+		}
+	}
+	r.at = ""
+	rep, err := r.s.Report()
+	if err != nil {
+		return nil, r.blame(part{file: ex.File}, err)
+	}
+	return rep, nil
+}
+
+// blame names the file an error came from, and marks the pack's errors.
+func (r *runner) blame(p part, err error) error {
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return err
+	}
+	var le *lab.Error
+	if errors.As(err, &le) {
+		e := *le
+		if e.File == sessionFile {
+			e.File = p.file
+		}
+		err = &e
+	}
+	if p.broken {
+		return &PackError{ID: r.ex.ID, Err: err}
+	}
+	if p.file == r.ex.ScenarioFile && r.ex.Kind == pack.KindConfiguration {
+		return fmt.Errorf("%w (in the exercise's scenario, after the settings of %s)", err, r.ans.File)
+	}
+	return err
+}
+
+// jobPath is the argument of the session's job command: a built-in job's
+// name, or a job file on disk (the answer's, for a configuration answer
+// that is a job file).
+func (r *runner) jobPath() (string, error) {
+	ex, a := r.ex, r.ans
+	if a.Job != nil {
+		if a.Path != "" {
+			return filepath.Abs(a.Path)
+		}
+		dir, err := r.tempDir()
+		if err != nil {
+			return "", err
+		}
+		p := filepath.Join(dir, path.Base(filepath.ToSlash(a.File)))
+		if !strings.HasSuffix(p, ".yaml") && !strings.HasSuffix(p, ".yml") {
+			p += ".yaml"
+		}
+		return p, os.WriteFile(p, a.Data, 0o600)
+	}
+	if !ex.JobIsFile() {
+		return ex.Job, nil
+	}
+	if ex.Pack.Dir != "" {
+		return filepath.Abs(filepath.Join(ex.Pack.Dir, filepath.FromSlash(ex.Dir), filepath.FromSlash(ex.Job)))
+	}
+	// An embedded pack: the job file (and any events file beside it) must
+	// be on disk for the engine to read.
+	dir, err := r.tempDir()
+	if err != nil {
+		return "", err
+	}
+	sub, err := fs.Sub(ex.Pack.FS, ex.Dir)
+	if err != nil {
+		return "", err
+	}
+	if err := os.CopyFS(dir, sub); err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, filepath.FromSlash(ex.Job)), nil
+}
+
+func (r *runner) tempDir() (string, error) {
+	d, err := os.MkdirTemp("", "streamlab-grade-*")
+	if err != nil {
+		return "", err
+	}
+	r.tmp = append(r.tmp, d)
+	return d, nil
+}

@@ -1,0 +1,344 @@
+package grade_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/streamlab/streamlab/exercises/grade"
+	"github.com/streamlab/streamlab/exercises/pack"
+)
+
+// files of a small pack: a configuration, a prediction and a script.
+var files = map[string]string{
+	"conf/exercise.yaml": `id: conf
+title: No loss after a failure
+kind: configuration
+job: passthrough
+seed: 3
+answer: settings.lab
+allow: [semantics]
+scenario: |
+  set mode append
+  kill map at 300
+  run 1000
+checks:
+  - name: nothing lost
+    expect: sink.lost == 0
+    points: 2
+  - name: upstream backup
+    expect: config.ha == upstream-backup
+    hint: pick the semantics
+  - name: secret
+    expect: recovery.failures == 1
+    visibility: hidden
+`,
+	"conf/README.md":    "task",
+	"conf/settings.lab": "set semantics at-most-once\n",
+	"pred/exercise.yaml": `id: pred
+title: Predict
+kind: prediction
+job: passthrough
+seed: 3
+answer: answers.yaml
+scenario: |
+  set semantics at-most-once
+  kill map at 300
+  run 1000
+checks:
+  - name: lost
+    answer: lost
+    field: sink.lost
+    tolerance: 10%
+  - name: state
+    answer: state
+    field: job.state
+    choices: [running, failed]
+  - name: mode
+    answer: mode
+    correct: append
+`,
+	"pred/README.md":    "task",
+	"pred/answers.yaml": "lost:\nstate:\nmode:\n",
+	"scr/exercise.yaml": `id: scr
+title: Script
+kind: script
+job: passthrough
+seed: 3
+time_limit: 300ms
+answer: a.lab
+scenario: set semantics at-least-once
+checks:
+  - name: ran
+    expect: source.records >= 500
+`,
+	"scr/README.md": "task",
+	"scr/a.lab":     "run 10\n",
+}
+
+func testPack(t testing.TB, edit func(map[string]string)) *pack.Pack {
+	t.Helper()
+	fsys := fstest.MapFS{}
+	m := map[string]string{}
+	for k, v := range files {
+		m[k] = v
+	}
+	if edit != nil {
+		edit(m)
+	}
+	for k, v := range m {
+		fsys[k] = &fstest.MapFile{Data: []byte(v)}
+	}
+	p, err := pack.Load(fsys, "pack")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func lookup(t testing.TB, p *pack.Pack, id string) *pack.Exercise {
+	t.Helper()
+	e, err := p.Lookup(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func TestConfigurationPartialCredit(t *testing.T) {
+	ex := lookup(t, testPack(t, nil), "conf")
+	ctx := context.Background()
+	wrong, err := grade.Bytes(ctx, ex, "settings.lab", []byte("set semantics at-most-once\n"), grade.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wrong.Passed || wrong.Score != 1 || wrong.MaxScore != 4 || wrong.Error != "" || wrong.Seed != 3 {
+		t.Errorf("at-most-once: %+v", wrong)
+	}
+	if c := wrong.Checks[1]; c.Passed || c.Hint != "pick the semantics" || !strings.Contains(c.Message, "config.ha is none") {
+		t.Errorf("failed check: %+v", c)
+	}
+	right, err := grade.Bytes(ctx, ex, "settings.lab", []byte("set semantics at-least-once\n"), grade.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !right.Passed || right.Score != 4 {
+		t.Errorf("at-least-once: %+v", right)
+	}
+}
+
+func TestBrokenAnswerScoresZero(t *testing.T) {
+	ex := lookup(t, testPack(t, nil), "conf")
+	for data, want := range map[string]string{
+		"set semantics at-least-once\nrun 5\n": "settings.lab:2:1: only set lines",
+		"set semantics sometimes\n":            "settings.lab:1:15: unknown semantics",
+	} {
+		r, err := grade.Bytes(context.Background(), ex, "settings.lab", []byte(data), grade.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Score != 0 || r.Passed || !strings.Contains(r.Error, want) {
+			t.Errorf("%q: score %g, error %q; want 0 and %q", data, r.Score, r.Error, want)
+		}
+		for _, c := range r.Checks {
+			if c.Passed || !strings.Contains(c.Message, want) {
+				t.Errorf("%q: check %+v", data, c)
+			}
+		}
+	}
+}
+
+func TestPrediction(t *testing.T) {
+	ex := lookup(t, testPack(t, nil), "pred")
+	ctx := context.Background()
+	key, err := grade.Key(ctx, ex, grade.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := grade.Bytes(ctx, ex, "answers.yaml", key, grade.Options{})
+	if err != nil || !r.Passed {
+		t.Fatalf("the key scores %+v, %v\nkey:\n%s", r, err, key)
+	}
+	var lost float64
+	for _, l := range strings.Split(string(key), "\n") {
+		if v, ok := strings.CutPrefix(l, "lost: "); ok {
+			json.Unmarshal([]byte(v), &lost)
+		}
+	}
+	if lost == 0 {
+		t.Fatalf("gap recovery lost nothing? key:\n%s", key)
+	}
+	// Within the 10% tolerance, and outside it.
+	for _, tc := range []struct {
+		lost float64
+		pass bool
+	}{{lost * 0.95, true}, {lost * 1.09, true}, {lost * 0.85, false}, {0, false}} {
+		data := []byte(strings.Join([]string{"lost: " + jsonNum(tc.lost), "state: running", "mode: append"}, "\n"))
+		r, err := grade.Bytes(ctx, ex, "answers.yaml", data, grade.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Checks[0].Passed != tc.pass {
+			t.Errorf("lost %g (right %g): passed %v, want %v: %s", tc.lost, lost, r.Checks[0].Passed, tc.pass, r.Checks[0].Message)
+		}
+	}
+	// No answer fails that check only.
+	r, _ = grade.Bytes(ctx, ex, "answers.yaml", []byte("state: running\nmode: append\n"), grade.Options{})
+	if r.Error != "" || r.Checks[0].Passed || !r.Checks[1].Passed || !strings.Contains(r.Checks[0].Message, "no answer") {
+		t.Errorf("missing answer: %+v", r)
+	}
+	// A wrong choice.
+	r, _ = grade.Bytes(ctx, ex, "answers.yaml", []byte("mode: update\n"), grade.Options{})
+	if c := r.Checks[2]; c.Passed || !strings.Contains(c.Message, "answers.yaml:1:7 answered update; the right answer is append") {
+		t.Errorf("wrong choice: %+v", c)
+	}
+}
+
+func jsonNum(f float64) string {
+	b, _ := json.Marshal(f)
+	return string(b)
+}
+
+func TestSeedChangesThePrediction(t *testing.T) {
+	ex := lookup(t, testPack(t, func(m map[string]string) {
+		m["pred/exercise.yaml"] = strings.Replace(m["pred/exercise.yaml"], "    tolerance: 10%\n", "", 1)
+	}), "pred")
+	ctx := context.Background()
+	key, err := grade.Key(ctx, ex, grade.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed := int64(99)
+	r, err := grade.Bytes(ctx, ex, "answers.yaml", key, grade.Options{Seed: &seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Seed != 99 || r.Checks[0].Passed {
+		t.Errorf("seed 3's answer under seed 99: %+v", r)
+	}
+}
+
+func TestTimeLimit(t *testing.T) {
+	ex := lookup(t, testPack(t, nil), "scr")
+	runaway := []byte(strings.Repeat("run 10000000\n", 50))
+	start := time.Now()
+	r, err := grade.Bytes(context.Background(), ex, "a.lab", runaway, grade.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 20*time.Second {
+		t.Errorf("a 300ms time limit took %s", took)
+	}
+	if r.Passed || r.Score != 0 || !strings.Contains(r.Error, "time limit of 300ms exceeded") || !strings.Contains(r.Error, "a.lab:") {
+		t.Errorf("runaway answer: %+v", r)
+	}
+	// Options.TimeLimit replaces the exercise's.
+	r, err = grade.Bytes(context.Background(), ex, "a.lab", []byte("run 600\n"), grade.Options{TimeLimit: time.Minute})
+	if err != nil || !r.Passed {
+		t.Errorf("within the limit: %+v, %v", r, err)
+	}
+}
+
+func TestCancelStopsGrading(t *testing.T) {
+	ex := lookup(t, testPack(t, nil), "scr")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := grade.Bytes(ctx, ex, "a.lab", []byte("run 100\n"), grade.Options{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+}
+
+func TestBrokenPack(t *testing.T) {
+	p := testPack(t, func(m map[string]string) {
+		m["pred/exercise.yaml"] = strings.Replace(m["pred/exercise.yaml"], "kill map at 300", "kill mapper at 300", 1)
+	})
+	_, err := grade.Bytes(context.Background(), lookup(t, p, "pred"), "answers.yaml", []byte("mode: append\n"), grade.Options{})
+	var pe *grade.PackError
+	if !errors.Is(err, grade.ErrBrokenPack) || !errors.As(err, &pe) || pe.ID != "pred" ||
+		!strings.Contains(err.Error(), "pack/pred/exercise.yaml:9:8:") {
+		t.Errorf("broken scenario: %v", err)
+	}
+}
+
+func TestAllGoesOnAfterABrokenAnswer(t *testing.T) {
+	p := testPack(t, nil)
+	dir := t.TempDir()
+	write := func(name, data string) {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
+		os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644)
+	}
+	write("conf/settings.lab", "set semantics at-least-once\n")
+	write("pred/answers.yaml", "lost: [\n")
+	write("scr/a.lab", "run 600\n")
+	res, err := grade.All(context.Background(), p.Exercises, dir, grade.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Exercises) != 3 || res.Passed || res.MaxScore != 4+3+1 || res.Score != 4+1 {
+		t.Fatalf("result: %+v", res)
+	}
+	pred := res.Exercises[1]
+	if pred.ID != "pred" || pred.Score != 0 || !strings.Contains(pred.Error, filepath.Join(dir, "pred", "answers.yaml")+":1:") {
+		t.Errorf("broken answer: %+v", pred)
+	}
+	os.Remove(filepath.Join(dir, "scr", "a.lab"))
+	res, _ = grade.All(context.Background(), p.Exercises, dir, grade.Options{})
+	if scr := res.Exercises[2]; !strings.Contains(scr.Error, "missing") {
+		t.Errorf("missing answer: %+v", scr)
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	p := testPack(t, nil)
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "settings.lab"), []byte("set semantics at-least-once\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "answers.yaml"), []byte("lost: 100\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "a.lab"), []byte("run 600\n"), 0o644)
+	var first []byte
+	for i := range 3 {
+		res, err := grade.All(context.Background(), p.Exercises, dir, grade.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(res)
+		if i == 0 {
+			first = b
+		} else if string(b) != string(first) {
+			t.Fatalf("run %d differs:\n%s\n%s", i, first, b)
+		}
+	}
+}
+
+func TestJobFiles(t *testing.T) {
+	job := "name: mine\noperators:\n  - name: map\n    kind: map\n"
+	p := testPack(t, func(m map[string]string) {
+		// The exercise's own job from a file of the (embedded) pack.
+		m["scr/exercise.yaml"] = strings.Replace(m["scr/exercise.yaml"], "job: passthrough", "job: job.yaml", 1)
+		m["scr/job.yaml"] = job
+		// A configuration whose answer is a job file.
+		m["conf/exercise.yaml"] = strings.NewReplacer("answer: settings.lab", "answer: job.yaml", "allow: [semantics]\n", "",
+			"  set mode append\n", "  set mode append\n  set semantics at-least-once\n").Replace(m["conf/exercise.yaml"])
+		m["conf/job.yaml"] = job
+	})
+	ctx := context.Background()
+	r, err := grade.Bytes(ctx, lookup(t, p, "scr"), "a.lab", []byte("run 600\n"), grade.Options{})
+	if err != nil || !r.Passed {
+		t.Errorf("embedded job file: %+v, %v", r, err)
+	}
+	conf := lookup(t, p, "conf")
+	r, err = grade.Bytes(ctx, conf, "job.yaml", []byte(job), grade.Options{})
+	if err != nil || !r.Passed {
+		t.Errorf("job file answer: %+v, %v", r, err)
+	}
+	// The scenario kills map: a job without it fails the answer, not the pack.
+	r, err = grade.Bytes(ctx, conf, "job.yaml", []byte("name: mine\noperators:\n  - name: m\n    kind: map\n"), grade.Options{})
+	if err != nil || r.Score != 0 || !strings.Contains(r.Error, "in the exercise's scenario, after") {
+		t.Errorf("job without the node: %+v, %v", r, err)
+	}
+}

@@ -1,0 +1,63 @@
+package grade
+
+// Result is the outcome of grading a set of exercises.
+type Result struct {
+	Score    float64 `json:"score"`
+	MaxScore float64 `json:"max_score"`
+	Passed   bool    `json:"passed"`
+	// Seed is the seed that overrode every exercise's own, if one did.
+	Seed      *int64           `json:"seed,omitempty"`
+	Exercises []ExerciseResult `json:"exercises"`
+}
+
+// ExerciseResult is the outcome of grading one exercise.
+type ExerciseResult struct {
+	ID       string  `json:"id"`
+	Title    string  `json:"title"`
+	Kind     string  `json:"kind"`
+	Seed     int64   `json:"seed"`
+	Answer   string  `json:"answer"`
+	Score    float64 `json:"score"`
+	MaxScore float64 `json:"max_score"`
+	Passed   bool    `json:"passed"`
+	// Error says why the answer could not be graded (a broken or missing
+	// answer file, an answer the engine rejects, the time limit), naming
+	// the file, line and column where there is one. Every check then fails.
+	Error string `json:"error,omitempty"`
+	// At is where the error is, when it has a position.
+	At     *Position     `json:"at,omitempty"`
+	Checks []CheckResult `json:"checks"`
+}
+
+// Position is a place in a file; Line and Col are 1-based, 0 when unknown.
+type Position struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+	Col  int    `json:"col"`
+}
+
+// CheckResult is the outcome of one check.
+type CheckResult struct {
+	Name       string  `json:"name"`
+	Points     float64 `json:"points"`
+	Score      float64 `json:"score"`
+	Passed     bool    `json:"passed"`
+	Visibility string  `json:"visibility"`
+	// Expected and Actual are what the check wanted and what it found.
+	Expected string `json:"expected,omitempty"`
+	Actual   string `json:"actual,omitempty"`
+	// Message says what happened, for a person.
+	Message string `json:"message"`
+	Hint    string `json:"hint,omitempty"`
+}
+
+// add appends an exercise's result and updates the totals.
+func (r *Result) add(e ExerciseResult) {
+	r.Exercises = append(r.Exercises, e)
+	r.Score += e.Score
+	r.MaxScore += e.MaxScore
+	r.Passed = true
+	for _, x := range r.Exercises {
+		r.Passed = r.Passed && x.Passed
+	}
+}

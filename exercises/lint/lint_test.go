@@ -1,0 +1,104 @@
+package lint_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/streamlab/streamlab/exercises/lint"
+)
+
+func writePack(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, data := range files {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+const good = `id: good
+title: Good
+kind: configuration
+job: passthrough
+answer: settings.lab
+allow: [semantics]
+scenario: |
+  set mode append
+  kill map at 300
+  run 1000
+checks:
+  - name: nothing lost
+    expect: sink.lost == 0
+`
+
+func TestCleanPack(t *testing.T) {
+	dir := writePack(t, map[string]string{
+		"good/exercise.yaml": good, "good/README.md": "task", "good/settings.lab": "set semantics at-most-once\n",
+	})
+	fs, err := lint.Dir(context.Background(), dir)
+	if err != nil || len(fs) != 0 {
+		t.Errorf("clean pack: %v, %v", fs, err)
+	}
+}
+
+// TestFindings: every problem of a pack, static or found by the dry run,
+// with its file, line and column.
+func TestFindings(t *testing.T) {
+	dir := writePack(t, map[string]string{
+		// The engine knows no node "mapper": only the dry run finds it.
+		"node/exercise.yaml": strings.NewReplacer("id: good", "id: node", "kill map", "kill mapper").Replace(good),
+		"node/README.md":     "task",
+		"node/settings.lab":  "set semantics at-most-once\n",
+		// A starter the engine rejects.
+		"starter/exercise.yaml": strings.Replace(good, "id: good", "id: starter", 1),
+		"starter/README.md":     "task",
+		"starter/settings.lab":  "set semantics sometimes\n",
+		// A starter that already passes.
+		"easy/exercise.yaml": strings.Replace(good, "id: good", "id: easy", 1),
+		"easy/README.md":     "task",
+		"easy/settings.lab":  "set semantics at-least-once\n",
+		// Two static problems in one file, and a missing README.
+		"bad/exercise.yaml": strings.NewReplacer("id: good", "id: bad", "kind: configuration", "kind: essay", "sink.lost == 0", "sink.lots == 0").Replace(good),
+		"bad/settings.lab":  "",
+		// Not an exercise, but looks like one.
+		"typo/README.md": "task",
+	})
+	fs, err := lint.Dir(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range fs {
+		got = append(got, strings.TrimPrefix(f.Error(), filepath.ToSlash(dir)+"/"))
+	}
+	text := strings.Join(got, "\n")
+	for _, want := range []string{
+		`bad/README.md: missing`,
+		`bad/exercise.yaml:3:7: kind: unknown kind "essay"`,
+		`bad/exercise.yaml:13:13: expect: unknown report field "sink.lots"`,
+		`easy/settings.lab: the starter answer already scores full marks`,
+		`node/exercise.yaml:9:8: the starter answer cannot be graded: no such node "mapper"`,
+		`starter/settings.lab:1:15: the starter answer cannot be graded: unknown semantics "sometimes"`,
+		`typo: the directory has a README.md but no exercise.yaml`,
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("findings lack %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "good/") {
+		t.Errorf("the good exercise has findings:\n%s", text)
+	}
+}
+
+func TestUnreadableDir(t *testing.T) {
+	if _, err := lint.Dir(context.Background(), filepath.Join(t.TempDir(), "missing")); err == nil {
+		t.Error("a missing directory should be an error, not a finding")
+	}
+}

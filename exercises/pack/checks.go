@@ -1,0 +1,267 @@
+package pack
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/token"
+
+	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/engine/lab"
+	"github.com/streamlab/streamlab/engine/script"
+	"github.com/streamlab/streamlab/exercises/internal/yamldoc"
+)
+
+// Types of report fields.
+const (
+	TypeNumber = "number"
+	TypeBool   = "bool"
+	TypeString = "string"
+)
+
+// fieldTypes maps every report field (DESIGN §3.3) to its type, read off
+// the report's JSON form so that it cannot drift from the engine.
+var fieldTypes = func() map[string]string {
+	rep := engine.Report{Job: engine.JobReport{Error: "x"}, Config: engine.ConfigReport{Note: "x"}}
+	data, _ := json.Marshal(rep)
+	var root map[string]any
+	_ = json.Unmarshal(data, &root)
+	types := map[string]string{}
+	var walk func(prefix string, v any)
+	walk = func(prefix string, v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, x := range v {
+				walk(strings.TrimPrefix(prefix+"."+k, "."), x)
+			}
+		case float64:
+			types[prefix] = TypeNumber
+		case bool:
+			types[prefix] = TypeBool
+		case string:
+			types[prefix] = TypeString
+		}
+	}
+	walk("", root)
+	return types
+}()
+
+// FieldType returns the type of a report field as `expect` names it (a
+// dotted name, or a sink field's short name such as lost).
+func FieldType(name string) (string, error) {
+	if t, ok := fieldTypes[name]; ok {
+		return t, nil
+	}
+	if !strings.Contains(name, ".") {
+		if t, ok := fieldTypes["sink."+name]; ok {
+			return t, nil
+		}
+	}
+	names := make([]string, 0, len(fieldTypes))
+	for k := range fieldTypes {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return "", fmt.Errorf("unknown report field %q; expected one of %s", name, strings.Join(names, ", "))
+}
+
+// CheckSettable reports whether an answer may be allowed to set key.
+func CheckSettable(key string) error {
+	switch key {
+	case "seed":
+		return fmt.Errorf("seed cannot be allowed: the grader sets the seed")
+	case "executor":
+		return fmt.Errorf("executor cannot be allowed: grading always runs the deterministic executor")
+	}
+	var keys []string
+	for _, s := range lab.Settings() {
+		if s.Key == key {
+			return nil
+		}
+		keys = append(keys, s.Key)
+	}
+	return fmt.Errorf("unknown setting %q; expected one of %s", key, strings.Join(keys, ", "))
+}
+
+// decodeCheck reads one check.
+func (e *Exercise) decodeCheck(d *yamldoc.Decoder, item yamldoc.Entry) Check {
+	c := Check{Points: 1, Visibility: Visible}
+	c.Line, c.Col = item.Line(), item.Col()
+	has := map[string]yamldoc.Entry{}
+	for _, f := range d.Mapping(item, "check", checkKeys) {
+		has[f.Key] = f
+		switch f.Key {
+		case "name":
+			c.Name = d.String(f)
+		case "points":
+			c.Points = d.Number(f)
+			if c.Points <= 0 || c.Points > 1000 {
+				d.FailAt(f, "points: must be above 0 and at most 1000, got %s", yamldoc.Text(f.Value))
+			}
+		case "visibility":
+			c.Visibility = d.String(f)
+			if c.Visibility != Visible && c.Visibility != Hidden {
+				d.FailAt(f, "visibility: expected visible or hidden, got %q", c.Visibility)
+			}
+		case "hint":
+			c.Hint = d.String(f)
+		case "expect":
+			c.Expect = d.String(f)
+			e.parseExpect(d, f, &c)
+		case "answer":
+			c.Answer = d.String(f)
+			if c.Answer != "" && !keyPattern.MatchString(c.Answer) {
+				d.FailAt(f, "answer: %q must be a key of lower-case letters, digits and underscores, starting with a letter", c.Answer)
+			}
+		case "field":
+			c.Field = d.String(f)
+			if _, err := FieldType(c.Field); c.Field != "" && err != nil {
+				d.FailAt(f, "field: %v", err)
+			}
+		case "correct":
+			c.Correct = scalarText(d, f)
+		case "tolerance":
+			c.Tolerance, c.Relative = tolerance(d, f)
+		case "choices":
+			for i, item := range d.List(f) {
+				s := scalarText(d, item)
+				if slices.Contains(c.Choices, s) {
+					d.FailAt(item, "choices: %q is listed twice", s)
+				}
+				_ = i
+				c.Choices = append(c.Choices, s)
+			}
+		}
+	}
+	fail := func(format string, args ...any) { d.FailAt(item, format, args...) }
+	if _, ok := has["name"]; !ok {
+		fail("check: missing key \"name\"")
+	}
+	_, isExpect := has["expect"]
+	_, isAnswer := has["answer"]
+	switch {
+	case isExpect && isAnswer:
+		fail("check %q: has both expect and answer; a check is one or the other", c.Name)
+	case !isExpect && !isAnswer:
+		fail("check %q: needs expect (a report expression) or answer (a key of the answers file)", c.Name)
+	case isExpect:
+		for _, k := range []string{"field", "correct", "tolerance", "choices"} {
+			if f, ok := has[k]; ok {
+				d.FailAt(f, "%s: only an answer check takes %s", k, k)
+			}
+		}
+	case isAnswer:
+		e.checkAnswerCheck(d, item, has, &c)
+	}
+	return c
+}
+
+// checkAnswerCheck checks the keys of a prediction check.
+func (e *Exercise) checkAnswerCheck(d *yamldoc.Decoder, item yamldoc.Entry, has map[string]yamldoc.Entry, c *Check) {
+	if e.Kind != KindPrediction && e.Kind != "" {
+		d.FailAt(has["answer"], "answer: only a prediction exercise has answer checks; this one is a %s exercise (use expect)", e.Kind)
+	}
+	_, isField := has["field"]
+	_, isCorrect := has["correct"]
+	switch {
+	case isField == isCorrect:
+		d.FailAt(item, "check %q: an answer check needs either field (judged against the engine) or correct (a fixed answer)", c.Name)
+		return
+	case isCorrect:
+		if f, ok := has["tolerance"]; ok {
+			d.FailAt(f, "tolerance: only an answer judged against a number field takes a tolerance")
+		}
+		if len(c.Choices) > 0 && !slices.Contains(c.Choices, c.Correct) {
+			d.FailAt(has["correct"], "correct: %q is not one of the choices %s", c.Correct, strings.Join(c.Choices, ", "))
+		}
+		return
+	}
+	t, err := FieldType(c.Field)
+	if err != nil {
+		return
+	}
+	if f, ok := has["tolerance"]; ok && t != TypeNumber {
+		d.FailAt(f, "tolerance: field %s is a %s; only numbers take a tolerance", c.Field, t)
+	}
+	if f, ok := has["choices"]; ok && t == TypeNumber {
+		d.FailAt(f, "choices: field %s is a number; choices are for texts and booleans", c.Field)
+	}
+	if t == TypeBool {
+		for _, ch := range c.Choices {
+			if ch != "true" && ch != "false" {
+				d.FailAt(has["choices"], "choices: field %s is true or false, so the choices are too, got %q", c.Field, ch)
+				break
+			}
+		}
+	}
+}
+
+// scalarText is the text of a scalar: a string, or a number or boolean as
+// written.
+func scalarText(d *yamldoc.Decoder, f yamldoc.Entry) string {
+	switch f.Value.(type) {
+	case *ast.IntegerNode, *ast.FloatNode, *ast.BoolNode:
+		return yamldoc.Text(f.Value)
+	}
+	return d.String(f)
+}
+
+// tolerance reads an absolute (5) or relative (10%) tolerance.
+func tolerance(d *yamldoc.Decoder, f yamldoc.Entry) (float64, bool) {
+	if s, ok := f.Value.(*ast.StringNode); ok && strings.HasSuffix(s.Value, "%") {
+		p, err := strconv.ParseFloat(strings.TrimSuffix(s.Value, "%"), 64)
+		if err != nil || p < 0 || p > 100 {
+			d.FailAt(f, "tolerance: expected a number such as 3 or a percentage such as 5%%, got %q", s.Value)
+			return 0, false
+		}
+		return p / 100, true
+	}
+	t, ok := yamldoc.Number(f.Value)
+	if !ok || t < 0 {
+		d.FailAt(f, "tolerance: expected a number such as 3 or a percentage such as 5%%, got %s", yamldoc.Describe(f.Value))
+		return 0, false
+	}
+	return t, false
+}
+
+// parseExpect parses an expect check's expression with the lab script's
+// own parser and checks its field and value.
+func (e *Exercise) parseExpect(d *yamldoc.Decoder, f yamldoc.Entry, c *Check) {
+	if c.Expect == "" {
+		return
+	}
+	line, col := f.Line(), f.Col()
+	if s, ok := f.Value.(*ast.StringNode); ok && s.Token != nil && (s.Token.Type == token.DoubleQuoteType || s.Token.Type == token.SingleQuoteType) {
+		col++
+	}
+	if strings.ContainsAny(c.Expect, "\r\n") {
+		d.FailAt(f, "expect: the expression must be one line")
+		return
+	}
+	const prefix = "expect "
+	cmd, err := script.ParseLine(e.File, line, prefix+c.Expect)
+	if err != nil {
+		se := err.(*script.Error)
+		d.Errs = append(d.Errs, &Problem{File: e.File, Line: line, Col: col + max(se.Col-1-len(prefix), 0), Msg: "expect: " + se.Msg})
+		return
+	}
+	c.Expr = cmd.Expr
+	t, err := FieldType(c.Expr.Field)
+	if err != nil {
+		d.FailAt(f, "expect: %v", err)
+		return
+	}
+	switch v := c.Expr.Value; {
+	case t == TypeNumber && v.Kind != script.Number:
+		d.FailAt(f, "expect: %s is a number; compare it with a number, not %q", c.Expr.Field, v.Text)
+	case t == TypeBool && v.Kind != script.Bool:
+		d.FailAt(f, "expect: %s is true or false; compare it with true or false, not %q", c.Expr.Field, v.Text)
+	case t != TypeNumber && c.Expr.Op != "==" && c.Expr.Op != "!=":
+		d.FailAt(f, "expect: %s is a %s; only == and != compare it", c.Expr.Field, t)
+	}
+}

@@ -1,0 +1,211 @@
+// Package pack reads exercise packs: a directory per exercise, each with an
+// exercise.yaml (what the student must do and how it is checked), a
+// README.md (the task as the student reads it) and the starter answer file.
+// The README's "Exercise format" section documents the format.
+//
+// Loading checks everything that can be checked without running the engine
+// and reports every problem at its file, line and column.
+package pack
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/streamlab/streamlab/engine/jobspec"
+	"github.com/streamlab/streamlab/engine/script"
+	"github.com/streamlab/streamlab/exercises/internal/yamldoc"
+)
+
+// File names inside an exercise directory.
+const (
+	ExerciseFile = "exercise.yaml"
+	TaskFile     = "README.md"
+)
+
+// Kinds of answer.
+const (
+	KindConfiguration = "configuration" // settings (a fragment of set lines) or a job file
+	KindPrediction    = "prediction"    // answers.yaml: numbers or choices judged against the engine
+	KindScript        = "script"        // a lab script that must bring a property about
+	KindRecording     = "recording"     // a session saved from the terminal lab: graded like a script
+)
+
+// Kinds lists the kinds of answer.
+var Kinds = []string{KindConfiguration, KindPrediction, KindScript, KindRecording}
+
+// Visibility of a check's details to the student.
+const (
+	Visible = "visible"
+	Hidden  = "hidden"
+)
+
+// Defaults of optional exercise keys.
+const (
+	DefaultJob       = "clicks"
+	DefaultSeed      = 1
+	DefaultTimeLimit = 10 * time.Second
+	MaxTimeLimit     = 10 * time.Minute
+)
+
+// Problem is a problem at a position in a pack's file.
+type Problem = yamldoc.Error
+
+// Problems is every problem found in a pack; it is an error.
+type Problems []*Problem
+
+func (p Problems) Error() string {
+	lines := make([]string, len(p))
+	for i, e := range p {
+		lines[i] = e.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// sort orders problems by file, line and column.
+func (p Problems) sort() {
+	sort.SliceStable(p, func(i, j int) bool {
+		a, b := p[i], p[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Col < b.Col
+	})
+}
+
+// ErrNoExercise is returned for an exercise ID a pack does not have.
+var ErrNoExercise = errors.New("no such exercise")
+
+// Pack is a set of exercises.
+type Pack struct {
+	// Name is how files of the pack are named in messages: a directory
+	// path, or "exercises/builtin" for the built-in pack.
+	Name string
+	// FS holds the pack's files.
+	FS fs.FS
+	// Dir is the pack's directory on disk; empty for an embedded pack.
+	Dir string
+	// Exercises, sorted by ID.
+	Exercises []*Exercise
+}
+
+// Lookup finds an exercise by ID.
+func (p *Pack) Lookup(id string) (*Exercise, error) {
+	for _, e := range p.Exercises {
+		if e.ID == id {
+			return e, nil
+		}
+	}
+	ids := make([]string, len(p.Exercises))
+	for i, e := range p.Exercises {
+		ids[i] = e.ID
+	}
+	return nil, fmt.Errorf("%w %q in %s; it has %s", ErrNoExercise, id, p.Name, strings.Join(ids, ", "))
+}
+
+// Exercise is one exercise of a pack.
+type Exercise struct {
+	ID    string
+	Title string
+	Topic string
+	Kind  string
+	// Job is a built-in job's name or a job file's path relative to the
+	// exercise directory.
+	Job       string
+	Seed      int64
+	TimeLimit time.Duration
+	// Answer is the name of the file the student hands in; the exercise
+	// directory holds its starter version.
+	Answer string
+	// Allow lists the settings a configuration answer of set lines may
+	// change; empty allows every setting but seed and executor.
+	Allow []string
+	// Scenario is what the grader runs (see the README's "Exercise format" for the order of the
+	// job, the answer and the scenario), with positions in ScenarioFile.
+	Scenario     []script.Command
+	ScenarioText string
+	ScenarioFile string
+	Checks       []Check
+	// Task is the README.md: the task as the student reads it.
+	Task string
+
+	// Dir is the exercise's directory within the pack; Pack the pack.
+	Dir  string
+	Pack *Pack
+	// File is exercise.yaml's name in messages.
+	File string
+}
+
+// Check is one graded property of an exercise.
+type Check struct {
+	Name       string
+	Points     float64
+	Visibility string
+	// Hint is shown to the student when the check fails (visible checks).
+	Hint string
+
+	// Expect is a report expression (FIELD OP VALUE), as `expect` in a lab
+	// script takes it; Expr is it parsed.
+	Expect string
+	Expr   script.Expr
+
+	// Answer names a key of answers.yaml (prediction). It is judged against
+	// the report field Field under the grader's seed, within Tolerance
+	// (Relative: a fraction of the right value), or against the fixed
+	// Correct answer. Choices, when given, are the answers allowed.
+	Answer    string
+	Field     string
+	Correct   string
+	Tolerance float64
+	Relative  bool
+	Choices   []string
+
+	Line, Col int // of the check in exercise.yaml
+}
+
+// FileName is how a file of the exercise is named in messages.
+func (e *Exercise) FileName(name string) string {
+	return path.Join(e.Pack.Name, e.Dir, name)
+}
+
+// ReadFile reads a file of the exercise directory.
+func (e *Exercise) ReadFile(name string) ([]byte, error) {
+	return fs.ReadFile(e.Pack.FS, path.Join(e.Dir, name))
+}
+
+// Starter is the starter answer file's contents.
+func (e *Exercise) Starter() ([]byte, error) { return e.ReadFile(e.Answer) }
+
+// JobIsFile reports whether the exercise's job is a job file.
+func (e *Exercise) JobIsFile() bool {
+	_, builtin := jobspec.Builtin(e.Job)
+	return !builtin
+}
+
+// MaxPoints is the sum of the checks' points.
+func (e *Exercise) MaxPoints() float64 {
+	var sum float64
+	for _, c := range e.Checks {
+		sum += c.Points
+	}
+	return sum
+}
+
+// AnswerKeys lists the answers.yaml keys the checks read, in order.
+func (e *Exercise) AnswerKeys() []string {
+	var keys []string
+	for _, c := range e.Checks {
+		if c.Answer != "" && !slices.Contains(keys, c.Answer) {
+			keys = append(keys, c.Answer)
+		}
+	}
+	return keys
+}
