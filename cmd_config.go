@@ -355,3 +355,14 @@ func orList(vals []string) string {
 	}
 	return strings.Join(vals[:len(vals)-1], ", ") + " or " + vals[len(vals)-1]
 }
+
+// seedOverride is the seed that overrides a script's or an exercise's own:
+// only one given by a flag or the environment does, so a script gives the
+// same report unless asked otherwise on the command line.
+func (cfg Config) seedOverride() *int64 {
+	if !cfg.SeedSet {
+		return nil
+	}
+	seed := cfg.Seed
+	return &seed
+}

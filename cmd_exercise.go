@@ -227,10 +227,7 @@ Exit status: 0 when stopped, 2 for bad input.`,
 			return err
 		}
 		var opts grade.Options
-		if cfg.SeedSet {
-			seed := cfg.Seed
-			opts.Seed = &seed
-		}
+		opts.Seed = cfg.seedOverride()
 		t := time.NewTicker(*interval)
 		defer t.Stop()
 		err = c.watch(cmd.Context(), t.C, exs, *answers, opts, nil)

@@ -62,10 +62,7 @@ exercise), 2 for misuse: bad flags, a broken exercise pack.`,
 			return err
 		}
 		var opts grade.Options
-		if cfg.SeedSet {
-			seed := cfg.Seed
-			opts.Seed = &seed
-		}
+		opts.Seed = cfg.seedOverride()
 		res, err := grade.All(cmd.Context(), exs, *answers, opts)
 		switch {
 		case errors.Is(err, grade.ErrBrokenPack):

@@ -52,10 +52,7 @@ run), 2 for bad input: bad flags, an unreadable file, an invalid script.`,
 		if cfg.Format == "json" {
 			opts.Log = c.stderr // standard output carries one JSON object
 		}
-		if cfg.SeedSet {
-			seed := cfg.Seed
-			opts.Seed = &seed
-		}
+		opts.Seed = cfg.seedOverride()
 		rep, err := lab.RunScript(cmd.Context(), name, src, opts)
 		return finishRun(c.stdout, cfg.Format, rep, err)
 	}
