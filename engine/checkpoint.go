@@ -162,7 +162,7 @@ func (c *coordinator) commit(id int64) {
 func (c *coordinator) abortPending(why string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for id := range c.pending {
+	for _, id := range slices.Sorted(maps.Keys(c.pending)) {
 		delete(c.pending, id)
 		c.aborted++
 		c.r.bus.Publish(Event{TimeMS: c.r.cur.clock, Kind: EventCheckpoint, N: id, Text: fmt.Sprintf("checkpoint %d aborted: %s", id, why)})

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 )
 
 // WriteJSON writes the report as one indented JSON object.
@@ -36,13 +37,19 @@ func (r *Report) WriteText(w io.Writer) error {
 	line("config      semantics=%s ha=%s mode=%s sink=%s filter=%s restart=%s", c.Semantics, c.HA, c.Mode, c.Sink, c.Filter, c.Restart)
 	line("source      %d records, virtual time %d ms, %d generated late", r.Source.Records, r.Source.TimeMS, r.Source.Late)
 	if r.Window.Watermark != 0 || r.Window.Open != 0 {
-		line("windows     %d open, %d dropped late, watermark %d", r.Window.Open, r.Window.DroppedLate, r.Window.Watermark)
+		line("windows     %d open, %d dropped late, watermark %s", r.Window.Open, r.Window.DroppedLate,
+			time.UnixMilli(r.Window.Watermark).UTC().Format("2006-01-02 15:04:05.000"))
+	}
+	if r.Config.Note != "" {
+		line("note        %s", r.Config.Note)
 	}
 	s := r.Sink
 	line("sink        %d rows in %d batches; delivered %d, unique %d, duplicates %d, lost %d of %d expected; correct=%t",
 		s.Rows, s.Batches, s.Delivered, s.Unique, s.Duplicates, s.Lost, s.Expected, s.Correct)
-	line("recovery    %d failures, %d restarts, %d ms", r.Recovery.Failures, r.Recovery.Restarts, r.Recovery.TimeMS)
-	line("checkpoints %d completed", r.Checkpoints.Completed)
+	rc := r.Recovery
+	line("recovery    %d failures, %d restarts, %d ms (%d down); %d replayed, %d lost in flight; overhead %d bytes shipped, %d held",
+		rc.Failures, rc.Restarts, rc.TimeMS, rc.DowntimeMS, rc.Replayed, rc.LostInFlight, rc.OverheadBytes, rc.BackupBytes)
+	line("checkpoints %d completed, %d aborted, %d restores", r.Checkpoints.Completed, r.Checkpoints.Aborted, r.Checkpoints.Restores)
 	if r.Filter.Kind != "" && r.Filter.Kind != "none" {
 		f := r.Filter
 		line("filter      %s m=%d k=%d inserted=%d fill=%.4f fp est=%.5f measured=%.5f false_drops=%d bytes=%d",
