@@ -43,3 +43,15 @@ func BenchmarkFrame(b *testing.B) {
 		m.applyFrame(f)
 	}
 }
+
+// BenchmarkLessonView draws lesson 4's screen at 120×40 mid-way, the
+// lesson pane beside the lab, its text in a viewport.
+func BenchmarkLessonView(b *testing.B) {
+	m, eng, s := lessonModel(b, "4", 120, 40)
+	m = lines(b, m, eng, s, "job clicks", "set semantics at-least-once", "kill count[1] at 1200", "run 3000")
+	m, _ = press(b, m, "h")
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = m.View()
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/streamlab/streamlab/tui/filterpane"
 	"github.com/streamlab/streamlab/tui/home"
 	"github.com/streamlab/streamlab/tui/ledger"
+	"github.com/streamlab/streamlab/tui/lessonpane"
 	"github.com/streamlab/streamlab/tui/output"
 	"github.com/streamlab/streamlab/tui/palette"
 	"github.com/streamlab/streamlab/tui/picker"
@@ -33,6 +34,8 @@ func KeyMapMarkdown() string {
 		{"Command palette", palette.DefaultKeyMap()},
 		{"Setting pickers", picker.DefaultKeyMap()},
 		{"Restart question", DefaultConfirmKeys()},
+		{"Lesson or exercise", lessonpane.DefaultKeyMap()},
+		{"Check's answer", lessonpane.DefaultAnswerKeyMap()},
 		{"Home", home.DefaultKeyMap()},
 		{"Home, anywhere", DefaultHomeKeys()},
 	}

@@ -2,6 +2,8 @@ package tui
 
 import (
 	"github.com/charmbracelet/bubbles/key"
+
+	"github.com/streamlab/streamlab/tui/lessonpane"
 )
 
 // LabKeys are the lab screen's own keys: they work whichever pane has the
@@ -112,4 +114,21 @@ func (h helpKeys) FullHelp() [][]key.Binding {
 		out = append(out, k.FullHelp()...)
 	}
 	return out
+}
+
+// guideHelp is the help in a lesson or an exercise: the lesson pane's keys
+// and the palette first in the help bar (a learner types the steps' lines),
+// then the lab's.
+type guideHelp struct {
+	guide lessonpane.KeyMap
+	lab   LabKeys
+}
+
+func (g guideHelp) ShortHelp() []key.Binding {
+	return []key.Binding{g.lab.Palette, g.guide.Hint, g.guide.Answer, g.guide.Grade, g.lab.Pause,
+		g.guide.PageUp, g.lab.Focus, g.lab.Help, g.lab.Back, g.lab.Quit}
+}
+
+func (g guideHelp) FullHelp() [][]key.Binding {
+	return append(g.guide.FullHelp(), g.lab.FullHelp()...)
 }

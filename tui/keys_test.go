@@ -380,7 +380,7 @@ func TestHomeKeys(t *testing.T) {
 	next, _ := m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m = next.(Model)
 	m, _ = press(t, m, "down")
-	if m.home.Cursor() != home.Lessons || !strings.Contains(plain(m.View()), "coming soon") {
+	if m.home.Cursor() != home.Lessons || !strings.Contains(plain(m.View()), "4 Rollback recovery") {
 		t.Errorf("down: cursor %d", m.home.Cursor())
 	}
 	m, _ = press(t, m, "j", "j")

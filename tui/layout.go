@@ -42,7 +42,24 @@ const (
 	eventsMinH  = 8   // what a stacked events pane keeps
 	bottomMin   = 8   // the ledger's six lines and a frame
 	bottomMinFx = 12  // with a filter: its map, numbers and probe too
+	guideMinW   = 34  // the lesson pane's column
+	guideMaxW   = 64
+	narrowLabW  = 70 // beside a lesson, narrower than this drops the output pane
+	ledgerMinW  = 28
 )
+
+// dropOutput gives the output pane's room to the ledger and the panes
+// beside it, when a lesson's column leaves too little for three.
+func (m *Model) dropOutput(w, y, h int) {
+	ledgerW := min(max(w*3/5, ledgerMinW), w)
+	m.rects[PaneOutput] = rect{}
+	m.rects[PaneLedger] = rect{0, y, ledgerW, h}
+	for _, p := range []Pane{PaneFilter, PaneEvents} {
+		if r := m.rects[p]; r.w > 0 {
+			m.rects[p] = rect{ledgerW, r.y, w - ledgerW, r.h}
+		}
+	}
+}
 
 // resize lays the panes out once per size change (not per frame): the
 // pipeline on top, as tall as its nodes need and the bottom row allows;
@@ -54,6 +71,13 @@ func (m *Model) resize(w, h int) {
 	m.home.SetSize(w, max(h-1, 0))
 	m.palette.SetWidth(w)
 	body := max(h-chromeLines, 0)
+	// In a lesson or an exercise its pane takes a column on the right,
+	// and the lab's panes share what is left.
+	guideW := 0
+	if m.guide.Active() {
+		guideW = min(max(w*2/5, guideMinW), guideMaxW)
+		w -= guideW
+	}
 	filtered := m.hasFilter()
 	least := bottomMin
 	if filtered {
@@ -106,12 +130,19 @@ func (m *Model) resize(w, h int) {
 		m.rects[PaneLedger] = rect{outW, y, ledgerW, bottomH}
 		m.rects[PaneEvents] = rect{outW + ledgerW, y, w - ledgerW - outW, bottomH}
 	}
+	if guideW > 0 {
+		m.rects[PaneLesson] = rect{w, 1, guideW, body}
+		if w < narrowLabW {
+			m.dropOutput(w, y, bottomH)
+		}
+	}
 	size := func(p Pane) (int, int) { return m.rects[p].w, m.rects[p].h }
 	m.pipeline.SetSize(size(PanePipeline))
 	m.output.SetSize(size(PaneOutput))
 	m.ledger.SetSize(size(PaneLedger))
 	m.filter.SetSize(size(PaneFilter))
 	m.events.SetSize(size(PaneEvents))
+	m.guide.SetSize(size(PaneLesson))
 	if !m.inLayout(m.focus) {
 		m.setFocus(PanePipeline)
 	}

@@ -7,6 +7,7 @@ package tui
 
 import (
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -14,11 +15,13 @@ import (
 
 	"github.com/streamlab/streamlab/assets"
 	"github.com/streamlab/streamlab/engine/jobspec"
+	"github.com/streamlab/streamlab/lessons"
 	"github.com/streamlab/streamlab/tui/bridge"
 	"github.com/streamlab/streamlab/tui/events"
 	"github.com/streamlab/streamlab/tui/filterpane"
 	"github.com/streamlab/streamlab/tui/home"
 	"github.com/streamlab/streamlab/tui/ledger"
+	"github.com/streamlab/streamlab/tui/lessonpane"
 	"github.com/streamlab/streamlab/tui/output"
 	"github.com/streamlab/streamlab/tui/palette"
 	"github.com/streamlab/streamlab/tui/picker"
@@ -51,6 +54,9 @@ const (
 	PaneLedger
 	PaneFilter
 	PaneEvents
+	// PaneLesson is the lesson's or exercise's pane, in the layout only
+	// in a lesson or an exercise.
+	PaneLesson
 	paneCount
 )
 
@@ -99,6 +105,15 @@ type Model struct {
 	picker   picker.Model
 	help     help.Model
 	showHelp bool
+
+	// A lesson or an exercise: its pane, the learner's progress, and the
+	// check's answer once the engine has worked it out.
+	guide    lessonpane.Model
+	catalog  []*lessons.Lesson
+	progress *lessons.Progress
+	answer   *lessons.Answer
+	pending  string // an answer submitted before the engine's was ready
+	solving  bool
 }
 
 // New builds the root model around an engine.
@@ -131,9 +146,23 @@ func New(opts Options, eng Engine) Model {
 		picker:   picker.New(st),
 		help:     h,
 		slot:     PaneFilter,
+		guide:    lessonpane.New(st),
+		progress: opts.Progress,
 	}
-	if len(opts.Start) > 4 && opts.Start[:4] == "lab:" {
+	if m.progress == nil {
+		m.progress = &lessons.Progress{}
+	}
+	m.catalog, _ = lessons.Catalog() // embedded; its tests keep it loading
+	m.home.SetLessons(m.homeLessons(), opts.ProgressWarning)
+	m.home.SetExercises(homeExercises())
+	kind, id, _ := strings.Cut(opts.Start, ":")
+	switch kind {
+	case "lab":
 		m.screen = ScreenLab
+	case "lesson":
+		m.openLesson(id)
+	case "exercise":
+		m.openExercise(id)
 	}
 	m.setFocus(PanePipeline)
 	return m
@@ -172,6 +201,9 @@ func settingsView(o Options) []home.Setting {
 // Init starts listening for frames.
 func (m Model) Init() tea.Cmd { return waitFrame(m.eng) }
 
+// Progress is the learner's progress as the lab knows it.
+func (m Model) Progress() *lessons.Progress { return m.progress }
+
 // Screen is the screen shown.
 func (m Model) Screen() Screen { return m.screen }
 
@@ -199,6 +231,7 @@ func (m *Model) setFocus(p Pane) {
 	m.ledger.SetFocused(m.focus == PaneLedger)
 	m.filter.SetFocused(m.focus == PaneFilter)
 	m.events.SetFocused(m.focus == PaneEvents)
+	m.guide.SetFocused(m.focus == PaneLesson)
 }
 
 // moveFocus moves the focus by dir (±1) along the focus order, past the

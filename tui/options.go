@@ -3,6 +3,7 @@ package tui
 import (
 	"time"
 
+	"github.com/streamlab/streamlab/lessons"
 	"github.com/streamlab/streamlab/tui/bridge"
 )
 
@@ -26,9 +27,17 @@ type Options struct {
 	// ConfigFile is the configuration file that was read, for the settings
 	// view; empty when there was none.
 	ConfigFile string
-	// Start is the first screen: "" for home, "lab:JOB" for the sandbox.
-	// Lessons and exercises ("lesson:ID", "exercise:ID") open home for now.
+	// Start is the first screen: "" for home, "lab:JOB" for the sandbox,
+	// "lesson:ID" or "exercise:ID" for a lesson or an exercise.
 	Start string
+	// StateDir keeps the learner's progress and the lessons' files
+	// (lessons.StateDir()); progress is not saved when it is empty.
+	StateDir string
+	// Progress is the learner's progress as loaded from StateDir; empty
+	// when nil. ProgressWarning, when set, says the progress file was
+	// damaged and set aside.
+	Progress        *lessons.Progress
+	ProgressWarning string
 	// SaveDir is where ctrl+s saves the session; the current directory
 	// when empty.
 	SaveDir string

@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/streamlab/streamlab/lessons"
 	"github.com/streamlab/streamlab/tui/bridge"
 )
 
@@ -17,6 +19,7 @@ import (
 // the terminal on exit and on a panic in Update or View; the bridge
 // recovers its own panics and reports them as messages.
 func Run(ctx context.Context, opts Options, in io.Reader, out io.Writer) error {
+	opts = loadProgress(opts)
 	b, err := newBridge(opts)
 	if err != nil {
 		return err
@@ -35,8 +38,14 @@ func Run(ctx context.Context, opts Options, in io.Reader, out io.Writer) error {
 	if opts.Mouse {
 		progOpts = append(progOpts, tea.WithMouseCellMotion())
 	}
-	_, runErr := tea.NewProgram(New(opts, b), progOpts...).Run()
+	final, runErr := tea.NewProgram(New(opts, b), progOpts...).Run()
 	cancel()
+	// The last save may still have been in flight when the learner quit.
+	if fm, ok := final.(Model); ok && opts.StateDir != "" && opts.Progress != nil {
+		if err := (lessons.Store{Dir: opts.StateDir}).Save(fm.Progress()); err != nil && runErr == nil {
+			runErr = fmt.Errorf("saving your progress: %w", err)
+		}
+	}
 	if err := <-done; err != nil && runErr == nil {
 		runErr = err
 	}
@@ -60,4 +69,38 @@ func newBridge(opts Options) (*bridge.Bridge, error) {
 		return nil, fmt.Errorf("opening job %s: %w", job, err)
 	}
 	return b, nil
+}
+
+// loadProgress reads the learner's progress at the edge, before the
+// program starts: a missing state directory or progress file is no
+// progress, and a damaged file (set aside by Load) becomes a warning on
+// the home screen. A learner without a seed gets one, saved at once, so
+// that their checks' answers stay theirs.
+func loadProgress(opts Options) Options {
+	if opts.StateDir == "" {
+		dir, err := lessons.StateDir()
+		if err != nil {
+			opts.ProgressWarning = "progress is not saved: " + err.Error()
+			return opts
+		}
+		opts.StateDir = dir
+	}
+	if opts.Progress != nil {
+		return opts
+	}
+	store := lessons.Store{Dir: opts.StateDir}
+	p, err := store.Load()
+	if err != nil {
+		opts.ProgressWarning = err.Error()
+	}
+	if p == nil {
+		p = &lessons.Progress{}
+	}
+	if p.EnsureSeed(func() int64 { return rand.Int64N(999_999) + 1 }) {
+		if err := store.Save(p); err != nil && opts.ProgressWarning == "" {
+			opts.ProgressWarning = "could not save progress: " + err.Error()
+		}
+	}
+	opts.Progress = p
+	return opts
 }

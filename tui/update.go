@@ -21,7 +21,16 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case frameMsg:
 		m.applyFrame(bridge.Frame(msg))
-		return m, waitFrame(m.eng)
+		return m, tea.Batch(waitFrame(m.eng), m.applyLesson(bridge.Frame(msg)))
+	case solvedMsg:
+		return m.solved(msg)
+	case gradedMsg:
+		return m.graded(msg), nil
+	case savedMsg:
+		if msg.err != nil {
+			m.msg = message{text: "could not save your progress: " + msg.err.Error(), isErr: true}
+		}
+		return m, nil
 	case engineClosedMsg:
 		return m, nil
 	case tea.MouseMsg:
@@ -30,7 +39,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.Type == tea.KeyCtrlC {
 			return m, tea.Quit
 		}
-		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !m.palette.Active() {
+		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !m.palette.Active() && !m.guide.Asking() {
 			return m.eachRune(msg)
 		}
 		if m.screen == ScreenHome {
@@ -41,6 +50,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m.palette.Active() {
 		var cmd tea.Cmd
 		m.palette, _, cmd = m.palette.Update(msg)
+		return m, cmd
+	}
+	if m.guide.Asking() {
+		var cmd tea.Cmd
+		m.guide, _, cmd = m.guide.UpdateAnswer(msg)
 		return m, cmd
 	}
 	return m, nil
@@ -73,14 +87,20 @@ func (m Model) homeKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	}
 	var act home.Action
 	m.home, act = m.home.Update(k)
-	if act.OpenJob != "" {
+	switch {
+	case act.OpenJob != "":
 		m.openLab(act.OpenJob)
+	case act.OpenLesson != "":
+		m.openLesson(act.OpenLesson)
+	case act.OpenExercise != "":
+		m.openExercise(act.OpenExercise)
 	}
 	return m, nil
 }
 
 // openLab switches to the sandbox on job, in a fresh session.
 func (m *Model) openLab(job string) {
+	m.closeGuide()
 	m.send(bridge.Request{Kind: bridge.Open, Job: job})
 	m.screen, m.paused = ScreenLab, true
 	m.msg = message{text: "opened " + job + " · space starts time, ? shows every key"}
@@ -132,6 +152,13 @@ func (m Model) labKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return m, tea.Quit
 		}
 		return m, nil
+	case m.guide.Asking():
+		return m.answerKey(k)
+	}
+	if m.guide.Active() {
+		if g, cmd, ok := m.guideKey(k); ok {
+			return g, cmd
+		}
 	}
 	m.msg = message{}
 	lk := m.keys
@@ -143,6 +170,7 @@ func (m Model) labKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, lk.Back):
 		m.send(bridge.Request{Kind: bridge.Pause})
 		m.screen, m.paused = ScreenHome, true
+		m.home.SetLessons(m.homeLessons(), m.opts.ProgressWarning)
 	case key.Matches(k, lk.Pause):
 		if m.paused {
 			m.send(bridge.Request{Kind: bridge.Resume})
@@ -198,6 +226,8 @@ func (m Model) paneKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.ledger, cmd = m.ledger.Update(k)
 	case PaneEvents:
 		m.events, cmd = m.events.Update(k)
+	case PaneLesson:
+		m.guide, cmd = m.guide.Update(k)
 	case PaneFilter:
 		var act filterpane.Action
 		m.filter, act = m.filter.Update(k)
@@ -232,7 +262,8 @@ func (m *Model) nodeAction(verb string) {
 // first run), so the learner is offered a restart with it instead.
 func (m *Model) submit(line string) {
 	verb, _, _ := strings.Cut(strings.TrimSpace(line), " ")
-	if (verb == script.VerbSet || verb == script.VerbJob) && m.frame.Started {
+	fresh := m.frame.Lesson != nil && m.frame.Lesson.Fresh // the bridge opens a new session
+	if (verb == script.VerbSet || verb == script.VerbJob) && m.frame.Started && !fresh {
 		m.confirm = line
 		return
 	}

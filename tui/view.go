@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
@@ -42,6 +43,9 @@ func (m Model) tooSmallView() string {
 func (m Model) labLines() []string {
 	lines := []string{m.statusBar()}
 	body := append(m.pipeline.Lines(), m.bottomLines()...)
+	if m.guide.Active() {
+		body = draw.Join(body, m.guide.Lines())
+	}
 	switch {
 	case m.picker.Active():
 		box := m.picker.Lines(m.w - 4)
@@ -59,19 +63,26 @@ func (m Model) labLines() []string {
 // bottomLines draws the panes below the pipeline, as the layout places
 // them.
 func (m Model) bottomLines() []string {
-	out, led := m.output.Lines(), m.ledger.Lines()
+	var row [][]string
+	if m.inLayout(PaneOutput) {
+		row = append(row, m.output.Lines())
+	}
+	row = append(row, m.ledger.Lines())
 	switch m.bottom {
 	case fourCols:
-		return draw.Join(out, led, m.filter.Lines(), m.events.Lines())
+		row = append(row, m.filter.Lines(), m.events.Lines())
 	case stacked:
-		return draw.Join(out, led, append(m.filter.Lines(), m.events.Lines()...))
+		row = append(row, append(m.filter.Lines(), m.events.Lines()...))
 	case shared:
 		if m.slot == PaneEvents {
-			return draw.Join(out, led, m.events.Lines())
+			row = append(row, m.events.Lines())
+		} else {
+			row = append(row, m.filter.Lines())
 		}
-		return draw.Join(out, led, m.filter.Lines())
+	default:
+		row = append(row, m.events.Lines())
 	}
-	return draw.Join(out, led, m.events.Lines())
+	return draw.Join(row...)
 }
 
 // activeKeys are the keys that work right now: a dialog's, or the
@@ -84,18 +95,33 @@ func (m Model) activeKeys() helpKeys {
 		return helpKeys{m.picker.Keys()}
 	case m.confirm != "":
 		return helpKeys{m.yesNo}
+	case m.guide.Asking():
+		return helpKeys{m.guide.AnswerKeys()}
 	}
+	if m.guide.Active() {
+		return helpKeys{guideHelp{m.guide.Keys(), m.keys}, m.focusedKeys()}
+	}
+	return helpKeys{m.keys, m.focusedKeys()}
+}
+
+// focusedKeys are the focused pane's keys.
+func (m Model) focusedKeys() interface {
+	ShortHelp() []key.Binding
+	FullHelp() [][]key.Binding
+} {
 	switch m.focus {
 	case PaneOutput:
-		return helpKeys{m.keys, m.output.Keys()}
+		return m.output.Keys()
 	case PaneLedger:
-		return helpKeys{m.keys, m.ledger.Keys()}
+		return m.ledger.Keys()
 	case PaneEvents:
-		return helpKeys{m.keys, m.events.Keys()}
+		return m.events.Keys()
 	case PaneFilter:
-		return helpKeys{m.keys, m.filter.Keys()}
+		return m.filter.Keys()
+	case PaneLesson:
+		return helpKeys{}
 	}
-	return helpKeys{m.keys, m.pipeline.Keys()}
+	return m.pipeline.Keys()
 }
 
 // statusBar is the top line: job, settings, virtual time, speed, state.

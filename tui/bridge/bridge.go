@@ -23,6 +23,7 @@ import (
 
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/lab"
+	"github.com/streamlab/streamlab/lessons"
 )
 
 // Options configure a Bridge.
@@ -83,6 +84,18 @@ type Bridge struct {
 
 	probeID uint64 // the record id whose bits each frame carries
 	probing bool
+
+	// A lesson's or an exercise's session: its seed, the directory its
+	// script lives in, and for a lesson the step tracker with what it has
+	// not yet observed.
+	seed        int64
+	dir         string
+	lesson      string
+	tracker     *lessons.Tracker
+	obsEvents   []engine.Event
+	obsRejected []lessons.Rejection
+	needObs     bool
+	freshNeeded bool
 }
 
 // New opens a session on opts.Job. The error is the engine's, for a job or
@@ -107,6 +120,7 @@ func New(opts Options) (*Bridge, error) {
 		ctx:    context.Background(),
 		paused: !opts.Running,
 		speed:  SnapSpeed(opts.Speed),
+		seed:   opts.Seed,
 	}
 	if err := b.open(b.basePrelude(opts.Job)); err != nil {
 		return nil, err
@@ -147,6 +161,9 @@ func (b *Bridge) Run(ctx context.Context) error {
 			b.Handle(r)
 		case now := <-t.C():
 			b.Tick(now)
+			if b.needObs {
+				b.observe()
+			}
 			b.Publish()
 		}
 	}
@@ -191,6 +208,9 @@ func (b *Bridge) Frame() Frame {
 	f.Settings = b.settings
 	f.Script = b.rec[:len(b.rec):len(b.rec)]
 	f.Fatal = b.broken
+	if b.tracker != nil {
+		f.Lesson = &LessonState{ID: b.lesson, Done: b.tracker.Done(), Finished: b.tracker.Finished(), Fresh: b.freshNeeded}
+	}
 	if b.rt != nil {
 		f.Snap = b.rt.Snapshot()
 	} else {
@@ -213,6 +233,12 @@ func (b *Bridge) drainBus() {
 	}
 	evs, missed := b.sub.Drain()
 	b.pending.Events = append(b.pending.Events, evs...)
+	if b.tracker != nil {
+		b.obsEvents = append(b.obsEvents, evs...)
+		if n := len(b.obsEvents) - maxObsEvents; n > 0 {
+			b.obsEvents = b.obsEvents[n:]
+		}
+	}
 	b.pending.Missed += missed
 	if n := len(b.pending.Events) - maxPendingEvents; n > 0 {
 		b.pending.Missed += int64(n)

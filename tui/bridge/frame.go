@@ -37,6 +37,21 @@ type Frame struct {
 	// Probe is the watched record id's bit positions in the filter, read
 	// when the frame was made; nil when no id is watched.
 	Probe *FilterProbe
+	// Lesson is the step tracker's word in a lesson's session; nil
+	// elsewhere.
+	Lesson *LessonState
+}
+
+// LessonState is how far the learner is in the lesson the session follows.
+type LessonState struct {
+	ID string
+	// Done is how many steps the tracker has seen done; Finished says
+	// every step is.
+	Done     int
+	Finished bool
+	// Fresh says the current step starts from a new session: its first
+	// job or set line opens one (no restart question).
+	Fresh bool
 }
 
 // FilterProbe is a record id's k bit positions in the job's Bloom filter and

@@ -3,6 +3,7 @@ package bridge
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -29,13 +30,19 @@ func (b *Bridge) Handle(r Request) {
 	case Reconfigure:
 		b.reconfigure(r.Line)
 	case Open:
+		b.seed, b.dir, b.tracker, b.lesson = b.opts.Seed, "", nil, ""
 		b.openJob(r.Job)
+	case OpenSession:
+		b.openSession(r)
 	case Save:
 		b.save(r.Dir)
 	case Probe:
 		b.probeID, b.probing = r.ID, true
 	case StopProbe:
 		b.probing = false
+	}
+	if r.Kind == Line || b.needObs {
+		b.observe()
 	}
 }
 
@@ -60,7 +67,7 @@ func (b *Bridge) resume() {
 
 // line runs one lab-script line from the palette or a key.
 func (b *Bridge) line(text string) {
-	c, err := script.ParseLine(sessionFile, b.lineNo+1, text)
+	c, err := script.ParseLine(b.file(), b.lineNo+1, text)
 	if err != nil {
 		b.fail(text, err)
 		return
@@ -83,6 +90,18 @@ func (b *Bridge) line(text string) {
 	}
 	wasInFlight := b.pace.busy
 	b.finishQuantum()
+	if b.freshFor(c) {
+		return
+	}
+	if b.tracker != nil && b.rt == nil {
+		switch c.Verb {
+		case script.VerbRun, script.VerbStep, script.VerbKill, script.VerbRestart, script.VerbExpect, script.VerbReport:
+			// Start the job before the command, as the lessons' verifier
+			// does, so the step tracker sees every event it causes. A
+			// configuration the engine refuses is the command's to report.
+			_ = b.ensureRuntime()
+		}
+	}
 	if err := b.exec(c); err != nil {
 		b.fail(text, plain(err))
 		return
@@ -113,7 +132,7 @@ func (b *Bridge) line(text string) {
 // learner typed one line, so "lab:9:1:" says nothing to them.
 func plain(err error) error {
 	var le *lab.Error
-	if errors.As(err, &le) && le.File == sessionFile {
+	if errors.As(err, &le) && (le.File == sessionFile || filepath.Base(le.File) == sessionFile+".lab") {
 		return errors.New(le.Msg)
 	}
 	return err
@@ -147,7 +166,7 @@ func (b *Bridge) stepOne() {
 // with line (a set or job line) applied on top. Runs are dropped; the
 // learner asked for a different job, and the saved script says so.
 func (b *Bridge) reconfigure(text string) {
-	c, err := script.ParseLine(sessionFile, 1, text)
+	c, err := script.ParseLine(b.file(), 1, text)
 	if err != nil {
 		b.fail(text, err)
 		return

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/streamlab/streamlab/engine/script"
+	"github.com/streamlab/streamlab/lessons"
 )
 
 // maxTickGap caps the wall time one tick may account for, so that a stall
@@ -130,6 +131,7 @@ func (b *Bridge) finishQuantum() {
 	p.steps += b.rt.Snapshot().Steps - before
 	p.busy = false
 	p.lastRun = max(p.steps, 1)
+	b.needObs = true
 	if err != nil && b.runContext().Err() == nil {
 		b.note(Result{Line: "run", Err: err.Error()})
 	}
@@ -161,6 +163,9 @@ func (b *Bridge) pauseWith(info string) {
 // fail reports an error for a line.
 func (b *Bridge) fail(line string, err error) {
 	b.note(Result{Line: line, Err: err.Error()})
+	if b.tracker != nil {
+		b.obsRejected = append(b.obsRejected, lessons.Rejection{Line: line, Err: err.Error()})
+	}
 }
 
 // syncClock moves the smooth clock up to the engine's after a command that

@@ -1,5 +1,7 @@
 package bridge
 
+import "github.com/streamlab/streamlab/lessons"
+
 // Kind says what a Request asks of the bridge.
 type Kind int
 
@@ -31,6 +33,13 @@ const (
 	Probe
 	// StopProbe stops watching an id.
 	StopProbe
+	// OpenSession starts a fresh session for a lesson or an exercise: on
+	// Request.Job (the default job when empty) under Request.Seed, its
+	// script in Request.Workspace (job files resolve there), then runs
+	// Request.Lines (an exercise's scenario). With Request.Lesson set it
+	// writes the lesson's files to the workspace and follows the lesson's
+	// steps from Request.Done on.
+	OpenSession
 )
 
 // Request is what the UI asks of the bridge.
@@ -42,6 +51,13 @@ type Request struct {
 	Dir   string
 	// ID is the record id a Probe request watches (engine.DedupID).
 	ID uint64
+
+	// OpenSession's fields.
+	Seed      int64
+	Workspace string
+	Lesson    *lessons.Lesson
+	Done      int
+	Lines     []string
 }
 
 // Result is the bridge's answer to one request: what ran and how it went.

@@ -3,6 +3,7 @@ package bridge
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/streamlab/streamlab/engine"
@@ -10,14 +11,24 @@ import (
 	"github.com/streamlab/streamlab/engine/script"
 )
 
-// sessionFile names the session in the engine's error messages.
+// sessionFile names the session in the engine's error messages when it
+// has no directory of its own (the sandbox).
 const sessionFile = "lab"
+
+// file is the session's script name: job files a line names resolve
+// relative to its directory (a lesson's workspace).
+func (b *Bridge) file() string {
+	if b.dir == "" {
+		return sessionFile
+	}
+	return filepath.Join(b.dir, sessionFile+".lab")
+}
 
 // basePrelude is how every session on job starts: the job and the seed
 // (and the executor when it is not the default), so a saved script
 // reproduces the run whatever the reader's configuration.
 func (b *Bridge) basePrelude(job string) []string {
-	lines := []string{"job " + job, fmt.Sprintf("set seed %d", b.opts.Seed)}
+	lines := []string{"job " + job, fmt.Sprintf("set seed %d", b.seed)}
 	if b.opts.Executor != "" && b.opts.Executor != engine.ExecDeterministic {
 		lines = append(lines, "set executor "+b.opts.Executor)
 	}
@@ -27,10 +38,10 @@ func (b *Bridge) basePrelude(job string) []string {
 // open replaces the session with a fresh one configured by prelude. On an
 // error the old session stays as it was.
 func (b *Bridge) open(prelude []string) error {
-	sess := lab.NewSession(sessionFile, lab.Options{DBPath: b.opts.DB, Executor: b.opts.Executor})
+	sess := lab.NewSession(b.file(), lab.Options{DBPath: b.opts.DB, Executor: b.opts.Executor})
 	settings := map[string]string{}
 	for i, line := range prelude {
-		c, err := script.ParseLine(sessionFile, i+1, line)
+		c, err := script.ParseLine(b.file(), i+1, line)
 		if err == nil {
 			err = sess.Exec(b.ctx, c)
 		}

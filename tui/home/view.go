@@ -34,7 +34,7 @@ func (m Model) Lines() []string {
 	detailW := min(m.w-menuW-4, 76)
 	frame, title := m.st.Pane, itemNames[m.cur]
 	if m.inJobs {
-		frame, title = m.st.FocusedPane, "Sandbox · pick a job"
+		frame, title = m.st.FocusedPane, []string{"Sandbox · pick a job", "Lessons · pick one", "Exercises · pick one"}[m.cur]
 	}
 	content := m.detail(detailW - 2)
 	// As tall as the longest panel (so switching items does not make the
@@ -59,8 +59,14 @@ func (m Model) menu(h int) []string {
 	var out []string
 	for i, name := range itemNames {
 		label := name
-		if Item(i) == Lessons || Item(i) == Exercises {
-			label += " " + st.Muted.Render("(soon)")
+		if Item(i) == Lessons && len(m.lessons) > 0 {
+			done := 0
+			for _, l := range m.lessons {
+				if l.Done {
+					done++
+				}
+			}
+			label += " " + st.Muted.Render(fmt.Sprintf("%d/%d", done, len(m.lessons)))
 		}
 		if Item(i) == m.cur {
 			mark := "▸ "
@@ -102,11 +108,9 @@ func (m Model) detail(w int) []string {
 		}
 		return out
 	case Lessons:
-		return append(wrap("Guided lessons walk you through failures, recovery semantics, high availability, output modes and membership filters, one step at a time."),
-			"", st.Warn.Render("coming soon"))
+		return m.lessonList(w)
 	case Exercises:
-		return append(wrap("Exercises set a task your instructor can grade with `streamlab grade`."),
-			"", st.Warn.Render("coming soon"))
+		return m.exerciseList(w)
 	}
 	var out []string
 	keyW := 0
@@ -117,4 +121,67 @@ func (m Model) detail(w int) []string {
 		out = append(out, st.Muted.Render(fmt.Sprintf("%-*s ", keyW, s.Key))+st.Bold.Render(s.Value)+" "+st.Muted.Render(s.Doc))
 	}
 	return append(out, "", st.Muted.Render("change them with flags, STREAMLAB_* variables or the config file"))
+}
+
+// marker is a list row's cursor: shown on the highlighted row while the
+// list has the focus.
+func (m Model) marker(here bool) string {
+	if here && m.inJobs {
+		return m.st.Accent.Render("▸ ")
+	}
+	return "  "
+}
+
+// lessonList is the lessons panel: each lesson with the learner's progress.
+func (m Model) lessonList(w int) []string {
+	st := m.st
+	out := strings.Split(ansi.Wordwrap("Guided lessons: failures, recovery, high availability, output modes and filters, a step at a time.", w, " "), "\n")
+	if m.warning != "" {
+		out = append(out, st.Warn.Render(draw.Fit(m.warning, w)))
+	}
+	out = append(out, "")
+	for i, l := range m.lessons {
+		mark := st.Muted.Render("·")
+		switch {
+		case l.Done:
+			mark = st.OK.Render("✓")
+		case l.Status != "not started":
+			mark = st.Accent.Render("•")
+		}
+		title := fmt.Sprintf("%d %s", l.Number, l.Title)
+		titleW := max(w-20, 10)
+		name := st.Text.Render(draw.Fit(title, titleW))
+		if i == m.lesson && m.inJobs {
+			name = st.Selected.Render(draw.Fit(title, titleW))
+		}
+		out = append(out, m.marker(i == m.lesson)+mark+" "+name+" "+st.Muted.Render(draw.Fit(l.Status, max(w-titleW-5, 0))))
+	}
+	out = append(out, "")
+	if m.inJobs {
+		out = append(out, st.Muted.Render("enter opens the lesson · esc goes back"))
+	} else {
+		out = append(out, st.Muted.Render("enter to pick a lesson"))
+	}
+	return out
+}
+
+// exerciseList is the exercises panel.
+func (m Model) exerciseList(w int) []string {
+	st := m.st
+	out := strings.Split(ansi.Wordwrap("Exercises set a task; grade your session in the lab (g), or hand in a file to `streamlab grade`.", w, " "), "\n")
+	out = append(out, "")
+	for i, e := range m.exercises {
+		name := st.Text.Render(draw.Fit(e.Title, w-2))
+		if i == m.exercise && m.inJobs {
+			name = st.Selected.Render(draw.Fit(e.Title, w-2))
+		}
+		out = append(out, m.marker(i == m.exercise)+name, "  "+st.Muted.Render(draw.Fit(e.ID+" · "+e.Topic, w-2)))
+	}
+	out = append(out, "")
+	if m.inJobs {
+		out = append(out, st.Muted.Render("enter opens the exercise · esc goes back"))
+	} else {
+		out = append(out, st.Muted.Render("enter to pick an exercise"))
+	}
+	return out
 }

@@ -1,0 +1,52 @@
+package lessonpane
+
+import "github.com/charmbracelet/bubbles/key"
+
+// KeyMap is the lesson pane's keys. Hint, Answer and Grade work whichever
+// pane has the focus (in a lesson; Grade in an exercise); the scrolling
+// keys move the pane's text, PageUp and PageDown from anywhere, Up and
+// Down when the pane has the focus.
+type KeyMap struct {
+	Hint, Answer, Grade      key.Binding
+	Up, Down, PageUp, PageDn key.Binding
+}
+
+// DefaultKeyMap is the lesson pane's key map.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		Hint:   key.NewBinding(key.WithKeys("h"), key.WithHelp("h", "next hint")),
+		Answer: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "answer the check")),
+		Grade:  key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "grade this session")),
+		Up:     key.NewBinding(key.WithKeys("up"), key.WithHelp("↑/↓", "scroll the lesson")),
+		Down:   key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "scroll down")),
+		PageUp: key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup/pgdn", "page the lesson")),
+		PageDn: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
+	}
+}
+
+// ShortHelp lists the pane's keys for the help bar.
+func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Hint, k.Answer, k.Grade, k.PageUp} }
+
+// FullHelp lists every key of the pane.
+func (k KeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Hint, k.Answer, k.Grade}, {k.Up, k.Down, k.PageUp, k.PageDn}}
+}
+
+// AnswerKeyMap is the check's answer prompt's keys.
+type AnswerKeyMap struct {
+	Submit, Cancel key.Binding
+}
+
+// DefaultAnswerKeyMap is the answer prompt's key map.
+func DefaultAnswerKeyMap() AnswerKeyMap {
+	return AnswerKeyMap{
+		Submit: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "submit the answer")),
+		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "put the question aside")),
+	}
+}
+
+// ShortHelp lists the prompt's keys.
+func (k AnswerKeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Submit, k.Cancel} }
+
+// FullHelp lists the prompt's keys.
+func (k AnswerKeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{{k.Submit, k.Cancel}} }

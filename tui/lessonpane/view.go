@@ -1,0 +1,205 @@
+package lessonpane
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/streamlab/streamlab/tui/draw"
+)
+
+// nbHyphen stands in for a hyphen while wrapping.
+const nbHyphen = "\u2011"
+
+// promptLines is what the answer prompt takes below the text.
+const promptLines = 2
+
+// refresh lays the pane's text out for its width into the viewport. It
+// runs when the content or the size changes, not on every frame.
+func (m *Model) refresh() {
+	w, h := max(m.w-2, 1), max(m.h-2, 0)
+	if m.asking {
+		h = max(h-promptLines, 0)
+	}
+	m.vp.Width, m.vp.Height = w, h
+	m.vp.SetContent(strings.Join(m.content(w), "\n"))
+	if m.lesson != nil && m.done != m.lastStep {
+		m.lastStep = m.done
+		m.vp.GotoTop()
+	}
+}
+
+// Lines draws the pane as exactly h lines of w cells.
+func (m Model) Lines() []string {
+	frame := m.st.Pane
+	if m.focused {
+		frame = m.st.FocusedPane
+	}
+	body := strings.Split(m.vp.View(), "\n")
+	body = draw.Block(body, m.w-2, m.vp.Height)
+	if m.asking {
+		notice := m.st.Muted.Render("enter submits · esc puts it aside")
+		if m.notice != "" {
+			notice = m.st.Bad.Render(m.notice)
+		}
+		body = append(body, draw.Fit(m.input.View(), m.w-2), draw.Fit(notice, m.w-2))
+	}
+	title, short := m.title()
+	more := ""
+	if n := m.vp.TotalLineCount() - m.vp.YOffset - m.vp.Height; n > 0 {
+		more = fmt.Sprintf(" · ↓%d", n)
+	}
+	if ansi.StringWidth(title+more) > m.w-6 {
+		title = short
+	}
+	title += more
+	return draw.Box(frame, title, body, m.w, m.h)
+}
+
+// Text is the pane's whole text as laid out now, scrolled or not.
+func (m Model) Text() string { return strings.Join(m.content(max(m.w-2, 1)), "\n") }
+
+// content is the pane's whole text, wrapped to w.
+func (m Model) content(w int) []string {
+	if m.exercise != nil {
+		return m.exerciseContent(w)
+	}
+	if m.lesson == nil {
+		return nil
+	}
+	st, l := m.st, m.lesson
+	var out []string
+	add := func(lines ...string) { out = append(out, lines...) }
+	if i, step := m.done, m.done < len(l.Steps); step {
+		s := l.Steps[i]
+		add(paint(st.Bold, Wrap(fmt.Sprintf("Step %d of %d · %s", i+1, len(l.Steps), s.Title), w))...)
+		if m.fresh {
+			add(paint(st.Warn, Wrap("This step starts a new session: its first job or set line opens one.", w))...)
+		}
+		add(Markdown(st, s.Instruction, w)...)
+		for j := range m.hints[i] {
+			add(paint(st.Warn, Wrap(fmt.Sprintf("Hint %d: %s", j+1, s.Hints[j]), w))...)
+		}
+		switch left := len(s.Hints) - m.hints[i]; {
+		case left > 0:
+			add(st.Muted.Render(fmt.Sprintf("stuck? h shows a hint (%d left)", left)))
+		case len(s.Hints) > 0:
+			add(st.Muted.Render("no more hints for this step"))
+		}
+		add("", st.Muted.Render(draw.Fit(": types a line (the palette)", w)))
+	} else {
+		add(m.checkContent(w)...)
+	}
+	add("", st.Bold.Render("Steps"))
+	for i, s := range l.Steps {
+		mark := st.Muted.Render("·")
+		switch {
+		case i < m.done:
+			mark = st.OK.Render("✓")
+		case i == m.done:
+			mark = st.Accent.Render("▸")
+		}
+		add(draw.Fit(fmt.Sprintf("%s %d %s", mark, i+1, s.Title), w))
+	}
+	mark := st.Muted.Render("·")
+	if m.checked {
+		mark = st.OK.Render("✓")
+	}
+	add(mark + " the check")
+	add("", st.Bold.Render(l.Title))
+	add(Markdown(st, l.Text, w)...)
+	return out
+}
+
+// checkContent is the check: the question, the prompt's state, the
+// verdict and, once answered, the real world.
+func (m Model) checkContent(w int) []string {
+	st, c := m.st, m.lesson.Check
+	out := []string{st.OK.Render("✓ every step done"), "", st.Bold.Render("The check")}
+	out = append(out, Markdown(st, c.Question, w)...)
+	for i, o := range c.Options {
+		out = append(out, Wrap(fmt.Sprintf("%c) %s", 'a'+i, o), w)...)
+	}
+	if c.Unit != "" && len(c.Options) == 0 {
+		out = append(out, st.Muted.Render("answer in "+c.Unit))
+	}
+	switch {
+	case m.solving && m.asking:
+		out = append(out, st.Muted.Render("working out the answer under your seed…"))
+	case m.verdict != nil && m.verdict.Correct:
+		out = append(out, "", st.OK.Render("✓ right: "+m.verdict.Want))
+	case m.verdict != nil:
+		out = append(out, "", st.Bad.Render("✗ not quite: the answer is "+m.verdict.Want))
+	}
+	if m.verdict != nil {
+		out = append(out, Markdown(st, m.verdict.Explanation, w)...)
+	}
+	if !m.asking {
+		if m.verdict != nil && !m.verdict.Correct {
+			out = append(out, "", st.Muted.Render("a answers again"))
+		} else if m.verdict == nil {
+			out = append(out, "", st.Accent.Render("press a to answer"))
+		}
+	}
+	if m.verdict != nil || m.checked {
+		out = append(out, "", st.Bold.Render("In the real world"))
+		out = append(out, Markdown(st, m.lesson.RealWorld, w)...)
+	}
+	return out
+}
+
+// exerciseContent is the task and, once graded, the points per check.
+func (m Model) exerciseContent(w int) []string {
+	st, ex := m.st, m.exercise
+	var out []string
+	switch {
+	case m.grading:
+		out = append(out, st.Muted.Render("grading your session…"), "")
+	case m.graded != nil:
+		g := m.graded
+		head := fmt.Sprintf("Grade: %g of %g points", g.Score, g.MaxScore)
+		if g.Passed {
+			out = append(out, st.OK.Render("✓ "+head))
+		} else {
+			out = append(out, st.Warn.Render(head))
+		}
+		if g.Error != "" {
+			out = append(out, paint(st.Bad, Wrap(g.Error, w))...)
+		}
+		for _, c := range g.Checks {
+			mark := st.Bad.Render("✗")
+			if c.Passed {
+				mark = st.OK.Render("✓")
+			}
+			out = append(out, draw.Fit(fmt.Sprintf("%s %g/%g %s", mark, c.Score, c.Points, c.Name), w))
+			if !c.Passed && c.Message != "" {
+				out = append(out, paint(st.Muted, Wrap("  "+c.Message, w))...)
+			}
+		}
+		out = append(out, "")
+	case m.notice != "":
+		out = append(out, paint(st.Bad, Wrap(m.notice, w))...)
+	}
+	out = append(out, paint(st.Muted, Wrap("g grades this session as a recording: the lines you ran, replayed by the grader.", w))...)
+	return append(append(out, ""), Markdown(st, ex.Task, w)...)
+}
+
+// Wrap word-wraps s to w cells.
+func Wrap(s string, w int) []string {
+	// Hyphens are not places to break: at-least-once stays whole.
+	w = max(w, 1)
+	s = strings.ReplaceAll(s, "-", nbHyphen)
+	s = ansi.Hardwrap(ansi.Wordwrap(s, w, ""), w, true)
+	return strings.Split(strings.ReplaceAll(s, nbHyphen, "-"), "\n")
+}
+
+// paint styles each line on its own (Render would join them).
+func paint(s lipgloss.Style, lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = s.Render(l)
+	}
+	return out
+}
