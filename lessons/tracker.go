@@ -20,7 +20,8 @@ type Rejection struct {
 
 // Tracker follows a learner through a lesson's steps, in order. Feed it an
 // Observation after every command and on every frame; it is not safe for
-// concurrent use (a UI keeps it in its model and calls it from Update).
+// concurrent use: the terminal lab keeps it in the goroutine that owns the
+// lab session and sends its progress to the UI with each frame.
 type Tracker struct {
 	lesson *Lesson
 	done   int
