@@ -22,8 +22,8 @@ const (
 // ErrNoSuchNode is returned for a node name the job does not have.
 var ErrNoSuchNode = errors.New("no such node")
 
-// ErrConcurrentFailures is returned when failures are asked of the
-// concurrent executor, which runs without them.
+// ErrConcurrentFailures is returned when failures the concurrent executor
+// cannot place are asked of it.
 var ErrConcurrentFailures = errors.New("under the concurrent executor failures need checkpoints (ha passive-standby); other schemes need the deterministic executor, which places them at exact positions")
 
 // backupEntry is a record an upstream node keeps until downstream
@@ -50,9 +50,7 @@ type plan struct {
 // restarts, upstream-backup queues, and the checkpoint coordinator.
 type recovery struct {
 	r          *Runtime
-	semantics  string
 	ha         string
-	note       string
 	backoff    *backoff
 	kills      []plan
 	restarts   []plan
@@ -74,8 +72,8 @@ type recovery struct {
 	ckpt       *coordinator
 }
 
-func newRecovery(r *Runtime, semantics, ha, note string) *recovery {
-	rc := &recovery{r: r, semantics: semantics, ha: ha, note: note, backoff: newBackoff(r.cfg.Restart, r.cfg.Seed),
+func newRecovery(r *Runtime, ha string) *recovery {
+	rc := &recovery{r: r, ha: ha, backoff: newBackoff(r.cfg.Restart, r.cfg.Seed),
 		trigWM: map[*node][][2]int64{}}
 	if ha == HAUpstreamBackup {
 		rc.backups = map[*node][][]backupEntry{}
@@ -315,8 +313,10 @@ func (rc *recovery) restart(name string) error {
 	if err != nil {
 		return err
 	}
-	for i := range rc.restarts {
-		if rc.restarts[i].node == n {
+	for i, p := range rc.restarts {
+		// After a failover every task waits for the same restart: asking
+		// for any of them brings the job back.
+		if p.node == n || (p.whole && n.dead) {
 			rc.restarts[i].released, rc.restarts[i].askedAt = true, rc.now()
 			return nil
 		}

@@ -115,7 +115,7 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 	if cfg.Executor == ExecDeterministic {
 		r.det = newDetExec(r.g, cfg.Seed, cfg.QueueCap)
 	}
-	r.rec = newRecovery(r, semantics, ha, note)
+	r.rec = newRecovery(r, ha)
 	if r.det != nil {
 		r.det.rec = r.rec
 	}
