@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"bytes"
-	"context"
 	"regexp"
 	"testing"
 	"time"
@@ -11,7 +10,6 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/streamlab/streamlab/tui"
-	"github.com/streamlab/streamlab/tui/bridge"
 )
 
 var t0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -23,29 +21,8 @@ var t0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 // and watch the ledger count the duplicates its recovery replays.
 // Time comes from a manual clock ticked by the test, never from sleeping.
 func TestFlowRunThenKillThroughThePalette(t *testing.T) {
-	clock := bridge.NewManualClock(t0)
-	opts := tui.Options{Job: "passthrough", Seed: 1, Speed: 1, Theme: "default", Clock: clock}
-	b, err := bridge.New(bridge.Options{Job: "passthrough", Seed: 1, Speed: 1, Clock: clock})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	bridgeDone := make(chan struct{})
-	go func() { b.Run(ctx); close(bridgeDone) }()
-	tickerDone := make(chan struct{})
-	go func() {
-		defer close(tickerDone)
-		for clock.AdvanceContext(ctx, 50*time.Millisecond) {
-		}
-	}()
-	defer func() { cancel(); <-bridgeDone; <-tickerDone }()
-
-	tm := teatest.NewTestModel(t, tui.New(opts, b), teatest.WithInitialTermSize(120, 40))
-	waitFor := func(what string, re *regexp.Regexp) {
-		t.Helper()
-		teatest.WaitFor(t, tm.Output(), func(out []byte) bool { return re.Match(out) },
-			teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
-	}
+	tm, wait := program(t, tui.Options{Job: "passthrough", Seed: 1, Speed: 1, Theme: "default"}, 10*time.Second)
+	waitFor := func(what string, re *regexp.Regexp) { t.Helper(); wait(re) }
 	waitFor("the home screen", regexp.MustCompile(`Sandbox`))
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter}) // the sandbox's job list
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter}) // passthrough, the configured job
@@ -78,29 +55,7 @@ func TestFlowRunThenKillThroughThePalette(t *testing.T) {
 // filter pane: the answer comes back from the bridge's goroutine in a
 // frame, and the pane shows which bits the row's hashes chose.
 func TestFlowProbeABloomFilter(t *testing.T) {
-	clock := bridge.NewManualClock(t0)
-	opts := tui.Options{Job: "passthrough", Seed: 1, Speed: 1, Theme: "default", Clock: clock, Start: "lab:passthrough"}
-	b, err := bridge.New(bridge.Options{Job: "passthrough", Seed: 1, Speed: 1, Clock: clock})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	bridgeDone := make(chan struct{})
-	go func() { b.Run(ctx); close(bridgeDone) }()
-	tickerDone := make(chan struct{})
-	go func() {
-		defer close(tickerDone)
-		for clock.AdvanceContext(ctx, 50*time.Millisecond) {
-		}
-	}()
-	defer func() { cancel(); <-bridgeDone; <-tickerDone }()
-
-	tm := teatest.NewTestModel(t, tui.New(opts, b), teatest.WithInitialTermSize(120, 40))
-	waitFor := func(re *regexp.Regexp) {
-		t.Helper()
-		teatest.WaitFor(t, tm.Output(), func(out []byte) bool { return re.Match(out) },
-			teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
-	}
+	tm, waitFor := program(t, tui.Options{Job: "passthrough", Seed: 1, Speed: 1, Theme: "default", Start: "lab:passthrough"}, 10*time.Second)
 	waitFor(regexp.MustCompile(`Pipeline · passthrough`))
 	tm.Type(":set filter bloom m=512 k=3")
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})

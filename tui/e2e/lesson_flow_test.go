@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"context"
 	"regexp"
 	"testing"
 	"time"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/streamlab/streamlab/lessons"
 	"github.com/streamlab/streamlab/tui"
-	"github.com/streamlab/streamlab/tui/bridge"
 )
 
 // TestFlowLessonFour opens lesson 4 from the home screen, types its
@@ -29,31 +27,9 @@ func TestFlowLessonFour(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	clock := bridge.NewManualClock(t0)
 	dir := t.TempDir() // progress saved here on the way
-	opts := tui.Options{Job: "clicks", Seed: 1, Speed: 1, Theme: "default", Clock: clock,
-		StateDir: dir, Progress: &lessons.Progress{Seed: seed}}
-	b, err := bridge.New(bridge.Options{Job: "clicks", Seed: 1, Speed: 1, Clock: clock})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	bridgeDone := make(chan struct{})
-	go func() { b.Run(ctx); close(bridgeDone) }()
-	tickerDone := make(chan struct{})
-	go func() {
-		defer close(tickerDone)
-		for clock.AdvanceContext(ctx, 50*time.Millisecond) {
-		}
-	}()
-	defer func() { cancel(); <-bridgeDone; <-tickerDone }()
-
-	tm := teatest.NewTestModel(t, tui.New(opts, b), teatest.WithInitialTermSize(120, 40))
-	waitFor := func(re *regexp.Regexp) {
-		t.Helper()
-		teatest.WaitFor(t, tm.Output(), func(out []byte) bool { return re.Match(out) },
-			teatest.WithDuration(20*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
-	}
+	tm, waitFor := program(t, tui.Options{Job: "clicks", Seed: 1, Speed: 1, Theme: "default",
+		StateDir: dir, Progress: &lessons.Progress{Seed: seed}}, 20*time.Second)
 	key := func(k tea.KeyType) { tm.Send(tea.KeyMsg{Type: k}) }
 	waitFor(regexp.MustCompile(`Lessons 0/9`))
 	key(tea.KeyDown)
