@@ -72,7 +72,10 @@ type NodeSnapshot struct {
 	// Queue is what waits in its input queue, of QueueCap.
 	Queue, QueueCap int
 	// Held is what alignment holds back from inputs that ran ahead.
-	Held      int
+	Held int
+	// Barriers counts checkpoint barriers waiting in its queue or held back:
+	// stepping, a learner sees them move through the graph.
+	Barriers  int
 	Watermark int64
 	// Epoch is the sequence number of the last marker the node aligned.
 	Epoch int64
@@ -131,10 +134,21 @@ func (r *Runtime) Snapshot() Snapshot {
 			}
 		}
 		if r.det != nil {
-			ns.Queue = r.det.queues[i].len()
+			q := &r.det.queues[i]
+			ns.Queue = q.len()
+			for _, it := range q.items[q.head:] {
+				if it.e.kind == kindBarrier {
+					ns.Barriers++
+				}
+			}
 		}
 		for _, h := range n.held {
 			ns.Held += len(h)
+			for _, e := range h {
+				if e.kind == kindBarrier {
+					ns.Barriers++
+				}
+			}
 		}
 		s.Nodes = append(s.Nodes, ns)
 	}

@@ -134,3 +134,23 @@ func TestCheckpointsInTheTitle(t *testing.T) {
 		t.Errorf("title %q", title)
 	}
 }
+
+// A checkpoint barrier waiting at a node is drawn in its queue line, so a
+// learner stepping through the job sees barriers move.
+func TestBarriersAreDrawn(t *testing.T) {
+	snap := recoverySnap()
+	for i := range snap.Nodes {
+		snap.Nodes[i].Barriers = 0
+	}
+	m := New(styles.New(styles.Mono))
+	m.SetSize(120, 12)
+	m.SetFrame(bridge.Frame{Gen: 1, Snap: snap})
+	if strings.Contains(ansi.Strip(m.View()), "▮") {
+		t.Fatal("a barrier drawn where none waits")
+	}
+	snap.Nodes[0].Barriers = 1
+	m.SetFrame(bridge.Frame{Gen: 2, Snap: snap})
+	if !strings.Contains(ansi.Strip(m.View()), "▮") {
+		t.Fatalf("no barrier drawn:\n%s", ansi.Strip(m.View()))
+	}
+}

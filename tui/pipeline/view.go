@@ -209,6 +209,9 @@ func (m Model) queueLine(n engine.NodeSnapshot, w int) string {
 		style = st.Muted
 	}
 	tail := " " + draw.Count(int64(n.Queue))
+	if n.Barriers > 0 {
+		tail += " " + st.Accent.Render(strings.Repeat("▮", min(n.Barriers, 3)))
+	}
 	if n.Held > 0 {
 		tail += " " + st.Warn.Render(fmt.Sprintf("held %d", n.Held))
 	}
