@@ -12,6 +12,7 @@ import (
 
 	"github.com/streamlab/streamlab/exercises"
 	"github.com/streamlab/streamlab/exercises/grade"
+	"github.com/streamlab/streamlab/exercises/pack"
 	"github.com/streamlab/streamlab/lessons"
 	"github.com/streamlab/streamlab/tui/bridge"
 	"github.com/streamlab/streamlab/tui/home"
@@ -61,16 +62,27 @@ func gradeCmd(id string, script []string) tea.Cmd {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), solveTimeout)
 		defer cancel()
-		var b strings.Builder
-		for _, line := range script {
-			if strings.HasPrefix(line, "set seed ") {
-				continue // the grader runs under the exercise's seed
-			}
-			b.WriteString(line + "\n")
-		}
-		res, err := exercises.Grade(ctx, ex, ex.Answer, []byte(b.String()), nil)
+		b := strings.Join(answerLines(ex, script), "\n") + "\n"
+		res, err := exercises.Grade(ctx, ex, ex.Answer, []byte(b), nil)
 		return gradedMsg{id: id, res: res, err: err}
 	}
+}
+
+// answerLines is the part of a recorded session that answers ex: for a
+// configuration exercise its set lines (the grader runs the scenario
+// itself), for the others every line. The seed is the exercise's, never the
+// session's.
+func answerLines(ex *pack.Exercise, script []string) []string {
+	var out []string
+	for _, line := range script {
+		switch {
+		case strings.HasPrefix(line, "set seed "):
+		case ex.Kind == pack.KindConfiguration && !strings.HasPrefix(line, "set "):
+		default:
+			out = append(out, line)
+		}
+	}
+	return out
 }
 
 // cloneProgress copies p deeply, for a command to save.
@@ -154,11 +166,20 @@ func (m *Model) openExercise(id string) {
 		m.msg = message{text: err.Error(), isErr: true}
 		return
 	}
-	m.send(bridge.Request{Kind: bridge.OpenSession, Job: ex.Job, Seed: ex.Seed, Lines: strings.Split(ex.ScenarioText, "\n")})
+	// A configuration is settled before the scenario runs: the learner's
+	// set lines come first, and the grader plays the scenario after them.
+	var lines []string
+	msg := "exercise " + ex.Title + " · g grades your session, ? shows every key"
+	if ex.Kind == pack.KindConfiguration {
+		msg = "exercise " + ex.Title + " · type your set lines with : · g grades them (the grader runs the scenario)"
+	} else {
+		lines = strings.Split(ex.ScenarioText, "\n")
+	}
+	m.send(bridge.Request{Kind: bridge.OpenSession, Job: ex.Job, Seed: ex.Seed, Lines: lines})
 	m.guide.OpenExercise(ex)
 	m.screen, m.paused = ScreenLab, true
 	m.keys.HA.SetEnabled(true)
-	m.msg = message{text: "exercise " + ex.Title + " · g grades your session, ? shows every key"}
+	m.msg = message{text: msg}
 	m.resize(m.w, m.h)
 	m.setFocus(PanePipeline)
 }

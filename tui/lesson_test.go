@@ -7,6 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/streamlab/streamlab/exercises"
 	"github.com/streamlab/streamlab/exercises/grade"
 	"github.com/streamlab/streamlab/lessons"
 	"github.com/streamlab/streamlab/tui/bridge"
@@ -200,7 +201,8 @@ func TestHomeOpensLessonsAndExercises(t *testing.T) {
 	}
 	m, _ = press(t, m, "esc", "esc", "down", "enter", "enter")
 	r, _ = eng.last()
-	if m.Screen() != ScreenLab || r.Kind != bridge.OpenSession || r.Lesson != nil || len(r.Lines) == 0 {
+	// The first exercise is a configuration: it opens on its job alone.
+	if m.Screen() != ScreenLab || r.Kind != bridge.OpenSession || r.Lesson != nil || r.Job == "" || len(r.Lines) != 0 {
 		t.Fatalf("exercise: screen %d, request %+v", m.Screen(), r)
 	}
 	if m.guide.Exercise() == nil || !strings.Contains(plain(m.View()), "Exercise") {
@@ -234,3 +236,27 @@ func TestExerciseGrade(t *testing.T) {
 }
 
 var _ = time.Second
+
+// A configuration exercise opens on its job alone and is graded on the
+// set lines the learner typed: the grader plays the scenario after them.
+func TestConfigurationExerciseGradesSetLines(t *testing.T) {
+	eng := newFake()
+	m := New(Options{Job: "clicks", Theme: "mono", Start: "exercise:restart-strategy"}, eng)
+	next, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m = next.(Model)
+	if r, _ := eng.last(); r.Kind != bridge.OpenSession || len(r.Lines) != 0 {
+		t.Fatalf("a configuration exercise must not run its scenario before the settings: %+v", r)
+	}
+	ex, err := exercises.Lookup("restart-strategy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := answerLines(ex, []string{"job clicks", "set seed 4", "set restart fixed-delay attempts=5 delay=1s", "run 3s", "kill count[1]"})
+	if len(got) != 1 || got[0] != "set restart fixed-delay attempts=5 delay=1s" {
+		t.Fatalf("answer lines %q", got)
+	}
+	all, _ := exercises.Lookup("failover-recording")
+	if got := answerLines(all, []string{"job clicks", "set seed 4", "run 3s"}); len(got) != 2 {
+		t.Fatalf("a recording keeps every line but the seed: %q", got)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/streamlab/streamlab/exercises/pack"
 	"github.com/streamlab/streamlab/tui/draw"
 )
 
@@ -182,7 +183,11 @@ func (m Model) exerciseContent(w int) []string {
 	case m.notice != "":
 		out = append(out, paint(st.Bad, Wrap(m.notice, w))...)
 	}
-	out = append(out, paint(st.Muted, Wrap("g grades this session as a recording: the lines you ran, replayed by the grader.", w))...)
+	how := "g grades this session as a recording: the lines you ran, replayed by the grader."
+	if ex.Kind == pack.KindConfiguration {
+		how = "g grades the set lines you typed: the grader applies them, then runs the exercise's scenario."
+	}
+	out = append(out, paint(st.Muted, Wrap(how, w))...)
 	return append(append(out, ""), Markdown(st, ex.Task, w)...)
 }
 
