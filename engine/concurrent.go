@@ -135,6 +135,7 @@ func runConcurrent(ctx context.Context, g *graph, cur *cursor, queueCap int, mus
 							return
 						}
 					}
+					//lint:ignore SA6002 one small allocation per batch of 256 elements
 					pool.Put(b.els[:0])
 					if !rt.flush() {
 						return

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"context"
 	"math/rand/v2"
 )
 
@@ -164,20 +163,6 @@ func emitFromSource(n *node, e element, out router) {
 		out.broadcast(e)
 		if n.onMarker != nil {
 			n.onMarker(n, e)
-		}
-	}
-}
-
-// run steps until nothing can run, checking ctx now and then.
-func (x *detExec) run(ctx context.Context, cur *cursor) error {
-	for i := 0; ; i++ {
-		if i%4096 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		if !x.step(cur) {
-			return nil
 		}
 	}
 }

@@ -46,5 +46,3 @@ type element struct {
 	at    int64 // a marker's virtual time at the source
 	rec   Record
 }
-
-func (k kind) isMarker() bool { return k >= kindTrigger }

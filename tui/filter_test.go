@@ -227,7 +227,7 @@ func TestWideLabShowsHowToAddAFilter(t *testing.T) {
 	}
 	m = focusFilter(t, m)
 	eng.reqs = nil
-	m, _ = press(t, m, "up", "n", "x")
+	_, _ = press(t, m, "up", "n", "x")
 	if len(eng.reqs) != 0 {
 		t.Errorf("probe keys without a filter sent %+v", eng.reqs)
 	}

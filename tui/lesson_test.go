@@ -242,8 +242,7 @@ var _ = time.Second
 func TestConfigurationExerciseGradesSetLines(t *testing.T) {
 	eng := newFake()
 	m := New(Options{Job: "clicks", Theme: "mono", Start: "exercise:restart-strategy"}, eng)
-	next, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	m = next.(Model)
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	if r, _ := eng.last(); r.Kind != bridge.OpenSession || len(r.Lines) != 0 {
 		t.Fatalf("a configuration exercise must not run its scenario before the settings: %+v", r)
 	}
