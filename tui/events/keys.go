@@ -1,21 +1,22 @@
 package events
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"github.com/charmbracelet/bubbles/key"
+
+	"github.com/streamlab/streamlab/tui/draw"
+)
 
 // KeyMap scrolls the events pane and filters it.
 type KeyMap struct {
-	Up, Down, PageUp, PageDown, Follow, Verbose key.Binding
+	draw.ScrollKeys
+	Verbose key.Binding
 }
 
 // DefaultKeyMap is the events pane's key map.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		Up:       key.NewBinding(key.WithKeys("up"), key.WithHelp("↑/↓", "scroll")),
-		Down:     key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "scroll down")),
-		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
-		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
-		Follow:   key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "follow")),
-		Verbose:  key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "all events")),
+		ScrollKeys: draw.DefaultScrollKeys(),
+		Verbose:    key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "all events")),
 	}
 }
 

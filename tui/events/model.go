@@ -128,22 +128,11 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if !ok {
 		return m, nil
 	}
-	page := max(m.h-3, 1)
-	switch {
-	case key.Matches(k, m.keys.Up):
-		m.scroll++
-	case key.Matches(k, m.keys.Down):
-		m.scroll--
-	case key.Matches(k, m.keys.PageUp):
-		m.scroll += page
-	case key.Matches(k, m.keys.PageDown):
-		m.scroll -= page
-	case key.Matches(k, m.keys.Follow):
-		m.scroll = 0
-	case key.Matches(k, m.keys.Verbose):
+	if key.Matches(k, m.keys.Verbose) {
 		m.verbose, m.scroll = !m.verbose, 0
+		return m, nil
 	}
-	m.scroll = min(max(m.scroll, 0), max(len(m.Entries())-1, 0))
+	m.scroll, _ = m.keys.Scroll(k, m.scroll, max(m.h-3, 1), len(m.Entries()))
 	return m, nil
 }
 

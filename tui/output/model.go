@@ -6,7 +6,6 @@
 package output
 
 import (
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/streamlab/streamlab/engine"
@@ -154,20 +153,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if !ok {
 		return m, nil
 	}
-	page := max(m.h-3, 1)
-	switch {
-	case key.Matches(k, m.keys.Up):
-		m.scroll++
-	case key.Matches(k, m.keys.Down):
-		m.scroll--
-	case key.Matches(k, m.keys.PageUp):
-		m.scroll += page
-	case key.Matches(k, m.keys.PageDown):
-		m.scroll -= page
-	case key.Matches(k, m.keys.Follow):
-		m.scroll = 0
-	}
-	m.scroll = min(max(m.scroll, 0), max(m.total()-1, 0))
+	m.scroll, _ = m.keys.Scroll(k, m.scroll, max(m.h-3, 1), m.total())
 	return m, nil
 }
 
