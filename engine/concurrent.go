@@ -22,6 +22,7 @@ type concRouter struct {
 	n    *node
 	next []chan batch
 	bufs [][]element
+	fed  []int // positions in next it has a channel to (markers go there)
 	in   int
 	rr   int
 	pool *sync.Pool
@@ -38,7 +39,7 @@ func (c *concRouter) emit(r Record) {
 }
 
 func (c *concRouter) broadcast(e element) {
-	for t := range c.bufs {
+	for _, t := range c.fed {
 		c.bufs[t] = append(c.bufs[t], e)
 		if len(c.bufs[t]) == batchSize {
 			c.send(t)
@@ -95,6 +96,9 @@ func runConcurrent(ctx context.Context, g *graph, cur *cursor, queueCap int, mus
 			for _, m := range g.stages[n.stage+1].nodes {
 				rt.next = append(rt.next, inbox[index[m]])
 				rt.bufs = append(rt.bufs, pool.Get().([]element)[:0])
+			}
+			for _, m := range g.downstream(n) {
+				rt.fed = append(rt.fed, m.index)
 			}
 			rt.in = g.inputIndex(n)
 		}

@@ -54,7 +54,8 @@ func (q *queue) pop() item {
 type detRouter struct {
 	x    *detExec
 	n    *node
-	next []int // downstream node indexes
+	next []int // downstream node indexes, by position in the next stage
+	fed  []int // the downstream nodes it has a channel to (markers go there)
 	in   int   // which input of a downstream node this node is
 	rr   int
 }
@@ -75,7 +76,7 @@ func (d *detRouter) emit(r Record) {
 }
 
 func (d *detRouter) broadcast(e element) {
-	for _, t := range d.next {
+	for _, t := range d.fed {
 		if !d.x.g.nodes[t].dead {
 			d.x.queues[t].push(item{d.in, e})
 		}
@@ -96,6 +97,9 @@ func newDetExec(g *graph, seed int64, capacity int) *detExec {
 			for _, m := range g.stages[n.stage+1].nodes {
 				rt.next = append(rt.next, index[m])
 			}
+			for _, m := range g.downstream(n) {
+				rt.fed = append(rt.fed, index[m])
+			}
 			rt.in = g.inputIndex(n)
 		}
 		x.routers = append(x.routers, rt)
@@ -106,7 +110,7 @@ func newDetExec(g *graph, seed int64, capacity int) *detExec {
 // roomDownstream reports whether every queue node i feeds is below capacity
 // (backpressure: a node with a full consumer waits).
 func (x *detExec) roomDownstream(i int) bool {
-	for _, t := range x.routers[i].next {
+	for _, t := range x.routers[i].fed {
 		if x.queues[t].len() >= x.cap {
 			return false
 		}

@@ -294,6 +294,32 @@ func (g *graph) target(n *node, r *Record, rr *int) int {
 	return 0 // gather
 }
 
+// downstream returns the nodes n sends to, each over a channel of its own:
+// the node of the same index for a forward edge, every node of the next
+// stage otherwise. Markers travel on exactly these channels, so a node
+// aligns over the inputs it really has.
+func (g *graph) downstream(n *node) []*node {
+	if n.stage+1 >= len(g.stages) {
+		return nil
+	}
+	next := g.stages[n.stage+1]
+	if next.partition == jobspec.PartitionForward {
+		return next.nodes[n.index : n.index+1]
+	}
+	return next.nodes
+}
+
+// upstream returns the nodes that send to n.
+func (g *graph) upstream(n *node) []*node {
+	if n.stage == 0 {
+		return nil
+	}
+	if g.stages[n.stage].partition == jobspec.PartitionForward {
+		return g.stages[n.stage-1].nodes[n.index : n.index+1]
+	}
+	return g.stages[n.stage-1].nodes
+}
+
 // inputIndex is which input of the downstream node a node's output arrives
 // on.
 func (g *graph) inputIndex(n *node) int {

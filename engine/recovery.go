@@ -4,9 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
-
-	"github.com/streamlab/streamlab/engine/jobspec"
 )
 
 // JobManager is the name `kill` and `restart` use for the coordinator.
@@ -291,7 +288,7 @@ func (rc *recovery) lose(n *node) {
 		r.sink.buf = r.sink.buf[:0]
 	}
 	if n.stage+1 < len(r.g.stages) {
-		for _, d := range r.g.stages[n.stage+1].nodes {
+		for _, d := range r.g.downstream(n) {
 			if !d.dead && r.det != nil {
 				d.inputDown(r.g.inputIndex(n), r.det.routers[r.det.index[d]])
 			}
@@ -404,15 +401,12 @@ func (rc *recovery) replace(n *node, at int64) {
 	if n.op != operator(r.sink) {
 		n.op, _ = r.newOp(n.spec)
 	}
-	up := r.g.stages[n.stage-1].nodes
+	up := r.g.upstream(n)
 	n.dead = false
 	n.wm = math.MinInt64
 	n.epoch = math.MaxInt64
 	for _, u := range up {
 		i := r.g.inputIndex(u)
-		if r.g.stages[n.stage].partition == jobspec.PartitionForward && u.index != n.index {
-			continue
-		}
 		n.alive[i] = !u.dead
 		n.marks[i] = u.epoch
 		n.kinds[i] = element{}
@@ -452,8 +446,7 @@ func (rc *recovery) replace(n *node, at int64) {
 			if u.dead {
 				continue
 			}
-			t := slices.Index(r.g.stages[n.stage].nodes, n)
-			for _, b := range rc.backups[u][t] {
+			for _, b := range rc.backups[u][n.index] {
 				q.push(item{r.g.inputIndex(u), element{kind: kindRecord, rec: b.rec}})
 				replayed++
 			}
@@ -474,7 +467,7 @@ func (rc *recovery) join(n *node) {
 	if n.stage+1 >= len(r.g.stages) {
 		return
 	}
-	for _, d := range r.g.stages[n.stage+1].nodes {
+	for _, d := range r.g.downstream(n) {
 		if !d.dead {
 			d.inputUp(r.g.inputIndex(n), n.epoch)
 		}
@@ -623,7 +616,8 @@ func (rc *recovery) trim() {
 	var total int64
 	for s := len(r.g.stages) - 2; s >= 0; s-- {
 		for _, u := range r.g.stages[s].nodes {
-			for t, d := range r.g.stages[s+1].nodes {
+			for _, d := range r.g.downstream(u) {
+				t := d.index
 				rc.acks++ // d acknowledges to u
 				need := rc.needs(d)
 				q := rc.backups[u][t][:0]
