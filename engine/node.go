@@ -32,6 +32,10 @@ type node struct {
 	marks []int64     // sequence number of the last marker per input
 	kinds []element   // that marker
 	alive []bool      // inputs whose sender is up
+	// frozen inputs are down but still hold the watermark back at what
+	// they last sent: under rollback recovery their records will be
+	// replayed, and must not arrive to windows already closed without them.
+	frozen []bool
 	epoch int64       // sequence number of the last marker aligned
 	held  [][]element // per input, what arrived after its marker
 	done  bool        // aligned the end marker
@@ -67,7 +71,7 @@ func (heldBack) emit(Record) {}
 func newNode(name string, stage, index, inputs int, op operator) *node {
 	n := &node{name: name, stage: stage, index: index, op: op, wm: math.MinInt64, lastOffset: -1,
 		inWM: make([]int64, inputs), marks: make([]int64, inputs), kinds: make([]element, inputs),
-		alive: make([]bool, inputs), held: make([][]element, inputs)}
+		alive: make([]bool, inputs), frozen: make([]bool, inputs), held: make([][]element, inputs)}
 	for i := range n.inWM {
 		n.inWM[i] = math.MinInt64
 		n.alive[i] = true
@@ -109,11 +113,11 @@ func (n *node) handle(from int, e element, out router) bool {
 }
 
 // advanceWatermark moves the node's watermark to the minimum over its live
-// inputs, if that is later.
+// (and frozen) inputs, if that is later.
 func (n *node) advanceWatermark(out router) {
 	m, any := int64(math.MaxInt64), false
 	for i, w := range n.inWM {
-		if n.alive[i] {
+		if n.alive[i] || n.frozen[i] {
 			m, any = min(m, w), true
 		}
 	}
@@ -180,10 +184,14 @@ func (n *node) release(out router) {
 	}
 }
 
-// inputDown leaves an input out of alignment and the watermark while its
-// sender is dead; what it delivered before dying still counts.
-func (n *node) inputDown(i int, out router) {
+// inputDown leaves an input out of alignment while its sender is dead;
+// what it delivered before dying still counts. With hold (rollback
+// recovery) the input keeps holding the watermark back until its
+// replacement has replayed; without (gap recovery) it is left out of the
+// watermark too, like an idle input.
+func (n *node) inputDown(i int, out router, hold bool) {
 	n.alive[i] = false
+	n.frozen[i] = hold
 	if n.align(out) {
 		n.release(out)
 	}
@@ -194,7 +202,7 @@ func (n *node) inputDown(i int, out router) {
 // down never come, so it counts as level with this node when it is ahead:
 // its next marker then completes the alignment it takes part in.
 func (n *node) inputUp(i int, epoch int64) {
-	n.alive[i] = true
+	n.alive[i], n.frozen[i] = true, false
 	n.marks[i] = min(epoch, n.epoch)
 	n.kinds[i] = element{}
 	n.inWM[i] = math.MinInt64

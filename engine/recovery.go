@@ -64,6 +64,10 @@ type recovery struct {
 	acks       int64 // acknowledgement messages sent upstream
 	scratch    map[*node]map[int64]bool
 	trigWM     map[*node][][2]int64 // window nodes: (epoch, watermark) at each trigger
+	// ackedWM is, per window node, the watermark its downstream had
+	// acknowledged at the last acknowledgement round: all a replacement
+	// can know of what was emitted for good.
+	ackedWM map[*node]int64
 	sinkEpoch  int64                // the last micro-batch the sink committed
 	commits    int64
 	ckpt       *coordinator
@@ -71,7 +75,7 @@ type recovery struct {
 
 func newRecovery(r *Runtime, ha string) *recovery {
 	rc := &recovery{r: r, ha: ha, backoff: newBackoff(r.cfg.Restart, r.cfg.Seed),
-		trigWM: map[*node][][2]int64{}}
+		trigWM: map[*node][][2]int64{}, ackedWM: map[*node]int64{}}
 	if ha == HAUpstreamBackup {
 		rc.backups = map[*node][][]backupEntry{}
 		rc.scratch = map[*node]map[int64]bool{}
@@ -267,6 +271,9 @@ func (rc *recovery) takeOver(n *node, now int64) {
 func (rc *recovery) lose(n *node) {
 	r := rc.r
 	n.dead = true
+	// What it triggered since the last acknowledgement may or may not have
+	// reached the sink: only acknowledged watermarks count from now on.
+	delete(rc.trigWM, n)
 	if r.det != nil {
 		i := r.det.index[n]
 		for q := &r.det.queues[i]; q.len() > 0; {
@@ -290,7 +297,7 @@ func (rc *recovery) lose(n *node) {
 	if n.stage+1 < len(r.g.stages) {
 		for _, d := range r.g.downstream(n) {
 			if !d.dead && r.det != nil {
-				d.inputDown(r.g.inputIndex(n), r.det.routers[r.det.index[d]])
+				d.inputDown(r.g.inputIndex(n), r.det.routers[r.det.index[d]], rc.backups != nil)
 			}
 		}
 	}
@@ -408,6 +415,7 @@ func (rc *recovery) replace(n *node, at int64) {
 	for _, u := range up {
 		i := r.g.inputIndex(u)
 		n.alive[i] = !u.dead
+		n.frozen[i] = u.dead && rc.backups != nil
 		n.marks[i] = u.epoch
 		n.kinds[i] = element{}
 		n.inWM[i] = math.MinInt64
@@ -423,7 +431,7 @@ func (rc *recovery) replace(n *node, at int64) {
 		// The replacement starts where the acknowledged output left off:
 		// windows final at that watermark were emitted and acknowledged, and
 		// what it needs of the rest is replayed to it.
-		if wm, ok := rc.ackedWatermark(n); ok {
+		if wm, ok := rc.ackedWM[n]; ok {
 			w.wm, w.hasWM = wm, true
 		}
 	} else if rc.backups == nil {
@@ -449,6 +457,11 @@ func (rc *recovery) replace(n *node, at int64) {
 			for _, b := range rc.backups[u][n.index] {
 				q.push(item{r.g.inputIndex(u), element{kind: kindRecord, rec: b.rec}})
 				replayed++
+			}
+			// The sender's watermark follows what it replays, as it followed
+			// the records the first time.
+			if u.wm != math.MinInt64 {
+				q.push(item{r.g.inputIndex(u), element{kind: kindWatermark, value: u.wm}})
 			}
 		}
 	}
@@ -532,6 +545,7 @@ func (rc *recovery) restoreAll(p plan) {
 		n.wm = math.MinInt64
 		for j := range n.marks {
 			n.marks[j], n.kinds[j], n.alive[j], n.inWM[j], n.held[j] = r.cur.seq, element{}, true, math.MinInt64, nil
+			n.frozen[j] = false
 		}
 	}
 	r.sink.buf = r.sink.buf[:0]
@@ -570,18 +584,20 @@ func (rc *recovery) marker(n *node, e element) {
 	}
 }
 
-// ackedWatermark is the watermark of a window node's last trigger whose
-// output the sink has committed: every window that was final then has been
-// emitted and acknowledged, so the records it counted are needed no more.
-func (rc *recovery) ackedWatermark(n *node) (int64, bool) {
-	var wm int64
-	found := false
-	for _, t := range rc.trigWM[n] {
-		if t[0] <= rc.sinkEpoch {
-			wm, found = t[1], true
+// acknowledgeWindows runs at each acknowledgement round: a window node's
+// acknowledged watermark becomes that of its last trigger whose output the
+// sink has committed. Every window final then has been emitted and
+// acknowledged, so the records it counted are needed no more; windows that
+// fired later are not acknowledged yet, and a replacement fires them again.
+func (rc *recovery) acknowledgeWindows() {
+	for n, trigs := range rc.trigWM {
+		i := 0
+		for i < len(trigs) && trigs[i][0] <= rc.sinkEpoch {
+			rc.ackedWM[n] = trigs[i][1]
+			i++
 		}
+		rc.trigWM[n] = append(trigs[:0], trigs[i:]...)
 	}
-	return wm, found
 }
 
 // ackEvery batches acknowledgements, as real upstream backup does: the
@@ -613,6 +629,7 @@ func (rc *recovery) trim() {
 		return
 	}
 	r := rc.r
+	rc.acknowledgeWindows()
 	var total int64
 	for s := len(r.g.stages) - 2; s >= 0; s-- {
 		for _, u := range r.g.stages[s].nodes {
@@ -646,7 +663,7 @@ func (rc *recovery) needs(d *node) func(backupEntry) bool {
 		return func(b backupEntry) bool { return b.epoch > rc.sinkEpoch }
 	}
 	if w, ok := d.op.(*windowCount); ok {
-		wm, acked := rc.ackedWatermark(d)
+		wm, acked := rc.ackedWM[d]
 		if w.mode == ModeComplete || !acked {
 			return func(backupEntry) bool { return true }
 		}
