@@ -18,6 +18,8 @@ const (
 	EventRestartScheduled EventKind = "restart-scheduled" // N: the delay, ms
 	EventNodeRestarted    EventKind = "node-restarted"    // N: records replayed
 	EventCheckpoint       EventKind = "checkpoint"        // N: the checkpoint id
+	EventLeaderElected    EventKind = "leader-elected"    // a standby job manager took over; N: ms without a leader
+	EventKillUnfired      EventKind = "kill-unfired"      // a scheduled kill has not fired by the end of a run; N: its record count
 )
 
 // Event is one thing the engine tells its observers.

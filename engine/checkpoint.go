@@ -132,10 +132,26 @@ func (c *coordinator) complete(cp *checkpoint) {
 	c.last = cp
 	c.completed++
 	c.totalBytes += cp.bytes
-	c.commit(cp.id)
 	c.txn = cp.id + 1
 	c.r.bus.Publish(Event{TimeMS: c.r.cur.clock, Kind: EventCheckpoint, N: cp.id,
 		Text: fmt.Sprintf("checkpoint %d complete: source offset %d, %d bytes of state", cp.id, cp.at.off, cp.bytes)})
+	c.notifyComplete(cp.id)
+}
+
+// notifyComplete tells the sink that checkpoint id completed, the second
+// phase of the two-phase commit. Under the deterministic executor the word
+// travels to the sink as a message of its own, so a failure can fall
+// between the checkpoint's completion and the commit (restore then commits
+// what the checkpoint pre-committed); the concurrent executor commits at
+// once.
+func (c *coordinator) notifyComplete(id int64) {
+	r := c.r
+	if r.det == nil {
+		c.commit(id)
+		return
+	}
+	sink := r.g.nodes[len(r.g.nodes)-1]
+	r.det.queues[r.det.index[sink]].push(item{from: -1, e: element{kind: kindCommit, id: id}})
 }
 
 // commit commits every pre-committed transaction up to id.
@@ -158,6 +174,36 @@ func (c *coordinator) commit(id int64) {
 	}
 }
 
+// resolvePending reads the transactions the table still holds
+// pre-committed and commits or aborts each against the restored checkpoint.
+func (c *coordinator) resolvePending(ts *tableSink) {
+	r := c.r
+	pending, err := ts.store.Pending()
+	if err != nil && r.sink.err == nil {
+		r.sink.err = fmt.Errorf("sink: pending transactions: %w", err)
+	}
+	var last int64
+	if c.last != nil {
+		last = c.last.id
+	}
+	for _, t := range pending {
+		if t <= last {
+			if err := ts.store.Commit(t); err != nil && r.sink.err == nil {
+				r.sink.err = fmt.Errorf("sink: commit of transaction %d: %w", t, err)
+			}
+			for _, b := range c.batches[t] {
+				r.ledgerApply(b)
+			}
+			r.bus.Publish(Event{TimeMS: r.cur.clock, Kind: EventCheckpoint, N: t,
+				Text: fmt.Sprintf("transaction %d committed on restore: checkpoint %d had completed before the sink could commit it", t, t)})
+			continue
+		}
+		if err := ts.store.Abort(t); err != nil && r.sink.err == nil {
+			r.sink.err = fmt.Errorf("sink: abort of transaction %d: %w", t, err)
+		}
+	}
+}
+
 // abortPending drops checkpoints in progress.
 func (c *coordinator) abortPending(why string) {
 	c.mu.Lock()
@@ -169,17 +215,15 @@ func (c *coordinator) abortPending(why string) {
 	}
 }
 
-// restore puts every node back to the last completed checkpoint, aborts
-// the sink's open transactions, and rewinds the source; it returns the
+// restore puts every node back to the last completed checkpoint, resolves
+// the sink's pre-committed transactions as Flink's two-phase-commit sinks
+// do on restore — those of the restored checkpoint and before are
+// committed, later ones aborted — and rewinds the source; it returns the
 // offset the source resumes at.
 func (c *coordinator) restore() int64 {
 	r := c.r
 	if ts, ok := r.writer.(*tableSink); ok && ts.transactional {
-		for t := range c.batches {
-			if err := ts.store.Abort(t); err != nil && r.sink.err == nil {
-				r.sink.err = fmt.Errorf("sink: abort of transaction %d: %w", t, err)
-			}
-		}
+		c.resolvePending(ts)
 	}
 	clear(c.batches)
 	c.restores++

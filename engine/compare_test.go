@@ -29,7 +29,7 @@ func haRun(t *testing.T, semantics, ha string) engine.Report {
 	if err := rt.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := settle(rt); err != nil {
+	if _, err := settle(rt, 0); err != nil {
 		t.Fatal(err)
 	}
 	return rt.Report()

@@ -70,6 +70,12 @@ type Config struct {
 	// Filter is the membership filter of a dedup stage before the sink
 	// (none: no stage).
 	Filter filter.Spec
+	// JobManagerHA is Flink's high-availability.type in two words: none (the
+	// job manager is a single point of failure: its job fails with it) or
+	// standby (a standby job manager becomes leader once the failed
+	// leader's lease has run out, and restarts the job).
+	JobManagerHA string
+	Lease        time.Duration
 }
 
 // Semantics, HA schemes, deployments and sink commit protocols.
@@ -88,7 +94,14 @@ const (
 
 	CommitTransactional = "transactional"
 	CommitIdempotent    = "idempotent"
+
+	JobManagerHANone    = "none"
+	JobManagerHAStandby = "standby"
 )
+
+// DefaultLease is how long a follower waits for a silent leader before
+// taking over: Flink's Kubernetes HA lease duration (15 s).
+const DefaultLease = 15 * time.Second
 
 // DefaultConfig is the configuration a lab script starts from. The restart
 // strategy is exponential-delay with Flink's defaults: what Flink 1.19 and
@@ -98,7 +111,7 @@ func DefaultConfig() Config {
 	restart, _ := DefaultRestart(RestartExponential)
 	return Config{Seed: 1, Executor: ExecDeterministic, Mode: ModeUpdate, Sink: SinkLog, QueueCap: 1024,
 		Semantics: AtMostOnce, Restart: restart, Deployment: DeployManaged, Provision: 5 * time.Second,
-		CheckpointInterval: 1000, SinkCommit: CommitTransactional}
+		CheckpointInterval: 1000, SinkCommit: CommitTransactional, JobManagerHA: JobManagerHANone, Lease: DefaultLease}
 }
 
 // DefaultHA is the mechanism each guarantee uses unless told otherwise.
@@ -131,6 +144,16 @@ func Guarantee(cfg Config, spec jobspec.Spec) (semantics, ha, note string, err e
 		return "", "", "", fmt.Errorf("%w: exactly-once needs checkpoints: upstream backup replays whatever downstream had not acknowledged, so the sink sees some records twice; use ha passive-standby", ErrBadConfig)
 	case ha != HANone && cfg.Semantics == AtMostOnce:
 		return "", "", "", fmt.Errorf("%w: ha %s replays input after a failure, which gives at-least-once, more than at-most-once asks; set semantics at-least-once (or ha none)", ErrBadConfig, ha)
+	}
+	if cfg.JobManagerHA != "" && cfg.JobManagerHA != JobManagerHANone && cfg.JobManagerHA != JobManagerHAStandby {
+		return "", "", "", fmt.Errorf("%w: unknown jobmanager.ha %q; expected none or standby", ErrBadConfig, cfg.JobManagerHA)
+	}
+	inPlace := cfg.Sink == SinkTable && cfg.Mode != ModeAppend
+	if cfg.Semantics == AtLeastOnce && ha == HAPassiveStandby && inPlace {
+		return AtLeastOnce, ha, "at-least-once asked, and the table sink does better: it writes without transactions, but rows replayed after a restore overwrite themselves in place, so the table ends as a failure-free run's would; the log or append mode would show the duplicates", nil
+	}
+	if cfg.Semantics == ExactlyOnce && ha == HAActiveStandby && cfg.JobManagerHA == JobManagerHAStandby && !inPlace {
+		return AtLeastOnce, ha, "exactly-once asked, at-least-once in effect: active standby keeps no checkpoints, so when the job manager fails over the new leader restarts the job from the beginning of the source, and the sink receives those records again", nil
 	}
 	if cfg.Semantics != ExactlyOnce || ha == HAActiveStandby {
 		// An active standby replays nothing, so no sink sees a record twice.

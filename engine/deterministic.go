@@ -148,6 +148,10 @@ func (x *detExec) step(cur *cursor) bool {
 		return true
 	}
 	it := x.queues[i].pop()
+	if it.e.kind == kindCommit {
+		x.rec.commitArrived(n, it.e.id)
+		return true
+	}
 	n.receive(it.from, it.e, rt)
 	return true
 }

@@ -94,7 +94,7 @@ func TestDedupUnderFailures(t *testing.T) {
 			}
 		}
 		rt.Admit(rapid.Int64Range(100, 1500).Draw(t, "records"))
-		if _, err := settle(rt); err != nil {
+		if _, err := settle(rt, 0); err != nil {
 			t.Fatal(err)
 		}
 		rep := rt.Report()

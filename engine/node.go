@@ -29,17 +29,17 @@ type node struct {
 	op    operator
 	inWM  []int64
 	wm    int64
-	marks []int64     // sequence number of the last marker per input
-	kinds []element   // that marker
-	alive []bool      // inputs whose sender is up
+	marks []int64   // sequence number of the last marker per input
+	kinds []element // that marker
+	alive []bool    // inputs whose sender is up
 	// frozen inputs are down but still hold the watermark back at what
 	// they last sent: under rollback recovery their records will be
 	// replayed, and must not arrive to windows already closed without them.
 	frozen []bool
-	epoch int64       // sequence number of the last marker aligned
-	held  [][]element // per input, what arrived after its marker
-	done  bool        // aligned the end marker
-	dead  bool
+	epoch  int64       // sequence number of the last marker aligned
+	held   [][]element // per input, what arrived after its marker
+	done   bool        // aligned the end marker
+	dead   bool
 	// rep is an active standby: a replica fed the same input, its output
 	// held back (discarded) until it takes over.
 	rep     operator

@@ -33,6 +33,7 @@ const (
 	kindTrigger        // a processing-time trigger: aggregations emit, sinks commit
 	kindBarrier        // a checkpoint barrier: nodes snapshot their state
 	kindEnd            // the end of a run: nodes stop once every input sent it
+	kindCommit         // the job manager's word to the sink that checkpoint id completed: commit
 )
 
 // element is one item on a channel between nodes. Triggers, barriers and

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // JobManager is the name `kill` and `restart` use for the coordinator.
@@ -41,36 +42,41 @@ type plan struct {
 	whole    bool // restart every node from the last checkpoint
 	jm       bool // the job manager
 	standby  bool // bring up a new active standby, the node itself runs
+	atCommit bool // kill: when the next commit reaches the node (the sink)
 }
 
 // recovery holds what failures and recovery need: scheduled kills and
 // restarts, upstream-backup queues, and the checkpoint coordinator.
 type recovery struct {
-	r          *Runtime
-	ha         string
-	backoff    *backoff
-	kills      []plan
-	restarts   []plan
-	jmDown     bool
-	failures   int64
-	restarted  int64
-	timeMS     int64
-	downtimeMS int64
-	replayed   int64
-	lostFlight int64
-	backups    map[*node][][]backupEntry // per sender, per downstream node
-	backupPeak int64
-	backupNow  int64 // records the output queues hold now
-	acks       int64 // acknowledgement messages sent upstream
-	scratch    map[*node]map[int64]bool
-	trigWM     map[*node][][2]int64 // window nodes: (epoch, watermark) at each trigger
+	r        *Runtime
+	ha       string
+	backoff  *backoff
+	kills    []plan
+	restarts []plan
+	jmDown   bool
+	// jmFailovers counts job manager failures a standby took over;
+	// electionMS the virtual time the job had no leader.
+	jmFailovers int64
+	electionMS  int64
+	failures    int64
+	restarted   int64
+	timeMS      int64
+	downtimeMS  int64
+	replayed    int64
+	lostFlight  int64
+	backups     map[*node][][]backupEntry // per sender, per downstream node
+	backupPeak  int64
+	backupNow   int64 // records the output queues hold now
+	acks        int64 // acknowledgement messages sent upstream
+	scratch     map[*node]map[int64]bool
+	trigWM      map[*node][][2]int64 // window nodes: (epoch, watermark) at each trigger
 	// ackedWM is, per window node, the watermark its downstream had
 	// acknowledged at the last acknowledgement round: all a replacement
 	// can know of what was emitted for good.
-	ackedWM map[*node]int64
-	sinkEpoch  int64                // the last micro-batch the sink committed
-	commits    int64
-	ckpt       *coordinator
+	ackedWM   map[*node]int64
+	sinkEpoch int64 // the last micro-batch the sink committed
+	commits   int64
+	ckpt      *coordinator
 }
 
 func newRecovery(r *Runtime, ha string) *recovery {
@@ -136,11 +142,43 @@ func (rc *recovery) killAt(name string, at int64) error {
 	return nil
 }
 
+// killAtCommit schedules a kill of the sink for the moment the job manager's
+// word that a checkpoint completed reaches it, before it commits: the
+// failure window of a two-phase commit.
+func (rc *recovery) killAtCommit(name string) error {
+	n, err := rc.lookup(name)
+	if err != nil {
+		return err
+	}
+	if n.op != operator(rc.r.sink) {
+		return fmt.Errorf("only the sink commits; use kill sink at commit")
+	}
+	if ts, ok := rc.r.writer.(*tableSink); !ok || !ts.transactional {
+		return fmt.Errorf("this sink never commits a checkpoint's transaction: only a table sink under exactly-once with ha passive-standby and sink.commit transactional does")
+	}
+	rc.kills = append(rc.kills, plan{node: n, atCommit: true})
+	return nil
+}
+
+// commitArrived delivers checkpoint id's completion to the sink node n,
+// which commits, unless a kill was waiting for this moment.
+func (rc *recovery) commitArrived(n *node, id int64) {
+	for i, k := range rc.kills {
+		if k.atCommit && k.node == n {
+			rc.kills = append(rc.kills[:i], rc.kills[i+1:]...)
+			rc.event(EventCheckpoint, n.name, fmt.Sprintf("checkpoint %d completed, but %s dies before it commits transaction %d", id, n.name, id), id)
+			rc.killAtTime(n, rc.reached(n))
+			return
+		}
+	}
+	rc.ckpt.commit(id)
+}
+
 // mustDie reports whether n has reached a scheduled kill; the concurrent
 // executor asks it from n's own goroutine, while the plans do not change.
 func (rc *recovery) mustDie(n *node) bool {
 	for _, k := range rc.kills {
-		if k.node == n && n.counts.In >= k.at {
+		if k.node == n && !k.atCommit && n.counts.In >= k.at {
 			return true
 		}
 	}
@@ -151,7 +189,7 @@ func (rc *recovery) mustDie(n *node) bool {
 func (rc *recovery) checkKills() {
 	keep := rc.kills[:0]
 	for _, k := range rc.kills {
-		if !k.node.dead && k.node.counts.In >= k.at {
+		if !k.node.dead && !k.atCommit && k.node.counts.In >= k.at {
 			rc.killAtTime(k.node, rc.reached(k.node))
 			continue
 		}
@@ -306,12 +344,10 @@ func (rc *recovery) lose(n *node) {
 // restart asks for a manual restart of a node (or the job manager).
 func (rc *recovery) restart(name string) error {
 	if name == JobManager {
-		for i := range rc.restarts {
-			if rc.restarts[i].jm {
-				rc.restarts[i].released, rc.restarts[i].askedAt = true, rc.now()
-			}
+		if !rc.jmDown {
+			return fmt.Errorf("the job manager is running; only a killed node can be restarted")
 		}
-		return nil
+		return nil // a standby becomes leader by itself once the lease has run out
 	}
 	n, err := rc.lookup(name)
 	if err != nil {
@@ -331,31 +367,42 @@ func (rc *recovery) restart(name string) error {
 	return fmt.Errorf("%s is running; only a killed node can be restarted", name)
 }
 
-// killJobManager kills the coordinator. Checkpoints in progress are
-// aborted and no new ones start; the tasks keep running on their task
-// managers, but a task that fails now waits for a job manager to restart
-// it. A managed deployment brings up a new job manager after the
-// provisioning delay, a standalone one waits for `restart jobmanager`. With
-// checkpoints the new job manager restarts the job from the last completed
-// one (as Flink's job manager failover does); without, there is nothing to
-// restore, and it takes over the running tasks.
+// killJobManager kills the coordinator (Flink documentation, "High
+// Availability"). Without HA services the job manager is a single point of
+// failure: the job fails with it. With a standby, the tasks lose their job
+// manager and are cancelled, checkpoints in progress are aborted, and once
+// the dead leader's lease has run out a standby becomes leader, reads the
+// job graph and the latest completed checkpoint from the HA store, and
+// restarts the whole job from it (see restoreAll). Task failures meanwhile
+// wait for the new leader.
 func (rc *recovery) killJobManager() {
 	r := rc.r
 	if r.state != StateRunning || rc.jmDown {
 		return
 	}
-	rc.jmDown = true
 	now := rc.now()
+	rc.failures++
+	if r.cfg.JobManagerHA != JobManagerHAStandby {
+		rc.event(EventNodeKilled, JobManager, "the job manager died with high availability off", 0)
+		r.fail(errors.New("the job manager died and high availability is off (Flink's high-availability.type: NONE): the job manager is a single point of failure, and its job fails with it; with a standby job manager (high-availability.type: kubernetes or zookeeper; here `set jobmanager.ha standby`) a new leader would restart the job from its latest completed checkpoint"))
+		return
+	}
+	rc.jmDown = true
+	rc.jmFailovers++
 	if rc.ckpt != nil {
 		rc.ckpt.abortPending("the job manager died")
 	}
 	r.cur.every = 0
-	p := plan{jm: true, whole: rc.ckpt != nil, at: now + r.cfg.Provision.Milliseconds(), failedAt: now, manual: r.cfg.Deployment == DeployStandalone}
-	if p.manual {
-		p.at = now
+	for _, m := range r.g.nodes {
+		m.dead = true
 	}
-	rc.restarts = append(rc.restarts, p)
-	rc.event(EventNodeKilled, JobManager, "the job manager died: checkpoints in progress are aborted, and failed tasks wait for a new one", 0)
+	for _, m := range r.g.nodes {
+		rc.lose(m)
+	}
+	// The restart of the whole job replaces whatever single restarts were
+	// waiting.
+	rc.restarts = append(rc.restarts[:0], plan{jm: true, whole: true, at: now + r.cfg.Lease.Milliseconds(), failedAt: now})
+	rc.event(EventNodeKilled, JobManager, fmt.Sprintf("the job manager died: its tasks are cancelled and checkpoints in progress aborted; a standby becomes leader once the lease of %s has run out", r.cfg.Lease), 0)
 }
 
 // due carries out one restart whose time has come, if any.
@@ -380,13 +427,13 @@ func (rc *recovery) due() bool {
 		rc.restarted++
 		if p.jm {
 			rc.jmDown = false
+			rc.electionMS += up - p.failedAt
 			if rc.ckpt != nil {
 				rc.r.cur.every = rc.r.cfg.CheckpointInterval
 			}
+			rc.event(EventLeaderElected, JobManager, fmt.Sprintf("a standby job manager became leader after %d ms and restarts the job", up-p.failedAt), up-p.failedAt)
 		}
 		switch {
-		case p.jm && !p.whole:
-			rc.event(EventNodeRestarted, JobManager, "a new job manager took over the running tasks", 0)
 		case p.whole:
 			rc.restoreAll(p)
 		default:
@@ -512,23 +559,31 @@ func (rc *recovery) replaceSource(n *node, at int64) {
 		rc.replayed += r.cur.off - from
 		r.cur.off = from
 	} else {
-		skip := min(r.src.firstArrivingAtOrAfter(at), r.cur.limit)
-		// What arrived while it was down is never read; the watermark goes on
-		// from the current input as if it had been.
-		for ; r.cur.off < skip; r.cur.off++ {
-			rc.lostFlight++
-			if t := r.src.At(r.cur.off).Time; !r.cur.seen || t > r.cur.maxTime {
-				r.cur.maxTime, r.cur.seen = t, true
-			}
-		}
+		rc.skipDowntime(at)
 	}
 	rc.join(n)
 	rc.event(EventNodeRestarted, n.name, fmt.Sprintf("source replaced: reading the log from offset %d", r.cur.off), r.cur.off)
 }
 
-// restoreAll restarts every node from the last completed checkpoint and
-// rewinds the source to its offsets (precise recovery), or, without
-// checkpoints, restarts them empty at the current input.
+// skipDowntime moves the source past what arrived while it was down, up to
+// virtual time at (gap recovery): those records are never read, and the
+// watermark goes on from the current input as if they had been.
+func (rc *recovery) skipDowntime(at int64) {
+	r := rc.r
+	skip := min(r.src.firstArrivingAtOrAfter(at), r.cur.limit)
+	for ; r.cur.off < skip; r.cur.off++ {
+		rc.lostFlight++
+		if t := r.src.At(r.cur.off).Time; !r.cur.seen || t > r.cur.maxTime {
+			r.cur.maxTime, r.cur.seen = t, true
+		}
+	}
+}
+
+// restoreAll restarts every node: from the last completed checkpoint, the
+// source rewound to its offsets (precise recovery). Without checkpoints a
+// job manager's new leader has nothing to restore: under rollback recovery
+// the job starts again from the beginning of the source (the output queues
+// were in the cancelled tasks); under gap recovery from the current input.
 func (rc *recovery) restoreAll(p plan) {
 	r := rc.r
 	for _, n := range r.g.nodes {
@@ -543,21 +598,49 @@ func (rc *recovery) restoreAll(p plan) {
 		n.dead = false
 		n.epoch = r.cur.seq
 		n.wm = math.MinInt64
+		n.rep, n.standby = nil, false
 		for j := range n.marks {
 			n.marks[j], n.kinds[j], n.alive[j], n.inWM[j], n.held[j] = r.cur.seq, element{}, true, math.MinInt64, nil
 			n.frozen[j] = false
 		}
 	}
 	r.sink.buf = r.sink.buf[:0]
-	if rc.ckpt == nil {
-		rc.event(EventNodeRestarted, JobManager, "job restarted with empty state from the current input", 0)
-		return
+	rc.resetBackups()
+	if rc.ha == HAActiveStandby {
+		for _, n := range r.g.nodes {
+			rc.provision(n)
+		}
 	}
-	from := r.cur.off
-	at := rc.ckpt.restore()
-	rc.replayed += from - at
-	rc.timeMS += (from - at) * 1000 / int64(r.spec.Source.Rate)
-	rc.event(EventNodeRestarted, JobManager, fmt.Sprintf("job restored from checkpoint %d: every node's state restored, the source rewound from offset %d to %d", rc.ckpt.restoredID, from, at), from-at)
+	switch {
+	case rc.ckpt != nil:
+		from := r.cur.off
+		at := rc.ckpt.restore()
+		rc.replayed += from - at
+		rc.timeMS += (from - at) * 1000 / int64(r.spec.Source.Rate)
+		rc.event(EventNodeRestarted, JobManager, fmt.Sprintf("job restored from checkpoint %d: every node's state restored, the source rewound from offset %d to %d", rc.ckpt.restoredID, from, at), from-at)
+	case rc.ha == HANone:
+		rc.skipDowntime(max(p.at, p.askedAt))
+		rc.event(EventNodeRestarted, JobManager, fmt.Sprintf("job restarted with empty state from the current input, offset %d: what arrived meanwhile is never read", r.cur.off), 0)
+	default:
+		from := r.cur.off
+		r.cur.rewind(pos{nextTrigger: r.cur.trigger})
+		rc.replayed += from
+		rc.timeMS += from * 1000 / int64(r.spec.Source.Rate)
+		rc.event(EventNodeRestarted, JobManager, fmt.Sprintf("no checkpoint to restore: job restarted with empty state from the beginning of the source, %d records read again", from), from)
+	}
+}
+
+// resetBackups empties the output queues and what acknowledgements knew:
+// the tasks that held them were restarted.
+func (rc *recovery) resetBackups() {
+	for _, qs := range rc.backups {
+		for t := range qs {
+			qs[t] = nil
+		}
+	}
+	rc.backupNow = 0
+	clear(rc.trigWM)
+	clear(rc.ackedWM)
 }
 
 // marker observes every marker a node aligns.
@@ -703,6 +786,25 @@ func (rc *recovery) backupSize() (records int64) {
 		}
 	}
 	return records
+}
+
+// recovering reports whether recovery is under way: a node is down, or the
+// job has no leader.
+func (rc *recovery) recovering() bool {
+	return rc.jmDown || slices.ContainsFunc(rc.r.g.nodes, func(n *node) bool { return n.dead })
+}
+
+// unfired lists the scheduled kills still waiting for their node.
+func (rc *recovery) unfired() []string {
+	out := []string{}
+	for _, k := range rc.kills {
+		if k.atCommit {
+			out = append(out, k.node.name+" at commit")
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s at %d", k.node.name, k.at))
+	}
+	return out
 }
 
 // states reports each node's state for snapshots.

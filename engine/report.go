@@ -40,6 +40,8 @@ type ConfigReport struct {
 	Restart            string `json:"restart"`
 	Deployment         string `json:"deployment"`
 	CheckpointInterval int64  `json:"checkpoint_interval"`
+	// JobManagerHA is none or standby, with the lease ("standby lease=15s").
+	JobManagerHA string `json:"jobmanager_ha"`
 }
 
 // SourceReport describes the records admitted from the source log.
@@ -73,6 +75,10 @@ type SinkReport struct {
 	Lost       int64 `json:"lost"`
 	Expected   int64 `json:"expected"`
 	Correct    bool  `json:"correct"`
+	// Pending is work the sink still owes while recovery is under way: a
+	// scheme that preserves input (rollback or precise recovery) delivers it
+	// once the failed nodes are back, so it is not lost.
+	Pending int64 `json:"pending"`
 	// Batches counts the micro-batches the sink committed.
 	Batches int64 `json:"batches"`
 }
@@ -108,6 +114,13 @@ type RecoveryReport struct {
 	// of every record for the replicas (active standby). Memory held is
 	// BackupBytes.
 	OverheadBytes int64 `json:"overhead_bytes"`
+	// JobManagerFailovers counts job manager failures a standby took over;
+	// LeaderElectionMS the virtual time the job had no leader.
+	JobManagerFailovers int64 `json:"jobmanager_failovers"`
+	LeaderElectionMS    int64 `json:"leader_election_ms"`
+	// Unfired lists scheduled kills that have not fired ("count[1] at
+	// 1200"): the node had not processed that many records.
+	Unfired []string `json:"unfired"`
 }
 
 // CheckpointReport counts checkpoints.

@@ -44,11 +44,21 @@ func (r *Report) WriteText(w io.Writer) error {
 		line("note        %s", r.Config.Note)
 	}
 	s := r.Sink
-	line("sink        %d rows in %d batches; delivered %d, unique %d, duplicates %d, lost %d of %d expected; correct=%t",
-		s.Rows, s.Batches, s.Delivered, s.Unique, s.Duplicates, s.Lost, s.Expected, s.Correct)
+	pending := ""
+	if s.Pending > 0 {
+		pending = fmt.Sprintf(", %d pending", s.Pending)
+	}
+	line("sink        %d rows in %d batches; delivered %d, unique %d, duplicates %d, lost %d of %d expected%s; correct=%t",
+		s.Rows, s.Batches, s.Delivered, s.Unique, s.Duplicates, s.Lost, s.Expected, pending, s.Correct)
 	rc := r.Recovery
 	line("recovery    %d failures, %d restarts, %d ms (%d down); %d replayed, %d lost in flight; overhead %d bytes shipped, %d held",
 		rc.Failures, rc.Restarts, rc.TimeMS, rc.DowntimeMS, rc.Replayed, rc.LostInFlight, rc.OverheadBytes, rc.BackupBytes)
+	if rc.JobManagerFailovers > 0 {
+		line("jobmanager  %d failovers, %d ms without a leader (%s)", rc.JobManagerFailovers, rc.LeaderElectionMS, c.JobManagerHA)
+	}
+	if len(rc.Unfired) > 0 {
+		line("unfired     %s", strings.Join(rc.Unfired, ", "))
+	}
 	line("checkpoints %d completed, %d aborted, %d restores", r.Checkpoints.Completed, r.Checkpoints.Aborted, r.Checkpoints.Restores)
 	if r.Filter.Kind != "" && r.Filter.Kind != "none" {
 		f := r.Filter

@@ -26,8 +26,10 @@ const (
 //     are used up;
 //   - failure-rate: max 1 failure per interval of 1 min, delay 1 s; the job
 //     fails when more than max failures fall within an interval;
-//   - exponential-delay: initial backoff 1 s, max backoff 5 min, multiplier
-//     2.0, reset threshold 1 h, jitter 0.1, unlimited attempts.
+//   - exponential-delay, as Flink 1.19 and later define it (FLINK-33736
+//     changed the defaults, FLINK-32895 added the attempts): initial backoff
+//     1 s, max backoff 1 min, multiplier 1.5, reset threshold 1 h, jitter
+//     0.1, attempts before the backoff resets unlimited (Attempts 0).
 type RestartStrategy struct {
 	Kind       string
 	Attempts   int
@@ -51,7 +53,7 @@ func DefaultRestart(kind string) (RestartStrategy, error) {
 	case RestartFailureRate:
 		return RestartStrategy{Kind: kind, Max: 1, Interval: time.Minute, Delay: time.Second}, nil
 	case RestartExponential:
-		return RestartStrategy{Kind: kind, Initial: time.Second, MaxBackoff: 5 * time.Minute, Multiplier: 2, Reset: time.Hour, Jitter: 0.1}, nil
+		return RestartStrategy{Kind: kind, Initial: time.Second, MaxBackoff: time.Minute, Multiplier: 1.5, Reset: time.Hour, Jitter: 0.1}, nil
 	}
 	return RestartStrategy{}, fmt.Errorf("unknown restart strategy %q; expected none, fixed-delay, failure-rate or exponential-delay", kind)
 }
@@ -66,7 +68,7 @@ func ParseRestart(kind string, params map[string]string) (RestartStrategy, error
 		RestartNone:        nil,
 		RestartFixedDelay:  {"attempts", "delay"},
 		RestartFailureRate: {"max", "interval", "delay"},
-		RestartExponential: {"initial", "max", "multiplier", "reset", "jitter"},
+		RestartExponential: {"initial", "max", "multiplier", "reset", "jitter", "attempts"},
 	}[kind]
 	for name, v := range params {
 		ok := false
@@ -88,21 +90,22 @@ func ParseRestart(kind string, params map[string]string) (RestartStrategy, error
 		case name == "delay":
 			s.Delay, err = duration(name, v)
 		case name == "interval":
-			s.Interval, err = duration(name, v)
+			s.Interval, err = positiveDuration(name, v)
 		case name == "initial":
-			s.Initial, err = duration(name, v)
+			s.Initial, err = positiveDuration(name, v)
 		case name == "max":
-			s.MaxBackoff, err = duration(name, v)
+			s.MaxBackoff, err = positiveDuration(name, v)
 		case name == "reset":
-			s.Reset, err = duration(name, v)
+			s.Reset, err = positiveDuration(name, v)
 		case name == "multiplier":
+			// Flink: "Backoff multiplier must be greater than 1."
 			s.Multiplier, err = strconv.ParseFloat(v, 64)
-			if err != nil || s.Multiplier < 1 {
-				err = fmt.Errorf("multiplier must be a number of at least 1, got %q", v)
+			if err != nil || !(s.Multiplier > 1) || math.IsInf(s.Multiplier, 0) {
+				err = fmt.Errorf("multiplier must be a finite number greater than 1, got %q", v)
 			}
 		case name == "jitter":
 			s.Jitter, err = strconv.ParseFloat(v, 64)
-			if err != nil || s.Jitter < 0 || s.Jitter > 1 {
+			if err != nil || !(s.Jitter >= 0 && s.Jitter <= 1) {
 				err = fmt.Errorf("jitter must be a fraction from 0 to 1, got %q", v)
 			}
 		}
@@ -132,6 +135,16 @@ func duration(name, v string) (time.Duration, error) {
 	return d, nil
 }
 
+// positiveDuration is a duration of at least a millisecond: Flink rejects a
+// zero interval, backoff or reset threshold.
+func positiveDuration(name, v string) (time.Duration, error) {
+	d, err := time.ParseDuration(v)
+	if err != nil || d < time.Millisecond {
+		return 0, fmt.Errorf("%s must be a duration of at least 1ms such as 10s, got %q", name, v)
+	}
+	return d, nil
+}
+
 // String is the canonical lab-script form, e.g. "fixed-delay attempts=3 delay=10s".
 func (s RestartStrategy) String() string {
 	switch s.Kind {
@@ -140,7 +153,11 @@ func (s RestartStrategy) String() string {
 	case RestartFailureRate:
 		return fmt.Sprintf("%s max=%d interval=%s delay=%s", s.Kind, s.Max, s.Interval, s.Delay)
 	case RestartExponential:
-		return fmt.Sprintf("%s initial=%s max=%s multiplier=%g reset=%s jitter=%g", s.Kind, s.Initial, s.MaxBackoff, s.Multiplier, s.Reset, s.Jitter)
+		out := fmt.Sprintf("%s initial=%s max=%s multiplier=%g reset=%s jitter=%g", s.Kind, s.Initial, s.MaxBackoff, s.Multiplier, s.Reset, s.Jitter)
+		if s.Attempts > 0 {
+			out += fmt.Sprintf(" attempts=%d", s.Attempts)
+		}
+		return out
 	}
 	return s.Kind
 }
@@ -154,9 +171,19 @@ func (s RestartStrategy) flinkName() string {
 	case RestartFailureRate:
 		return fmt.Sprintf("FailureRateRestartBackoffTimeStrategy(failuresIntervalMS=%d, backoffTimeMS=%d, maxFailuresPerInterval=%d)", s.Interval.Milliseconds(), s.Delay.Milliseconds(), s.Max)
 	case RestartExponential:
-		return "ExponentialDelayRestartBackoffTimeStrategy"
+		return fmt.Sprintf("ExponentialDelayRestartBackoffTimeStrategy(initialBackoffMS=%d, maxBackoffMS=%d, backoffMultiplier=%g, resetBackoffThresholdMS=%d, jitterFactor=%g, attemptsBeforeResetBackoff=%d)",
+			s.Initial.Milliseconds(), s.MaxBackoff.Milliseconds(), s.Multiplier, s.Reset.Milliseconds(), s.Jitter, s.attemptsLimit())
 	}
 	return "NoRestartBackoffTimeStrategy"
+}
+
+// attemptsLimit is exponential-delay's attempts before the backoff resets,
+// with Flink's default (Integer.MAX_VALUE) for unlimited.
+func (s RestartStrategy) attemptsLimit() int {
+	if s.Attempts > 0 {
+		return s.Attempts
+	}
+	return math.MaxInt32
 }
 
 // backoff applies a strategy to a sequence of failures in virtual time.
@@ -164,21 +191,22 @@ type backoff struct {
 	s        RestartStrategy
 	restarts int
 	failures []int64 // times of recent failures (failure-rate)
-	current  int64   // the next exponential backoff, ms
-	last     int64   // time of the last failure
-	rng      *rand.Rand
+	// exponential-delay: the attempt since the last reset, and when the
+	// restart scheduled by the last counted failure is due (none yet:
+	// math.MinInt64).
+	attempt     int
+	nextRestart int64
+	rng         *rand.Rand
 }
 
 func newBackoff(s RestartStrategy, seed int64) *backoff {
-	return &backoff{s: s, current: s.Initial.Milliseconds(), last: math.MinInt64,
-		rng: rand.New(rand.NewPCG(uint64(seed), 0xbac0ff))}
+	return &backoff{s: s, nextRestart: math.MinInt64, rng: rand.New(rand.NewPCG(uint64(seed), 0xbac0ff))}
 }
 
 // onFailure returns how long to wait before restarting after a failure at
 // now (virtual ms), or an error saying why recovery is suppressed.
 func (b *backoff) onFailure(now int64) (int64, error) {
 	suppressed := fmt.Errorf("recovery is suppressed by %s", b.s.flinkName())
-	defer func() { b.last = now }()
 	switch b.s.Kind {
 	case RestartFixedDelay:
 		if b.restarts >= b.s.Attempts {
@@ -200,16 +228,38 @@ func (b *backoff) onFailure(now int64) (int64, error) {
 		b.restarts++
 		return b.s.Delay.Milliseconds(), nil
 	case RestartExponential:
-		if b.last != math.MinInt64 && now-b.last >= b.s.Reset.Milliseconds() {
-			b.current = b.s.Initial.Milliseconds()
-		}
-		delay := b.current
-		if b.s.Jitter > 0 {
-			delay += int64(float64(delay) * b.s.Jitter * (2*b.rng.Float64() - 1))
-		}
-		b.current = min(int64(float64(b.current)*b.s.Multiplier), b.s.MaxBackoff.Milliseconds())
-		b.restarts++
-		return delay, nil
+		return b.exponential(now, suppressed)
 	}
 	return 0, suppressed
+}
+
+// exponential follows Flink's ExponentialDelayRestartBackoffTimeStrategy
+// (1.19 and later): a failure before the scheduled restart is merged into
+// that attempt; a failure more than the reset threshold after it starts
+// over from the initial backoff; attempt a waits initial·multiplier^a,
+// plus a jitter of up to ±jitter of that, within [initial, max]; once the
+// attempts before a reset are used up the job fails.
+func (b *backoff) exponential(now int64, suppressed error) (int64, error) {
+	if b.nextRestart != math.MinInt64 && now <= b.nextRestart {
+		return b.nextRestart - now, nil
+	}
+	if b.nextRestart == math.MinInt64 || now-b.nextRestart >= b.s.Reset.Milliseconds() {
+		b.attempt = 0
+	}
+	initial, maxMS := b.s.Initial.Milliseconds(), b.s.MaxBackoff.Milliseconds()
+	// The jitter applies to the uncapped backoff, as in Flink; bounding it
+	// far above any max keeps the arithmetic finite.
+	current := int64(math.Min(float64(initial)*math.Pow(b.s.Multiplier, float64(b.attempt)), 1e15))
+	delay := current
+	if off := int64(float64(current) * b.s.Jitter); off > 0 {
+		delay += b.rng.Int64N(2*off+1) - off
+	}
+	delay = max(initial, min(delay, maxMS))
+	b.nextRestart = now + delay
+	b.attempt++
+	if b.attempt > b.s.attemptsLimit() {
+		return 0, suppressed
+	}
+	b.restarts++
+	return delay, nil
 }

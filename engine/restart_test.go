@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -9,7 +10,8 @@ import (
 	"github.com/streamlab/streamlab/engine/jobspec"
 )
 
-// Flink's documented defaults (Task Failure Recovery).
+// Flink's documented defaults (Task Failure Recovery; exponential-delay as
+// of Flink 1.19, FLINK-33736: max backoff 1 min, multiplier 1.5).
 func TestRestartDefaultsAreFlinks(t *testing.T) {
 	fixed, _ := DefaultRestart(RestartFixedDelay)
 	rate, _ := DefaultRestart(RestartFailureRate)
@@ -20,7 +22,7 @@ func TestRestartDefaultsAreFlinks(t *testing.T) {
 	if rate.Max != 1 || rate.Interval != time.Minute || rate.Delay != time.Second {
 		t.Errorf("failure-rate defaults: %+v", rate)
 	}
-	if exp.Initial != time.Second || exp.MaxBackoff != 5*time.Minute || exp.Multiplier != 2 || exp.Reset != time.Hour || exp.Jitter != 0.1 {
+	if exp.Initial != time.Second || exp.MaxBackoff != time.Minute || exp.Multiplier != 1.5 || exp.Reset != time.Hour || exp.Jitter != 0.1 || exp.Attempts != 0 {
 		t.Errorf("exponential-delay defaults: %+v", exp)
 	}
 	if _, err := ParseRestart("sometimes", nil); err == nil {
@@ -68,33 +70,113 @@ func TestFailureRateGivesUpWhenTooManyFallInTheInterval(t *testing.T) {
 	}
 }
 
+// Flink 1.19's ExponentialDelayRestartBackoffTimeStrategy: attempt a waits
+// initial·multiplier^a within [initial, max]; a failure more than the reset
+// threshold after the scheduled restart starts over.
 func TestExponentialDelayGrowsCapsAndResets(t *testing.T) {
 	b := strategy(t, RestartExponential, map[string]string{"initial": "1s", "max": "10s", "multiplier": "2", "reset": "1h", "jitter": "0"})
 	var got []int64
-	for i := range 6 {
-		d, err := b.onFailure(int64(i) * 1000)
+	now, last := int64(0), int64(0)
+	for range 6 {
+		d, err := b.onFailure(now)
 		if err != nil {
 			t.Fatal(err)
 		}
 		got = append(got, d)
+		last = now
+		now += d + 1 // the next failure comes just after the restart
 	}
 	want := []int64{1000, 2000, 4000, 8000, 10000, 10000}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Fatalf("delays %v, want %v", got, want)
-		}
+	if !slices.Equal(got, want) {
+		t.Fatalf("delays %v, want %v", got, want)
 	}
-	// An hour without failures resets the backoff.
-	if d, _ := b.onFailure(5000 + 3_600_000); d != 1000 {
+	// The reset threshold counts from the scheduled restart: an hour after
+	// the last failure is not enough when that restart waited 10 s...
+	if d, _ := b.onFailure(last + 3_600_000); d != 10000 {
+		t.Fatalf("one hour after the failure (before restart + threshold) the delay is %d, want 10000", d)
+	}
+	// ...an hour after the restart is.
+	if d, _ := b.onFailure(last + 3_600_000 + 10_000 + 3_600_000 + 10_000); d != 1000 {
 		t.Fatalf("after the reset threshold the delay is %d, want 1000", d)
 	}
-	// With jitter, each delay stays within ±jitter of the backoff.
-	j := strategy(t, RestartExponential, map[string]string{"initial": "10s", "jitter": "0.1"})
-	for i := range 5 {
-		d, _ := j.onFailure(int64(i))
-		base := int64(10_000) << i
-		if d < base*9/10 || d > base*11/10 {
-			t.Fatalf("delay %d outside ±10%% of %d", d, base)
+}
+
+// The defaults since Flink 1.19 with no jitter: three failures in a row,
+// each just after the restart before it, wait 1 + 1.5 + 2.25 = 4.75 s
+// (REFERENCES: FLINK-33736).
+func TestExponentialDelayDefaultsSum(t *testing.T) {
+	b := strategy(t, RestartExponential, map[string]string{"jitter": "0"})
+	var sum, now int64
+	for range 3 {
+		d, err := b.onFailure(now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum += d
+		now += d + 1
+	}
+	if sum != 4750 {
+		t.Fatalf("three restarts waited %d ms, want 4750", sum)
+	}
+}
+
+// A failure while a restart is already scheduled joins that attempt, as
+// Flink merges failures whose tasks restart later anyway.
+func TestExponentialDelayMergesFailuresBeforeTheRestart(t *testing.T) {
+	b := strategy(t, RestartExponential, map[string]string{"jitter": "0", "attempts": "2"})
+	if d, _ := b.onFailure(0); d != 1000 {
+		t.Fatalf("first delay %d", d)
+	}
+	if d, err := b.onFailure(400); err != nil || d != 600 {
+		t.Fatalf("a failure 400 ms later waits for the same restart: %d, %v", d, err)
+	}
+	if d, err := b.onFailure(1001); err != nil || d != 1500 {
+		t.Fatalf("second attempt: %d, %v", d, err)
+	}
+	// attempts-before-reset-backoff=2: the third attempt fails the job.
+	_, err := b.onFailure(2502)
+	if err == nil || !strings.Contains(err.Error(), "recovery is suppressed by ExponentialDelayRestartBackoffTimeStrategy(") || !strings.Contains(err.Error(), "attemptsBeforeResetBackoff=2") {
+		t.Fatalf("the third attempt must fail the job, got %v", err)
+	}
+}
+
+// Jitter is ±jitter of the backoff and never takes a delay past the max.
+func TestExponentialDelayJitterStaysWithinBounds(t *testing.T) {
+	j := strategy(t, RestartExponential, map[string]string{"initial": "10s", "max": "1m", "multiplier": "2", "jitter": "0.5"})
+	now := int64(0)
+	for i := range 8 {
+		d, err := j.onFailure(now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		base := min(int64(10_000)<<i, 60_000)
+		if d > 60_000 || d < 10_000 || (base < 60_000 && (d < base/2 || d > base*3/2)) {
+			t.Fatalf("attempt %d: delay %d outside ±50%% of %d within [10s, 1m]", i, d, base)
+		}
+		now += d + 1
+	}
+}
+
+// Flink's checks on the parameters: multiplier > 1, jitter in [0, 1],
+// durations of at least 1 ms; nothing that is not a number.
+func TestRestartParametersRejected(t *testing.T) {
+	for _, c := range []struct{ kind, name, value string }{
+		{RestartExponential, "multiplier", "1"},
+		{RestartExponential, "multiplier", "NaN"},
+		{RestartExponential, "multiplier", "Inf"},
+		{RestartExponential, "multiplier", "-2"},
+		{RestartExponential, "jitter", "NaN"},
+		{RestartExponential, "jitter", "1.5"},
+		{RestartExponential, "initial", "0s"},
+		{RestartExponential, "reset", "0s"},
+		{RestartExponential, "max", "-1s"},
+		{RestartExponential, "attempts", "0"},
+		{RestartFailureRate, "interval", "0s"},
+		{RestartFixedDelay, "delay", "-1s"},
+		{RestartFixedDelay, "attempts", "-3"},
+	} {
+		if _, err := ParseRestart(c.kind, map[string]string{c.name: c.value}); err == nil {
+			t.Errorf("%s %s=%s accepted", c.kind, c.name, c.value)
 		}
 	}
 }

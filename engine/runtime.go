@@ -97,7 +97,9 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w: table sink: %v", ErrBadConfig, err)
 		}
-		ts.transactional = ha == HAPassiveStandby && cfg.SinkCommit == CommitTransactional
+		// Only exactly-once commits in transactions: at-least-once asked for
+		// no more, and shows what a sink without them receives.
+		ts.transactional = semantics == ExactlyOnce && ha == HAPassiveStandby && cfg.SinkCommit == CommitTransactional
 		ts.txn = func() int64 { return r.rec.ckpt.txn }
 		w = ts
 	}
@@ -267,7 +269,22 @@ func (r *Runtime) Run(ctx context.Context) error {
 	}
 	r.checkSink()
 	r.bus.Publish(Event{TimeMS: r.cur.clock, Kind: EventRunQuiet, N: r.cur.off, Text: fmt.Sprintf("quiet at offset %d", r.cur.off)})
+	for _, k := range r.rec.kills {
+		text := fmt.Sprintf("kill %s at %d has not fired: %s has processed %d records so far", k.node.name, k.at, k.node.name, k.node.counts.In)
+		if k.atCommit {
+			text = fmt.Sprintf("kill %s at commit has not fired: no checkpoint has completed since", k.node.name)
+		}
+		r.bus.Publish(Event{TimeMS: r.cur.clock, Kind: EventKillUnfired, Node: k.node.name, N: k.at, Text: text})
+	}
 	return r.err
+}
+
+// jobManagerHA describes the job manager's high availability for reports.
+func (r *Runtime) jobManagerHA() string {
+	if r.cfg.JobManagerHA != JobManagerHAStandby {
+		return JobManagerHANone
+	}
+	return fmt.Sprintf("%s lease=%s", JobManagerHAStandby, r.cfg.Lease)
 }
 
 // runConcurrent runs what is admitted under the concurrent executor. A
@@ -354,7 +371,8 @@ func (r *Runtime) Report() Report {
 	rep := Report{
 		Job: JobReport{Name: r.spec.Name, State: r.state, Seed: r.cfg.Seed, Executor: r.cfg.Executor},
 		Config: ConfigReport{Semantics: r.semantics, Requested: r.cfg.Semantics, HA: r.ha, Note: r.note, Mode: string(r.cfg.Mode),
-			Sink: r.cfg.Sink, Filter: filter.KindNone, Restart: r.cfg.Restart.String(), Deployment: r.cfg.Deployment},
+			Sink: r.cfg.Sink, Filter: filter.KindNone, Restart: r.cfg.Restart.String(), Deployment: r.cfg.Deployment,
+			JobManagerHA: r.jobManagerHA()},
 		Source: SourceReport{Records: r.cur.off, Offset: r.cur.off, Late: r.late, TimeMS: r.cur.clock},
 		Sink:   SinkReport{Rows: rows, Batches: r.sink.batches},
 		Filter: FilterReport{Kind: filter.KindNone},
@@ -382,6 +400,8 @@ func (r *Runtime) Report() Report {
 			rep.Recovery.StandbyWork += n.counts.Standby
 		}
 		rep.Recovery.Acks = rc.acks
+		rep.Recovery.JobManagerFailovers, rep.Recovery.LeaderElectionMS = rc.jmFailovers, rc.electionMS
+		rep.Recovery.Unfired = rc.unfired()
 		rep.Recovery.OverheadBytes = rc.acks*ackBytes + rep.Recovery.StandbyWork*recordBytes
 		if c := rc.ckpt; c != nil {
 			rep.Checkpoints = CheckpointReport{Completed: c.completed, Aborted: c.aborted, Restores: c.restores, TotalBytes: c.totalBytes}
@@ -415,6 +435,12 @@ func (r *Runtime) Report() Report {
 		t := r.ledger.Totals()
 		rep.Sink.Delivered, rep.Sink.Unique, rep.Sink.Duplicates = t.Delivered, t.Unique, t.Duplicates
 		rep.Sink.Lost, rep.Sink.Expected, rep.Sink.Correct = t.Lost, t.Expected, t.Correct
+		if r.state == StateRunning && r.ha != HANone && r.rec.recovering() {
+			// What is missing now, the guarantee still owes; only records a
+			// Bloom filter dropped by mistake are gone for good.
+			rep.Sink.Pending = max(t.Lost-rep.Filter.FalseDrops, 0)
+			rep.Sink.Lost -= rep.Sink.Pending
+		}
 	}
 	return rep
 }
@@ -452,6 +478,15 @@ func (r *Runtime) KillAt(name string, n int64) error {
 		return fmt.Errorf("the job manager processes no records; use kill jobmanager")
 	}
 	return r.rec.killAt(name, n)
+}
+
+// KillAtCommit fails the sink once a checkpoint has completed and before
+// the sink commits that checkpoint's transaction (deterministic executor).
+func (r *Runtime) KillAtCommit(name string) error {
+	if r.det == nil {
+		return ErrNotDeterministic
+	}
+	return r.rec.killAtCommit(name)
 }
 
 // Restart asks for a killed node (or the job manager) to come back: in a

@@ -71,7 +71,7 @@ func TestBuiltinPackCoversTheCourse(t *testing.T) {
 	text := all.String() + string(refs)
 	for _, topic := range []string{"config.mode", "window.dropped_late", "set semantics at-most-once",
 		"kill count[1] at 1200", "set semantics at-least-once", "sink.duplicates", "set semantics exactly-once",
-		"config.sink == table", "job.state", "config.restart", "set deployment standalone", "kill jobmanager",
+		"config.sink == table", "job.state", "config.restart", "set deployment standalone", "recovery.jobmanager_failovers",
 		"filter.", "set filter bloom"} {
 		if !strings.Contains(text, topic) {
 			t.Errorf("no exercise covers %q", topic)

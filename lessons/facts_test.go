@@ -117,12 +117,26 @@ func lessonFacts(t *testing.T) map[string][]fact {
 			}},
 			{text: "within 12% of", check: func() bool {
 				s := restartDefaults(t, engine.RestartExponential)
-				// Three backoffs of 1, 2 and 4 s, each within ±jitter: the
-				// total is within ±10% of 7 s, so 12% of the engine's total
-				// always reaches the prediction.
-				return s.Jitter == 0.1 && 0.12*7000*(1-s.Jitter) > 7000*s.Jitter
+				// Three backoffs of 1, 1.5 and 2.25 s, each within ±jitter:
+				// the total is within ±10% of 4.75 s, so 12% of the engine's
+				// total always reaches the prediction.
+				return s.Jitter == 0.1 && s.Multiplier == 1.5 && 0.12*4750*(1-s.Jitter) > 4750*s.Jitter
+			}},
+			{text: "4.75 in all", check: func() bool {
+				s := restartDefaults(t, engine.RestartExponential)
+				first := s.Initial.Seconds()
+				return first+first*s.Multiplier+first*s.Multiplier*s.Multiplier == 4.75
 			}},
 			{text: "up to ±10%", check: func() bool { return restartDefaults(t, engine.RestartExponential).Jitter == 0.1 }},
+			{text: "FLINK-33736 changed the max from 5 min and the multiplier from 2", ref: "Before 1.19 the max backoff was 5 min and the multiplier 2.0 (FLINK-33736 changed both"},
+			{text: "FLINK-32895 added the attempts", ref: "FLINK-32895 added the attempts limit"},
+			{text: "(15 s by default, as Flink's Kubernetes lease", check: func() bool { return engine.DefaultConfig().Lease == 15*time.Second }},
+			{text: "holds a lease of 15 s", ref: "Kubernetes HA's leader election (KubernetesHighAvailabilityOptions): lease duration 15 s"},
+			{text: "with a retry period of 5 s", ref: "retry period 5 s"},
+			{text: "2.25 seconds", check: func() bool {
+				s := restartDefaults(t, engine.RestartExponential)
+				return s.Initial.Seconds()*s.Multiplier*s.Multiplier == 2.25
+			}},
 		},
 		"job-start": {
 			{text: "on Flink\n  1.19", check: func() bool { return engine.FlinkVersion == "1.19" }},
@@ -199,7 +213,8 @@ func TestFlinkRestartDefaults(t *testing.T) {
 		engine.RestartNone:        {Kind: engine.RestartNone},
 		engine.RestartFixedDelay:  {Kind: engine.RestartFixedDelay, Attempts: 1, Delay: time.Second},
 		engine.RestartFailureRate: {Kind: engine.RestartFailureRate, Max: 1, Interval: time.Minute, Delay: time.Second},
-		engine.RestartExponential: {Kind: engine.RestartExponential, Initial: time.Second, MaxBackoff: 5 * time.Minute, Multiplier: 2, Reset: time.Hour, Jitter: 0.1},
+		// Flink 1.19 and later (FLINK-33736).
+		engine.RestartExponential: {Kind: engine.RestartExponential, Initial: time.Second, MaxBackoff: time.Minute, Multiplier: 1.5, Reset: time.Hour, Jitter: 0.1},
 	}
 	for kind, w := range want {
 		if got := restartDefaults(t, kind); got != w {
@@ -214,7 +229,7 @@ func TestFlinkRestartDefaults(t *testing.T) {
 	for _, row := range []string{
 		"| `fixed-delay` | `attempts=1 delay=1s` |",
 		"| `failure-rate` | `max=1 interval=1m delay=1s` |",
-		"| `exponential-delay` | `initial=1s max=5m multiplier=2 reset=1h jitter=0.1` |",
+		"| `exponential-delay` | `initial=1s max=1m multiplier=1.5 reset=1h jitter=0.1` |",
 	} {
 		if !strings.Contains(l.Text, row) {
 			t.Errorf("lesson 8's table has no row %q", row)

@@ -171,6 +171,8 @@ func (o Operator) validate(i int, seen map[string]bool, upstream string, upstrea
 	case o.Partition == PartitionForward && o.Parallelism != upstreamP:
 		return bad(path+".partition", "%s: forward needs equal parallelism, but %s has %d and %s has %d (use hash or rebalance)",
 			name, upstream, upstreamP, o.Name, o.Parallelism)
+	case o.Kind == KindWindowCount && o.Parallelism > 1 && o.Partition != PartitionHash:
+		return bad(path+".partition", "%s: a window-count counts per key, so with parallelism %d its input must be partitioned by hash (Flink's keyBy): %s would split one key's count across nodes", name, o.Parallelism, o.Partition)
 	case o.Kind != KindFilter && len(o.Drop) > 0:
 		return bad(path+".drop", "%s: only a filter has a drop list, not a %s", name, o.Kind)
 	}

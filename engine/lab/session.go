@@ -225,6 +225,8 @@ func (s *Session) failure(c script.Command) error {
 	switch {
 	case c.Verb == script.VerbRestart:
 		err = rt.Restart(c.Node)
+	case c.AtCommit:
+		err = rt.KillAtCommit(c.Node)
 	case c.HasAt:
 		err = rt.KillAt(c.Node, c.At)
 	default:

@@ -107,6 +107,23 @@ var settings = []Setting{
 		}
 		return nil
 	}},
+	{Key: "jobmanager.ha", Values: "none | standby [lease=DURATION]", Doc: "the job manager's high availability: none (Flink's default: the job fails with its job manager) or standby (a new leader restarts the job after the lease, 15s by default)", apply: func(s *Session, c script.Command, v script.Arg) error {
+		if err := oneOf(&s.cfg.JobManagerHA, v.Text, "jobmanager.ha", engine.JobManagerHANone, engine.JobManagerHAStandby); err != nil {
+			return err
+		}
+		s.cfg.Lease = engine.DefaultLease
+		for _, p := range c.Params {
+			if p.Name != "lease" || v.Text != engine.JobManagerHAStandby {
+				return fmt.Errorf("jobmanager.ha %s takes no parameter %q (standby takes lease=DURATION)", v.Text, p.Name)
+			}
+			d, err := time.ParseDuration(p.Value)
+			if err != nil || d < time.Millisecond {
+				return fmt.Errorf("lease must be a duration of at least 1ms such as 15s, got %q", p.Value)
+			}
+			s.cfg.Lease = d
+		}
+		return nil
+	}},
 	{Key: "checkpoint.interval", Values: "N", Doc: "records between checkpoint barriers", apply: func(s *Session, c script.Command, v script.Arg) error {
 		n, ok := intArg(v, 1, 100_000_000)
 		if !ok {
@@ -230,7 +247,7 @@ func (s *Session) set(c script.Command) error {
 		} else {
 			at.Line, at.Col = c.Params[0].Line, c.Params[0].Col
 		}
-		if len(c.Args) > 2 || (key.Text != "restart" && key.Text != "filter" && key.Text != "deployment") {
+		if len(c.Args) > 2 || !slices.Contains([]string{"restart", "filter", "deployment", "jobmanager.ha"}, key.Text) {
 			return s.errAt(at.Line, at.Col, "set %s takes one value (%s)", key.Text, settings[i].Values)
 		}
 	}

@@ -57,7 +57,7 @@ func formatValue(v Value) string {
 // how they were written: positions, Text and Expr.Text.
 func (c Command) Equal(d Command) bool {
 	return c.Verb == d.Verb && c.Count == d.Count && c.Duration == d.Duration &&
-		c.Node == d.Node && c.At == d.At && c.HasAt == d.HasAt &&
+		c.Node == d.Node && c.At == d.At && c.HasAt == d.HasAt && c.AtCommit == d.AtCommit &&
 		c.Expr.Field == d.Expr.Field && c.Expr.Op == d.Expr.Op && c.Expr.Value == d.Expr.Value &&
 		slices.EqualFunc(c.Args, d.Args, func(a, b Arg) bool { return a.Text == b.Text }) &&
 		slices.EqualFunc(c.Params, d.Params, func(a, b Param) bool { return a.Name == b.Name && a.Value == b.Value })

@@ -171,7 +171,7 @@ func parseRun(c *Command, toks []token, missing int) *Error {
 }
 
 func parseKill(c *Command, toks []token, missing int) *Error {
-	const example = `e.g. "kill count[1]" or "kill count[1] at 1200"`
+	const example = `e.g. "kill count[1]", "kill count[1] at 1200" or "kill sink at commit"`
 	if len(toks) == 0 {
 		return errAt(missing, "kill needs a node name, %s", example)
 	}
@@ -187,10 +187,12 @@ func parseKill(c *Command, toks []token, missing int) *Error {
 		return errAt(missing, `"at" needs a record count, %s`, example)
 	case len(toks) > 3:
 		return errAt(toks[3].col, `kill takes NODE [at N], got extra %q`, toks[3].text)
+	case toks[2].text == "commit":
+		c.AtCommit = true
 	default:
 		n, err := parseCount(toks[2].text)
 		if err != nil {
-			return errAt(toks[2].col, `"at" needs a non-negative record count, got %q; %s`, toks[2].text, example)
+			return errAt(toks[2].col, `"at" needs a non-negative record count or "commit", got %q; %s`, toks[2].text, example)
 		}
 		c.At, c.HasAt = n, true
 	}

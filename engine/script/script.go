@@ -81,6 +81,7 @@ type Command struct {
 	Node     string        // kill, restart: the node name
 	At       int64         // kill NODE at N: records processed by the node
 	HasAt    bool          // kill has an `at` clause
+	AtCommit bool          // kill NODE at commit: once a checkpoint completed, before the sink commits
 	Expr     Expr          // expect
 }
 
