@@ -1,5 +1,6 @@
 # streamlab — `make help` lists the targets.
 
+SHELL    := bash
 GO       ?= go
 BIN      ?= bin/streamlab
 PKGS     ?= ./...
@@ -13,6 +14,8 @@ ARGS     ?=
 BENCH    ?= .
 # Repetitions of each benchmark; use 10 or more for benchstat.
 COUNT    ?= 1
+# Cases per guarantee in `make soak` (three guarantees).
+SOAK     ?= 3334
 # How long each fuzz target runs.
 FUZZTIME ?= 20s
 # Packages whose golden files `make golden` rewrites.
@@ -20,7 +23,7 @@ GOLDEN   ?= ./tui/...
 
 .DEFAULT_GOAL := help
 
-.PHONY: help build run test test-race bench lint fmt golden tidy-check fuzz cover clean
+.PHONY: help build run test test-race bench lint fmt golden tidy-check fuzz cover clean soak
 
 help: ## List the targets
 	@echo "usage: make TARGET [VAR=value ...]"
@@ -63,6 +66,13 @@ golden: ## Rewrite the terminal lab's golden files and the README's generated se
 tidy-check: ## Fail when go.mod or go.sum are not tidy
 	$(GO) mod tidy
 	git diff --exit-code -- go.mod go.sum
+
+soak: ## Run the guarantee property tests over SOAK generated cases per guarantee (about 10 000 in all)
+	@start=$$(date +%s); \
+	$(GO) test -count=1 -run '^TestGuaranteesUnderFailures$$' -timeout 0 ./engine/ -rapid.checks=$(SOAK) -v | grep -E '^(=== RUN|--- |ok|FAIL|PASS)' ; \
+	status=$${PIPESTATUS[0]}; \
+	echo "soak: $$((3 * $(SOAK))) generated cases ($(SOAK) per guarantee) in $$(( $$(date +%s) - start )) s"; \
+	exit $$status
 
 fuzz: ## Run each fuzz target for FUZZTIME (default 20s)
 	@set -e; for pkg in $$($(GO) list $(PKGS)); do \
