@@ -64,9 +64,7 @@ func (d *detRouter) emit(r Record) {
 	d.n.counts.Out++
 	t := d.x.g.target(d.n, &r, &d.rr)
 	if rc := d.x.rec; rc != nil {
-		if rc.backups != nil {
-			rc.keep(d.n, t, r)
-		}
+		rc.s.sent(d.n, t, r)
 		if d.x.g.nodes[d.next[t]].dead {
 			rc.lostFlight++ // sent to a dead node: gone, unless kept above
 			return

@@ -24,13 +24,6 @@ var ErrNoSuchNode = errors.New("no such node")
 // cannot place are asked of it.
 var ErrConcurrentFailures = errors.New("under the concurrent executor failures need checkpoints (ha passive-standby); other schemes need the deterministic executor, which places them at exact positions")
 
-// backupEntry is a record an upstream node keeps until downstream
-// acknowledges it (upstream backup).
-type backupEntry struct {
-	rec   Record
-	epoch int64 // the sender's epoch when it sent the record
-}
-
 // plan is a scheduled kill or restart.
 type plan struct {
 	node     *node // nil: the whole job (failover) or the job manager
@@ -43,6 +36,8 @@ type plan struct {
 	jm       bool // the job manager
 	standby  bool // bring up a new active standby, the node itself runs
 	atCommit bool // kill: when the next commit reaches the node (the sink)
+	// up brings the new active standby up (standby plans).
+	up func()
 }
 
 // recovery holds what failures and recovery need: scheduled kills and
@@ -64,44 +59,20 @@ type recovery struct {
 	downtimeMS  int64
 	replayed    int64
 	lostFlight  int64
-	backups     map[*node][][]backupEntry // per sender, per downstream node
 	backupPeak  int64
 	backupNow   int64 // records the output queues hold now
 	acks        int64 // acknowledgement messages sent upstream
-	scratch     map[*node]map[int64]bool
-	trigWM      map[*node][][2]int64 // window nodes: (epoch, watermark) at each trigger
-	// ackedWM is, per window node, the watermark its downstream had
-	// acknowledged at the last acknowledgement round: all a replacement
-	// can know of what was emitted for good.
-	ackedWM   map[*node]int64
-	sinkEpoch int64 // the last micro-batch the sink committed
-	commits   int64
-	ckpt      *coordinator
+	// s is the high-availability scheme; ckpt the checkpoint coordinator
+	// when the scheme takes checkpoints.
+	s    scheme
+	ckpt *coordinator
 }
 
 func newRecovery(r *Runtime, ha string) *recovery {
-	rc := &recovery{r: r, ha: ha, backoff: newBackoff(r.cfg.Restart, r.cfg.Seed),
-		trigWM: map[*node][][2]int64{}, ackedWM: map[*node]int64{}}
-	if ha == HAUpstreamBackup {
-		rc.backups = map[*node][][]backupEntry{}
-		rc.scratch = map[*node]map[int64]bool{}
-		for _, n := range r.g.nodes {
-			if n.stage+1 < len(r.g.stages) {
-				rc.backups[n] = make([][]backupEntry, len(r.g.stages[n.stage+1].nodes))
-			}
-		}
-	}
-	if ha == HAPassiveStandby {
-		rc.ckpt = newCoordinator(r)
-		r.cur.every = r.cfg.CheckpointInterval
-	}
-	if ha == HAActiveStandby {
-		for _, n := range r.g.nodes {
-			rc.provision(n)
-		}
-	}
+	rc := &recovery{r: r, ha: ha, backoff: newBackoff(r.cfg.Restart, r.cfg.Seed)}
+	rc.s = newScheme(rc, ha)
 	for _, n := range r.g.nodes {
-		n.onMarker = rc.marker
+		n.onMarker = rc.s.marker
 	}
 	return rc
 }
@@ -220,22 +191,11 @@ func (rc *recovery) killAtTime(n *node, now int64) {
 		return
 	}
 	rc.failures++
-	if rc.ha == HAActiveStandby {
-		if !n.standby {
-			// Replaying nothing, the scheme has nothing to fall back on.
-			rc.lose(n)
-			r.fail(fmt.Errorf("%s failed with no active standby left to take over: its last one took over and the next is not up yet; active standby covers one failure at a time", n.name))
-			return
-		}
-		rc.takeOver(n, now)
+	handled, whole := rc.s.failed(n, now)
+	if handled {
 		return
 	}
-	if rc.ckpt != nil {
-		// Precise recovery restarts every task from the last completed
-		// checkpoint (the pipelined region of a job whose sink gathers every
-		// node is the whole job: Flink's region failover gives the same). A
-		// checkpoint in progress cannot complete without the failed task.
-		rc.ckpt.abortPending(n.name + " failed")
+	if whole {
 		for _, m := range r.g.nodes {
 			m.dead = true
 		}
@@ -251,7 +211,7 @@ func (rc *recovery) killAtTime(n *node, now int64) {
 		r.fail(fmt.Errorf("%s failed and %w", n.name, err))
 		return
 	}
-	p := plan{node: n, at: now + delay, failedAt: now, whole: rc.ckpt != nil}
+	p := plan{node: n, at: now + delay, failedAt: now, whole: whole}
 	if r.cfg.Deployment == DeployStandalone {
 		p.manual = true
 	} else {
@@ -265,53 +225,11 @@ func (rc *recovery) killAtTime(n *node, now int64) {
 	rc.event(EventRestartScheduled, n.name, how, p.at-now)
 }
 
-// provision brings up an active standby for n: a replica with a copy of
-// its state (a state transfer), fed the same input from now on.
-func (rc *recovery) provision(n *node) {
-	n.standby = true
-	if n.stage == 0 || n.op == operator(rc.r.sink) {
-		return // a second reader of the log; a sink holding the same rows
-	}
-	rep, _ := rc.r.newOp(n.spec)
-	if s, ok := n.op.(stateful); ok {
-		rep.(stateful).restore(s.snapshot())
-	}
-	n.rep = rep
-}
-
-// takeOver fails n over to its active standby: the replica has seen the
-// same input, so it goes on where the primary stopped, with nothing to
-// replay and nothing lost. A new standby comes up after the restart
-// strategy's delay (and, when managed, the provisioning delay); until then
-// another failure of n has no standby to take over.
-func (rc *recovery) takeOver(n *node, now int64) {
-	r := rc.r
-	if n.rep != nil {
-		n.op = n.rep
-	}
-	n.rep, n.standby = nil, false
-	rc.restarted++
-	rc.event(EventNodeRestarted, n.name, fmt.Sprintf("%s failed; its active standby took over at once, with nothing to replay", n.name), 0)
-	delay, err := rc.backoff.onFailure(now)
-	if err != nil {
-		r.fail(fmt.Errorf("%s failed and %w", n.name, err))
-		return
-	}
-	p := plan{node: n, at: now + delay, failedAt: now, standby: true, manual: r.cfg.Deployment == DeployStandalone}
-	if !p.manual {
-		p.at = max(p.at, now+r.cfg.Provision.Milliseconds())
-	}
-	rc.restarts = append(rc.restarts, p)
-}
-
 // lose drops a node's state, queue and held input; the inputs of its
 // downstream nodes go quiet.
 func (rc *recovery) lose(n *node) {
 	r := rc.r
 	n.dead = true
-	// What it triggered since the last acknowledgement may or may not have
-	// reached the sink: only acknowledged watermarks count from now on.
-	delete(rc.trigWM, n)
 	if r.det != nil {
 		i := r.det.index[n]
 		for q := &r.det.queues[i]; q.len() > 0; {
@@ -335,7 +253,7 @@ func (rc *recovery) lose(n *node) {
 	if n.stage+1 < len(r.g.stages) {
 		for _, d := range r.g.downstream(n) {
 			if !d.dead && r.det != nil {
-				d.inputDown(r.g.inputIndex(n), r.det.routers[r.det.index[d]], rc.backups != nil)
+				d.inputDown(r.g.inputIndex(n), r.det.routers[r.det.index[d]], rc.s.holdsWatermark())
 			}
 		}
 	}
@@ -389,10 +307,7 @@ func (rc *recovery) killJobManager() {
 	}
 	rc.jmDown = true
 	rc.jmFailovers++
-	if rc.ckpt != nil {
-		rc.ckpt.abortPending("the job manager died")
-	}
-	r.cur.every = 0
+	rc.s.cancel("the job manager died")
 	for _, m := range r.g.nodes {
 		m.dead = true
 	}
@@ -414,7 +329,7 @@ func (rc *recovery) due() bool {
 		}
 		rc.restarts = append(rc.restarts[:i], rc.restarts[i+1:]...)
 		if p.standby {
-			rc.provision(p.node)
+			p.up()
 			rc.event(EventNodeRestarted, p.node.name, fmt.Sprintf("a new active standby for %s is up", p.node.name), 0)
 			return true
 		}
@@ -428,14 +343,11 @@ func (rc *recovery) due() bool {
 		if p.jm {
 			rc.jmDown = false
 			rc.electionMS += up - p.failedAt
-			if rc.ckpt != nil {
-				rc.r.cur.every = rc.r.cfg.CheckpointInterval
-			}
 			rc.event(EventLeaderElected, JobManager, fmt.Sprintf("a standby job manager became leader after %d ms and restarts the job", up-p.failedAt), up-p.failedAt)
 		}
 		switch {
 		case p.whole:
-			rc.restoreAll(p)
+			rc.restoreAll(up)
 		default:
 			rc.replace(p.node, up)
 		}
@@ -445,7 +357,8 @@ func (rc *recovery) due() bool {
 }
 
 // replace brings up a replacement for one node (gap recovery or upstream
-// backup). It joins at the epoch its senders are in.
+// backup). It joins at the epoch its senders are in, and its scheme says
+// what it starts from and what is replayed to it.
 func (rc *recovery) replace(n *node, at int64) {
 	r := rc.r
 	if n.stage == 0 {
@@ -462,7 +375,7 @@ func (rc *recovery) replace(n *node, at int64) {
 	for _, u := range up {
 		i := r.g.inputIndex(u)
 		n.alive[i] = !u.dead
-		n.frozen[i] = u.dead && rc.backups != nil
+		n.frozen[i] = u.dead && rc.s.holdsWatermark()
 		n.marks[i] = u.epoch
 		n.kinds[i] = element{}
 		n.inWM[i] = math.MinInt64
@@ -473,51 +386,11 @@ func (rc *recovery) replace(n *node, at int64) {
 	if n.epoch == math.MaxInt64 {
 		n.epoch = r.cur.seq
 	}
-	w, windowed := n.op.(*windowCount)
-	if windowed && rc.backups != nil {
-		// The replacement starts where the acknowledged output left off:
-		// windows final at that watermark were emitted and acknowledged, and
-		// what it needs of the rest is replayed to it.
-		if wm, ok := rc.ackedWM[n]; ok {
-			w.wm, w.hasWM = wm, true
-		}
-	} else if rc.backups == nil {
-		// Gap recovery: it joins the input where it is, watermark included:
-		// a replacement without one would count records the job had already
-		// given up on. (With upstream backup the replayed records come first,
-		// and the watermark after them.)
-		for _, u := range up {
-			if i := r.g.inputIndex(u); !u.dead && n.alive[i] {
-				n.inWM[i] = u.wm
-			}
-		}
-		n.advanceWatermark(r.det.routers[r.det.index[n]])
-	}
+	rc.s.start(n)
 	rc.join(n)
-	replayed := int64(0)
-	if rc.backups != nil {
-		q := &r.det.queues[r.det.index[n]]
-		for _, u := range up {
-			if u.dead {
-				continue
-			}
-			for _, b := range rc.backups[u][n.index] {
-				q.push(item{r.g.inputIndex(u), element{kind: kindRecord, rec: b.rec}})
-				replayed++
-			}
-			// The sender's watermark follows what it replays, as it followed
-			// the records the first time.
-			if u.wm != math.MinInt64 {
-				q.push(item{r.g.inputIndex(u), element{kind: kindWatermark, value: u.wm}})
-			}
-		}
-	}
+	replayed, text := rc.s.replay(n)
 	rc.replayed += replayed
 	rc.timeMS += replayed * 1000 / int64(r.spec.Source.Rate)
-	text := fmt.Sprintf("%s replaced: it starts empty from the current input (gap recovery)", n.name)
-	if rc.backups != nil {
-		text = fmt.Sprintf("%s replaced: %d unacknowledged records replayed from upstream output queues", n.name, replayed)
-	}
 	rc.event(EventNodeRestarted, n.name, text, replayed)
 }
 
@@ -538,29 +411,14 @@ func (rc *recovery) join(n *node) {
 	r.cur.bounds = append(r.cur.bounds, bound{r.cur.limit, r.cur.runEnd})
 }
 
-// replaceSource restarts the source: with upstream backup it re-reads the
-// log from the oldest record downstream has not acknowledged; with gap
-// recovery it resumes at the current time, and what arrived meanwhile is
-// never read.
+// replaceSource restarts the source where its scheme says: with upstream
+// backup from the oldest record downstream has not acknowledged, with gap
+// recovery at the current time.
 func (rc *recovery) replaceSource(n *node, at int64) {
 	r := rc.r
 	n.dead = false
 	n.epoch = r.cur.seq
-	from := r.cur.off
-	if rc.backups != nil {
-		for _, q := range rc.backups[n] {
-			for _, b := range q {
-				from = min(from, b.rec.Offset)
-			}
-		}
-		for t := range rc.backups[n] {
-			rc.backups[n][t] = nil
-		}
-		rc.replayed += r.cur.off - from
-		r.cur.off = from
-	} else {
-		rc.skipDowntime(at)
-	}
+	rc.s.restartSource(at)
 	rc.join(n)
 	rc.event(EventNodeRestarted, n.name, fmt.Sprintf("source replaced: reading the log from offset %d", r.cur.off), r.cur.off)
 }
@@ -579,12 +437,13 @@ func (rc *recovery) skipDowntime(at int64) {
 	}
 }
 
-// restoreAll restarts every node: from the last completed checkpoint, the
-// source rewound to its offsets (precise recovery). Without checkpoints a
-// job manager's new leader has nothing to restore: under rollback recovery
-// the job starts again from the beginning of the source (the output queues
-// were in the cancelled tasks); under gap recovery from the current input.
-func (rc *recovery) restoreAll(p plan) {
+// restoreAll restarts every node at virtual time at, empty, and lets the
+// scheme position the source: from the last completed checkpoint (precise
+// recovery); without checkpoints a job manager's new leader has nothing to
+// restore, so rollback recovery starts again from the beginning of the
+// source (the output queues were in the cancelled tasks) and gap recovery
+// from the current input.
+func (rc *recovery) restoreAll(at int64) {
 	r := rc.r
 	for _, n := range r.g.nodes {
 		if r.det != nil {
@@ -605,193 +464,24 @@ func (rc *recovery) restoreAll(p plan) {
 		}
 	}
 	r.sink.buf = r.sink.buf[:0]
-	rc.resetBackups()
-	if rc.ha == HAActiveStandby {
-		for _, n := range r.g.nodes {
-			rc.provision(n)
-		}
-	}
-	switch {
-	case rc.ckpt != nil:
-		from := r.cur.off
-		at := rc.ckpt.restore()
-		rc.replayed += from - at
-		rc.timeMS += (from - at) * 1000 / int64(r.spec.Source.Rate)
-		rc.event(EventNodeRestarted, JobManager, fmt.Sprintf("job restored from checkpoint %d: every node's state restored, the source rewound from offset %d to %d", rc.ckpt.restoredID, from, at), from-at)
-	case rc.ha == HANone:
-		rc.skipDowntime(max(p.at, p.askedAt))
-		rc.event(EventNodeRestarted, JobManager, fmt.Sprintf("job restarted with empty state from the current input, offset %d: what arrived meanwhile is never read", r.cur.off), 0)
-	default:
-		from := r.cur.off
-		r.cur.rewind(pos{nextTrigger: r.cur.trigger})
-		rc.replayed += from
-		rc.timeMS += from * 1000 / int64(r.spec.Source.Rate)
-		rc.event(EventNodeRestarted, JobManager, fmt.Sprintf("no checkpoint to restore: job restarted with empty state from the beginning of the source, %d records read again", from), from)
-	}
-}
-
-// resetBackups empties the output queues and what acknowledgements knew:
-// the tasks that held them were restarted.
-func (rc *recovery) resetBackups() {
-	for _, qs := range rc.backups {
-		for t := range qs {
-			qs[t] = nil
-		}
-	}
-	rc.backupNow = 0
-	clear(rc.trigWM)
-	clear(rc.ackedWM)
-}
-
-// marker observes every marker a node aligns.
-func (rc *recovery) marker(n *node, e element) {
-	switch e.kind {
-	case kindTrigger:
-		if w, ok := n.op.(*windowCount); ok && w.hasWM && rc.backups != nil {
-			rc.trigWM[n] = append(rc.trigWM[n], [2]int64{n.epoch, w.wm})
-		}
-		if n.op == operator(rc.r.sink) {
-			rc.sinkEpoch = n.epoch
-			if rc.commits++; rc.commits%ackEvery == 0 {
-				rc.trim()
-			}
-		}
-	case kindBarrier:
-		switch {
-		case rc.ckpt == nil:
-		case n.stage == 0:
-			rc.ckpt.begin(e.id, rc.r.cur.pos)
-		default:
-			rc.ckpt.ack(n, e.id)
-		}
-	}
-}
-
-// acknowledgeWindows runs at each acknowledgement round: a window node's
-// acknowledged watermark becomes that of its last trigger whose output the
-// sink has committed. Every window final then has been emitted and
-// acknowledged, so the records it counted are needed no more; windows that
-// fired later are not acknowledged yet, and a replacement fires them again.
-func (rc *recovery) acknowledgeWindows() {
-	for n, trigs := range rc.trigWM {
-		i := 0
-		for i < len(trigs) && trigs[i][0] <= rc.sinkEpoch {
-			rc.ackedWM[n] = trigs[i][1]
-			i++
-		}
-		rc.trigWM[n] = append(trigs[:0], trigs[i:]...)
-	}
-}
-
-// ackEvery batches acknowledgements, as real upstream backup does: the
-// queues are trimmed after every ackEvery-th committed micro-batch, trading
-// a little memory for far less bookkeeping.
-const ackEvery = 10
-
-// keep records what a node sent, for upstream backup.
-func (rc *recovery) keep(n *node, target int, r Record) {
-	q := &rc.backups[n][target]
-	*q = append(*q, backupEntry{rec: r, epoch: n.epoch + 1})
-	rc.backupNow++
-	rc.backupPeak = max(rc.backupPeak, rc.backupNow)
-}
-
-// trim applies the acknowledgement rule after the sink commits a batch,
-// from the sink upstream. A node acknowledges a record once nothing
-// downstream can need it again:
-//
-//   - the sink, once the micro-batch holding it is committed;
-//   - a stateless operator, once what it derived from the record has been
-//     acknowledged in turn (it is neither queued there nor kept in its own
-//     output queues);
-//   - a windowed count, once every window the record counts toward was
-//     final at a trigger whose output the sink committed (in complete mode
-//     never: the whole table is state).
-func (rc *recovery) trim() {
-	if rc.backups == nil {
-		return
-	}
-	r := rc.r
-	rc.acknowledgeWindows()
-	var total int64
-	for s := len(r.g.stages) - 2; s >= 0; s-- {
-		for _, u := range r.g.stages[s].nodes {
-			for _, d := range r.g.downstream(u) {
-				t := d.index
-				rc.acks++ // d acknowledges to u
-				need := rc.needs(d)
-				q := rc.backups[u][t][:0]
-				for _, b := range rc.backups[u][t] {
-					if need(b) {
-						q = append(q, b)
-					}
-				}
-				clear(rc.backups[u][t][len(q):])
-				rc.backups[u][t] = q
-				total += int64(len(q))
-			}
-		}
-	}
-	rc.backupNow = total
-}
-
-// needs returns the predicate "d may still need this record".
-func (rc *recovery) needs(d *node) func(backupEntry) bool {
-	r := rc.r
-	if d.dead {
-		// Everything sent to a dead node is what its replacement replays.
-		return func(backupEntry) bool { return true }
-	}
-	if d.op == operator(r.sink) {
-		return func(b backupEntry) bool { return b.epoch > rc.sinkEpoch }
-	}
-	if w, ok := d.op.(*windowCount); ok {
-		wm, acked := rc.ackedWM[d]
-		if w.mode == ModeComplete || !acked {
-			return func(backupEntry) bool { return true }
-		}
-		return func(b backupEntry) bool {
-			lastEnd := floorDiv(b.rec.Time, w.slide)*w.slide + w.size
-			return lastEnd > wm
-		}
-	}
-	held := rc.scratch[d]
-	if held == nil {
-		held = map[int64]bool{}
-		rc.scratch[d] = held // reused: trimming runs after every commit
-	}
-	clear(held)
-	for _, q := range rc.backups[d] {
-		for _, b := range q {
-			held[b.rec.Offset] = true
-		}
-	}
-	q := &r.det.queues[r.det.index[d]]
-	for _, it := range q.items[q.head:] {
-		held[it.e.rec.Offset] = true
-	}
-	for _, h := range d.held {
-		for _, e := range h {
-			held[e.rec.Offset] = true
-		}
-	}
-	return func(b backupEntry) bool { return held[b.rec.Offset] }
-}
-
-// backupSize is how many records the output queues hold now.
-func (rc *recovery) backupSize() (records int64) {
-	for _, qs := range rc.backups {
-		for _, q := range qs {
-			records += int64(len(q))
-		}
-	}
-	return records
+	replayed, how := rc.s.restartJob(at)
+	rc.replayed += replayed
+	rc.timeMS += replayed * 1000 / int64(r.spec.Source.Rate)
+	rc.event(EventNodeRestarted, JobManager, how, replayed)
 }
 
 // recovering reports whether recovery is under way: a node is down, or the
 // job has no leader.
 func (rc *recovery) recovering() bool {
 	return rc.jmDown || slices.ContainsFunc(rc.r.g.nodes, func(n *node) bool { return n.dead })
+}
+
+// backupSize is how many records the output queues hold now.
+func (rc *recovery) backupSize() (records int64) {
+	for _, n := range rc.r.g.nodes {
+		records += rc.s.backlog(n)
+	}
+	return records
 }
 
 // unfired lists the scheduled kills still waiting for their node.

@@ -129,9 +129,7 @@ func (r *Runtime) Snapshot() Snapshot {
 		if rc := r.rec; rc != nil {
 			ns.State = rc.nodeState(n)
 			ns.RestartAtMS, ns.HasRestart = rc.nextRestart(n)
-			for _, q := range rc.backups[n] {
-				ns.Backup += len(q)
-			}
+			ns.Backup = int(rc.s.backlog(n))
 		}
 		if r.det != nil {
 			q := &r.det.queues[i]
