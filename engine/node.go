@@ -146,10 +146,17 @@ func (n *node) align(out router) bool {
 	n.epoch = m
 	var e element
 	for i, k := range n.kinds {
-		if n.marks[i] == m && k.kind != 0 {
+		if n.marks[i] == m && k.kind != kindRecord {
 			e = k
 			break
 		}
+	}
+	if e.kind == kindRecord {
+		// Every input at m is level only because it joined there (a
+		// replacement, or a sender that came back): that epoch closed
+		// before this node took part in it, so there is no marker to act
+		// on or forward.
+		return true
 	}
 	n.lastAt = max(n.lastAt, e.at)
 	switch e.kind {

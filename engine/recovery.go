@@ -397,9 +397,6 @@ func (rc *recovery) replace(n *node, at int64) {
 // join tells a node's downstream nodes that it is back.
 func (rc *recovery) join(n *node) {
 	r := rc.r
-	if n.stage+1 >= len(r.g.stages) {
-		return
-	}
 	for _, d := range r.g.downstream(n) {
 		if !d.dead {
 			d.inputUp(r.g.inputIndex(n), n.epoch)
@@ -407,7 +404,8 @@ func (rc *recovery) join(n *node) {
 	}
 	// What it replays or receives from now on would otherwise wait for the
 	// next admission's trigger: the current admission owes one more, which
-	// follows everything already queued through the restarted node.
+	// follows everything already queued through the restarted node (the
+	// sink's too: its replayed records commit only at a trigger).
 	r.cur.bounds = append(r.cur.bounds, bound{r.cur.limit, r.cur.runEnd})
 }
 
