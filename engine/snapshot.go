@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math"
+	"slices"
 
 	"github.com/streamlab/streamlab/engine/filter"
 )
@@ -77,6 +78,9 @@ type NodeSnapshot struct {
 	// stepping, a learner sees them move through the graph.
 	Barriers  int
 	Watermark int64
+	// WatermarkHeld says a dead sender holds the node's watermark back
+	// until its replacement has replayed (rollback and precise recovery).
+	WatermarkHeld bool
 	// Epoch is the sequence number of the last marker the node aligned.
 	Epoch int64
 	// RestartAtMS is when a scheduled restart is due (virtual ms), with
@@ -125,7 +129,8 @@ func (r *Runtime) Snapshot() Snapshot {
 	for i, n := range r.g.nodes {
 		index[n] = i
 		ns := NodeSnapshot{Name: n.name, Stage: n.stage, Index: n.index, State: NodeRunning,
-			In: n.counts.In, Out: n.counts.Out, QueueCap: r.cfg.QueueCap, Watermark: n.wm, Epoch: n.epoch}
+			In: n.counts.In, Out: n.counts.Out, QueueCap: r.cfg.QueueCap, Watermark: n.wm, Epoch: n.epoch,
+			WatermarkHeld: slices.Contains(n.frozen, true)}
 		if rc := r.rec; rc != nil {
 			ns.State = rc.nodeState(n)
 			ns.RestartAtMS, ns.HasRestart = rc.nextRestart(n)
