@@ -40,11 +40,11 @@ type plan struct {
 	up func()
 }
 
-// recovery holds what failures and recovery need: scheduled kills and
-// restarts, upstream-backup queues, and the checkpoint coordinator.
+// recovery holds what failures and recovery need whatever the scheme:
+// scheduled kills and restarts, the restart strategy, the counts the report
+// shows; its scheme does the rest.
 type recovery struct {
 	r        *Runtime
-	ha       string
 	backoff  *backoff
 	kills    []plan
 	restarts []plan
@@ -69,7 +69,7 @@ type recovery struct {
 }
 
 func newRecovery(r *Runtime, ha string) *recovery {
-	rc := &recovery{r: r, ha: ha, backoff: newBackoff(r.cfg.Restart, r.cfg.Seed)}
+	rc := &recovery{r: r, backoff: newBackoff(r.cfg.Restart, r.cfg.Seed)}
 	rc.s = newScheme(rc, ha)
 	for _, n := range r.g.nodes {
 		n.onMarker = rc.s.marker
