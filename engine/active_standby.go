@@ -36,7 +36,7 @@ func (*activeStandby) start(*node)          {}
 func (*activeStandby) replay(n *node) (int64, string) {
 	return 0, fmt.Sprintf("%s replaced", n.name)
 }
-func (*activeStandby) restartSource(int64) {}
+func (*activeStandby) restartSource(int64) int64 { return 0 }
 
 // restartJob restarts from the beginning of the source, every node with a
 // new standby: there are no checkpoints to restore.

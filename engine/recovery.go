@@ -442,9 +442,9 @@ func (rc *recovery) replaceSource(n *node, at int64) {
 	r := rc.r
 	n.dead = false
 	n.epoch = r.cur.seq
-	rc.s.restartSource(at)
+	replayed := rc.s.restartSource(at)
 	rc.join(n)
-	rc.event(EventNodeRestarted, n.name, fmt.Sprintf("source replaced: reading the log from offset %d", r.cur.off), r.cur.off)
+	rc.event(EventNodeRestarted, n.name, fmt.Sprintf("source replaced: reading the log from offset %d, %d records again", r.cur.off, replayed), replayed)
 }
 
 // skipDowntime moves the source past what arrived while it was down, up to
