@@ -21,6 +21,7 @@ import (
 	"github.com/streamlab/streamlab/engine/script"
 	"github.com/streamlab/streamlab/exercises/answer"
 	"github.com/streamlab/streamlab/exercises/pack"
+	"github.com/streamlab/streamlab/internal/untrusted"
 )
 
 // ErrBrokenPack marks an exercise that cannot be graded whatever the
@@ -144,7 +145,9 @@ func newResult(ex *pack.Exercise, opts Options, file string) ExerciseResult {
 // fails with the reason.
 func failed(ex *pack.Exercise, opts Options, file string, err error) ExerciseResult {
 	res := newResult(ex, opts, file)
-	why := err.Error()
+	// The reason may quote the answer: it goes back to the student cut
+	// short and without control characters.
+	why := untrusted.Quote(err.Error(), maxQuoted)
 	res.Error = why
 	res.At = position(err)
 	for _, c := range ex.Checks {
@@ -178,6 +181,12 @@ func position(err error) *Position {
 	return nil
 }
 
+// Bounds on text from an answer quoted into a report, in characters.
+const (
+	maxAnswerText = 80  // one predicted value
+	maxQuoted     = 600 // a whole error message
+)
+
 // judgePrediction compares a prediction with the report.
 func judgePrediction(c pack.Check, a *answer.Answer, rep *engine.Report, seed int64) CheckResult {
 	v, ok := a.Values[c.Answer]
@@ -204,7 +213,8 @@ func judgePrediction(c pack.Check, a *answer.Answer, rep *engine.Report, seed in
 			truth = f
 		}
 	}
-	cr := CheckResult{Expected: truth, Actual: v.Text}
+	shown := untrusted.Quote(v.Text, maxAnswerText)
+	cr := CheckResult{Expected: truth, Actual: shown}
 	at := fmt.Sprintf("%s:%d:%d", a.File, v.Line, v.Col)
 	if isNum {
 		tol := c.Tolerance
@@ -223,9 +233,9 @@ func judgePrediction(c pack.Check, a *answer.Answer, rep *engine.Report, seed in
 		what = fmt.Sprintf("the engine's %s under seed %d", c.Field, seed)
 	}
 	if cr.Passed {
-		cr.Message = fmt.Sprintf("%s: %s matches %s", c.Answer, v.Text, what)
+		cr.Message = fmt.Sprintf("%s: %s matches %s", c.Answer, shown, what)
 	} else {
-		cr.Message = fmt.Sprintf("%s: %s answered %s; %s is %s", c.Answer, at, v.Text, what, cr.Expected)
+		cr.Message = fmt.Sprintf("%s: %s answered %s; %s is %s", c.Answer, at, shown, what, cr.Expected)
 	}
 	return cr
 }
