@@ -106,9 +106,11 @@ func lessonFacts(t *testing.T) map[string][]fact {
 				return st.M == 9586 && st.K == 7
 			}},
 			{text: "bits per id for\n1% false positives", check: func() bool { return math.Round(filter.BitsFor(1000, 0.01)/1000) == 10 }},
+			{text: "Since Spark 3.5", ref: "Spark's guide deduplicates on the id and the event-time column, or (3.5+) dropDuplicatesWithinWatermark(\"id\")"},
 		},
 		"precise": {
 			{text: "(`1000` by default here)", check: func() bool { return cfg.CheckpointInterval == 1000 }},
+			{text: "(Flink 1.11 and later)", ref: "Unaligned checkpoints (Flink 1.11+) let barriers overtake in-flight records, which are stored in the checkpoint, and stay exactly-once"},
 		},
 		"high-availability": {},
 		"restarts": {
