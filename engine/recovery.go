@@ -199,7 +199,11 @@ func (rc *recovery) reached(n *node) int64 {
 // alignment held back are gone.
 func (rc *recovery) kill(n *node) { rc.killAtTime(n, rc.now()) }
 
-func (rc *recovery) killAtTime(n *node, now int64) {
+func (rc *recovery) killAtTime(n *node, now int64) { rc.killWith(n, now, nil) }
+
+// killWith makes a node fail at now; cause, when not nil, is why the task
+// failed by itself (it is in the event and in job.error).
+func (rc *recovery) killWith(n *node, now int64, cause error) {
 	r := rc.r
 	if r.state != StateRunning || n.dead {
 		return
@@ -228,9 +232,17 @@ func (rc *recovery) killAtTime(n *node, now int64) {
 	} else {
 		rc.lose(n)
 	}
-	rc.eventAt(now, EventNodeKilled, n.name, fmt.Sprintf("%s killed after %d records: its state and its input queue are gone", n.name, n.counts.In), n.counts.In)
+	text := fmt.Sprintf("%s killed after %d records: its state and its input queue are gone", n.name, n.counts.In)
+	if cause != nil {
+		text = fmt.Sprintf("%s failed after %d records: %v", n.name, n.counts.In, cause)
+	}
+	rc.eventAt(now, EventNodeKilled, n.name, text, n.counts.In)
 	delay, err := rc.backoff.onFailure(now)
 	if err != nil {
+		if cause != nil {
+			r.fail(fmt.Errorf("%s failed (%v) and %w", n.name, cause, err))
+			return
+		}
 		r.fail(fmt.Errorf("%s failed and %w", n.name, err))
 		return
 	}
