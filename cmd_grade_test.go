@@ -101,7 +101,7 @@ func TestGradeSeed(t *testing.T) {
 	r := streamlab(t, "", "grade", "--answers", dir, "--seed", "99", "gap-recovery", "--format", "json")
 	var res grade.Result
 	json.Unmarshal([]byte(r.stdout), &res)
-	if r.code != 1 || res.Seed == nil || *res.Seed != 99 || res.Exercises[0].Seed != 99 {
+	if r.code != 1 || res.Seed == nil || *res.Seed != 99 || *res.Exercises[0].Seed != 99 {
 		t.Errorf("--seed 99: exit %d, %+v", r.code, res)
 	}
 	t.Setenv("STREAMLAB_SEED", "99")
