@@ -17,16 +17,17 @@ import (
 
 // observer keeps the tallies of one run's event log.
 type observer struct {
-	sub      *engine.Subscription
-	missed   int64
-	kills    int64
-	jmKills  int64
-	restarts int64
-	leaders  int64
-	failed   bool
-	written  int64
-	killed   []string
-	replayed []string
+	sub       *engine.Subscription
+	missed    int64
+	kills     int64
+	jmKills   int64
+	restarts  int64
+	leaders   int64
+	failed    bool
+	written   int64
+	killed    []string
+	replayed  []string
+	maxReplay int64
 }
 
 // observeSize bounds the events buffered between two drains: the grader
@@ -53,8 +54,10 @@ func (o *observer) drain() {
 				}
 			}
 		case engine.EventNodeRestarted:
-			if e.Node != engine.JobManager {
-				o.restarts++
+			o.restarts++ // a task, or the whole job restored by the job manager
+			if !strings.HasPrefix(e.Text, "source replaced") {
+				// A replaced source's N is the offset it reads from.
+				o.maxReplay = max(o.maxReplay, e.N)
 			}
 			if e.N > 0 && !slices.Contains(o.replayed, e.Node) {
 				o.replayed = append(o.replayed, e.Node)
@@ -97,6 +100,8 @@ func (o *observer) value(name string, rep *engine.Report) (any, error) {
 		return list(o.killed), nil
 	case "events.replayed_nodes":
 		return list(o.replayed), nil
+	case "events.max_replayed":
+		return float64(o.maxReplay), nil
 	case "history.written":
 		return float64(o.written), nil
 	case "history.rewrites":

@@ -94,6 +94,10 @@ func dryRun(ctx context.Context, ex *pack.Exercise) ([]*Finding, error) {
 		return []*Finding{asFinding(err, ex.File, "")}, nil
 	case err != nil:
 		return nil, err
+	case ex.Kind == pack.KindConfiguration && !strings.HasSuffix(ex.Answer, ".lab") && strings.Contains(res.Error, "job submission failed"):
+		// A starter job file that will not start is the task (fix it), not
+		// a pack that cannot be graded.
+		return nil, nil
 	case res.At != nil && res.At.Line > 0:
 		msg := strings.TrimPrefix(res.Error, fmt.Sprintf("%s:%d:%d: ", res.At.File, res.At.Line, res.At.Col))
 		return []*Finding{{File: res.At.File, Line: res.At.Line, Col: res.At.Col, Msg: "the starter answer cannot be graded: " + msg}}, nil
