@@ -25,7 +25,7 @@ func TestLessonsList(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	for _, want := range []string{filepath.Join(dir, "progress.json"), "1  streams", "Streams and jobs", "not started", "9  job-start", "the next one is 1 (streams)"} {
+	for _, want := range []string{filepath.Join(dir, "progress.json"), "1   streams", "Streams and jobs", "not started", "10  job-start", "the next one is 1 (streams)"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
 		}

@@ -47,6 +47,9 @@ type Runtime struct {
 	// semantics and ha are in effect; note says why when weaker than asked.
 	semantics, ha, note string
 	drops               int64 // last published dropped-late count
+	// noDriver is the ClassNotFoundException the sink task meets whenever
+	// it opens its connection (MissingDriver), or nil.
+	noDriver error
 }
 
 // New prepares a job to run. Nothing is admitted until Run or Admit.
@@ -122,6 +125,7 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 		r.det.rec = r.rec
 	}
 	r.semantics, r.ha, r.note = semantics, ha, note
+	r.noDriver = MissingDriver(spec)
 	r.bus.Publish(Event{Kind: EventJobStarted, Text: fmt.Sprintf("job %s started (seed %d, %s executor)", spec.Name, cfg.Seed, cfg.Executor)})
 	return r, nil
 }
@@ -238,7 +242,7 @@ func (r *Runtime) stepOnce() bool {
 	if r.state != StateRunning {
 		return false
 	}
-	if r.rec.due() {
+	if r.rec.due() || r.rec.openSink() {
 		return true
 	}
 	if !r.det.step(r.cur) {
@@ -293,6 +297,9 @@ func (r *Runtime) jobManagerHA() string {
 func (r *Runtime) runConcurrent(ctx context.Context) error {
 	for r.state == StateRunning {
 		for r.rec.due() {
+		}
+		if r.rec.openSink() {
+			continue
 		}
 		if r.g.nodes[0].dead {
 			return nil // down until a restart is due: what arrives waits in the log

@@ -18,7 +18,8 @@ type Spec struct {
 	Connector string
 	Driver    string
 	// Dependencies are the connectors and drivers the job declares; a job
-	// whose dependencies cannot be resolved fails at submission.
+	// without its connector fails at submission, one without its driver
+	// when the sink task opens its connection.
 	Dependencies []Dependency
 }
 

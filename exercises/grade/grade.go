@@ -24,6 +24,7 @@ import (
 	"github.com/streamlab/streamlab/engine/script"
 	"github.com/streamlab/streamlab/exercises/answer"
 	"github.com/streamlab/streamlab/exercises/pack"
+	"github.com/streamlab/streamlab/internal/untrusted"
 )
 
 // ErrBrokenPack marks an exercise that cannot be graded whatever the
@@ -242,7 +243,9 @@ func newResult(ex *pack.Exercise, opts Options, file string) ExerciseResult {
 // fails with the reason.
 func failed(ex *pack.Exercise, opts Options, file string, err error) ExerciseResult {
 	res := newResult(ex, opts, file)
-	why := err.Error()
+	// The reason may quote the answer: it goes back to the student cut
+	// short and without control characters.
+	why := untrusted.Quote(err.Error(), maxQuoted)
 	res.Error = why
 	res.At = position(err)
 	for _, c := range ex.Checks {
@@ -293,6 +296,12 @@ func position(err error) *Position {
 	return nil
 }
 
+// Bounds on text from an answer quoted into a report, in characters.
+const (
+	maxAnswerText = 80  // one predicted value
+	maxQuoted     = 600 // a whole error message
+)
+
 // judgePrediction compares a prediction with the report. Its message says
 // how the prediction is wrong (too high, too low, outside the tolerance,
 // not the right choice) but never what the right answer is, unless
@@ -322,7 +331,8 @@ func judgePrediction(c pack.Check, a *answer.Answer, rep *engine.Report, seed in
 			truth = f
 		}
 	}
-	cr := CheckResult{Actual: v.Text}
+	shown := untrusted.Quote(v.Text, maxAnswerText)
+	cr := CheckResult{Actual: shown}
 	expected := truth
 	at := fmt.Sprintf("%s:%d:%d", a.File, v.Line, v.Col)
 	var why string
@@ -369,11 +379,11 @@ func judgePrediction(c pack.Check, a *answer.Answer, rep *engine.Report, seed in
 	}
 	switch {
 	case cr.Passed:
-		cr.Message = fmt.Sprintf("%s: %s matches %s", c.Answer, v.Text, what)
+		cr.Message = fmt.Sprintf("%s: %s matches %s", c.Answer, shown, what)
 	case opts.Reveal:
-		cr.Message = fmt.Sprintf("%s: %s answered %s: %s; %s is %s", c.Answer, at, v.Text, why, what, expected)
+		cr.Message = fmt.Sprintf("%s: %s answered %s: %s; %s is %s", c.Answer, at, shown, why, what, expected)
 	default:
-		cr.Message = fmt.Sprintf("%s: %s answered %s: %s", c.Answer, at, v.Text, why)
+		cr.Message = fmt.Sprintf("%s: %s answered %s: %s", c.Answer, at, shown, why)
 	}
 	return cr
 }

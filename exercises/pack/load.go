@@ -16,6 +16,7 @@ import (
 
 	"github.com/streamlab/streamlab/engine/jobspec"
 	"github.com/streamlab/streamlab/exercises/internal/yamldoc"
+	"github.com/streamlab/streamlab/internal/untrusted"
 )
 
 // The keys of exercise.yaml and of each check, in the order the README's "Exercise format" lists
@@ -30,6 +31,9 @@ var (
 	keyPattern = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
 	jobPart    = regexp.MustCompile(`^[a-z][a-z0-9_-]*(\.[a-z0-9_-]+)*$`)
 )
+
+// maxPackFile bounds each file of a pack on disk.
+const maxPackFile = 1 << 20
 
 // LoadDir loads the pack in directory dir: a directory of exercise
 // directories, or one exercise directory. An error that is not Problems
@@ -50,7 +54,8 @@ func LoadDir(dir string) (*Pack, error) {
 	if abs, err := filepath.Abs(dir); err == nil {
 		base = filepath.Base(abs)
 	}
-	return load(os.DirFS(dir), filepath.ToSlash(filepath.Clean(dir)), dir, base)
+	// A pack may come from anyone: its files are read as untrusted data.
+	return load(untrusted.FS(dir, maxPackFile), filepath.ToSlash(filepath.Clean(dir)), dir, base)
 }
 
 // Load loads the pack held by fsys, named name in messages. It returns the

@@ -36,11 +36,13 @@ func (b *Bridge) openSession(r Request) {
 		return
 	}
 	b.paused = true
+	b.instant = true // a scenario sets the stage: its runs are not played
 	for _, line := range r.Lines {
 		if t := strings.TrimSpace(line); t != "" && !strings.HasPrefix(t, "#") {
 			b.line(t)
 		}
 	}
+	b.instant = false
 	b.observe()
 }
 
