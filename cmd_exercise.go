@@ -120,7 +120,11 @@ func showText(e *pack.Exercise) string {
 		fmt.Fprintf(&b, "topic       %s\n", e.Topic)
 	}
 	fmt.Fprintf(&b, "job         %s\n", e.Job)
-	fmt.Fprintf(&b, "seed        %d\n", e.Seed)
+	if e.Kind == pack.KindPrediction {
+		fmt.Fprintf(&b, "seed        %d (or your own, from your instructor's secret)\n", e.Seed)
+	} else {
+		fmt.Fprintf(&b, "seeds       %d, from %d (every check must hold under each)\n", e.Seeds, e.Seed)
+	}
 	fmt.Fprintf(&b, "time limit  %s\n", e.TimeLimit)
 	fmt.Fprintf(&b, "answer      %s (streamlab exercise init %s copies the starter)\n", e.Answer, e.ID)
 	if len(e.Allow) > 0 {
@@ -141,10 +145,11 @@ func showText(e *pack.Exercise) string {
 		if ch.Answer != "" {
 			what = "answer " + ch.Answer
 		}
+		name := ch.Name
 		if ch.Visibility == pack.Hidden {
-			what = "hidden"
+			what, name = "hidden", "a hidden check"
 		}
-		fmt.Fprintf(&b, "    %-4g %s (%s)\n", ch.Points, ch.Name, what)
+		fmt.Fprintf(&b, "    %-4g %s (%s)\n", ch.Points, name, what)
 	}
 	return b.String()
 }
