@@ -444,3 +444,48 @@ func TestSeveralSeeds(t *testing.T) {
 		t.Errorf("kill filter: %+v", c)
 	}
 }
+
+// TestObservedHistory: the table's write history tells update mode, which
+// rewrites a window's row at every trigger, from append mode, which writes
+// it once; and the event log tells which node was killed and replayed.
+func TestObservedHistory(t *testing.T) {
+	p := testPack(t, func(m map[string]string) {
+		m["obs/exercise.yaml"] = `id: obs
+title: t
+kind: configuration
+job: clicks
+seed: 5
+seeds: 1
+answer: settings.lab
+allow: [mode]
+scenario: |
+  set semantics exactly-once
+  set sink table
+  kill count[1] at 700
+  run 3000
+checks:
+  - name: no rewrites
+    expect: history.rewrites == 0
+  - name: rows written
+    expect: history.written > 0
+  - name: killed
+    expect: events.killed_nodes == count[1]
+  - name: one kill, no job manager
+    expect: events.jobmanager_kills == 0
+  - name: a restart
+    expect: events.restarts >= 1
+`
+		m["obs/README.md"] = "task"
+		m["obs/settings.lab"] = "set mode update\n"
+	})
+	ex := lookup(t, p, "obs")
+	ctx := context.Background()
+	app, err := grade.Bytes(ctx, ex, "settings.lab", []byte("set mode append\n"), grade.Options{})
+	if err != nil || !app.Passed {
+		t.Errorf("append: %+v, %v", app, err)
+	}
+	upd, err := grade.Bytes(ctx, ex, "settings.lab", []byte("set mode update\n"), grade.Options{})
+	if err != nil || upd.Checks[0].Passed || !strings.Contains(upd.Checks[0].Message, "history.rewrites is") || !upd.Checks[1].Passed || !upd.Checks[2].Passed {
+		t.Errorf("update: %+v, %v", upd, err)
+	}
+}

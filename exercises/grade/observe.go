@@ -19,6 +19,7 @@ import (
 type observer struct {
 	sub       *engine.Subscription
 	missed    int64
+	unread    int64 // batch events whose row count could not be read
 	kills     int64
 	jmKills   int64
 	restarts  int64
@@ -67,10 +68,13 @@ func (o *observer) drain() {
 		case engine.EventJobFailed:
 			o.failed = true
 		case engine.EventBatchCommitted:
-			if m := batchRows.FindStringSubmatch(e.Text); m != nil {
-				n, _ := strconv.ParseInt(m[1], 10, 64)
-				o.written += n
+			m := batchRows.FindStringSubmatch(e.Text)
+			if m == nil {
+				o.unread++
+				continue
 			}
+			n, _ := strconv.ParseInt(m[1], 10, 64)
+			o.written += n
 		}
 	}
 }
@@ -102,6 +106,12 @@ func (o *observer) value(name string, rep *engine.Report) (any, error) {
 		return list(o.replayed), nil
 	case "events.max_replayed":
 		return float64(o.maxReplay), nil
+	case "history.written", "history.rewrites":
+		if o.unread > 0 {
+			return nil, fmt.Errorf("%s: %d of the sink's commits did not say how many rows they wrote", name, o.unread)
+		}
+	}
+	switch name {
 	case "history.written":
 		return float64(o.written), nil
 	case "history.rewrites":
