@@ -51,10 +51,10 @@ func TestPredictObserveExplain(t *testing.T) {
 		t.Errorf("the form before the run:\n%s", v)
 	}
 	// Submitting with an empty prediction is refused.
+	for range 3 {
+		m, _, _ = press(m, tea.KeyEnter)
+	}
 	m, out, cmd := press(m, tea.KeyEnter)
-	m, out, cmd = press(m, tea.KeyEnter)
-	m, out, cmd = press(m, tea.KeyEnter)
-	m, out, cmd = press(m, tea.KeyEnter)
 	if m.Phase() != predict.Predicting || cmd != nil || !strings.Contains(view(m), "predict every value first") {
 		t.Fatalf("empty predictions submitted: %v\n%s", m.Phase(), view(m))
 	}
