@@ -314,3 +314,26 @@ func BenchmarkGradeBuiltinPack(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(p.Exercises)), "exercises")
 }
+
+// TestBuiltinPackShipsNoHiddenCheck: hidden checks live in an instructor's
+// overlay, never in the pack embedded in the binary students have.
+func TestBuiltinPackShipsNoHiddenCheck(t *testing.T) {
+	for _, e := range builtin(t).Exercises {
+		for _, c := range e.Checks {
+			if c.Visibility == pack.Hidden {
+				t.Errorf("%s: hidden check %q is in the built-in pack; move it to an overlay (grade --hidden)", e.ID, c.Name)
+			}
+		}
+	}
+	n := 0
+	for _, e := range instructor(t) {
+		for _, c := range e.Checks {
+			if c.Visibility == pack.Hidden {
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("the example overlay adds no hidden check")
+	}
+}
