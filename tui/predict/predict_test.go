@@ -126,7 +126,7 @@ func TestPredictObserveExplain(t *testing.T) {
 func TestAnswersYAML(t *testing.T) {
 	ex, _ := exercises.Lookup("late-data")
 	p, q := predict.Fields(ex)
-	if len(p) != 4 || len(q) != 1 || q[0].Key != "mode" || len(q[0].Choices) != 3 {
+	if len(p) != 4 || len(q) != 2 || q[0].Key != "mode" || len(q[0].Choices) != 3 {
 		t.Fatalf("fields: %+v %+v", p, q)
 	}
 	p[0].Value, p[1].Value, q[0].Value = "12", "a b", "append"
