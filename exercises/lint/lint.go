@@ -64,6 +64,32 @@ func Pack(ctx context.Context, p *pack.Pack, loadErr error) ([]*Finding, error) 
 	return out, nil
 }
 
+// Overlay lints an instructor's private overlay (pack.ReadOverlay) in dir
+// for pack p: its problems, then a dry run of every exercise it adds hidden
+// checks to, with them. The error is for a directory that cannot be read.
+func Overlay(ctx context.Context, p *pack.Pack, dir string) ([]*Finding, error) {
+	o, err := pack.ReadOverlay(p, dir)
+	var probs pack.Problems
+	switch {
+	case errors.As(err, &probs):
+		return probs, nil
+	case err != nil:
+		return nil, err
+	}
+	var out []*Finding
+	for i, ex := range o.Apply(p.Exercises) {
+		if len(ex.Checks) == len(p.Exercises[i].Checks) {
+			continue
+		}
+		fs, err := dryRun(ctx, ex)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, fs...)
+	}
+	return out, nil
+}
+
 // hasProblems reports whether a finding is about one of ex's files.
 func hasProblems(ex *pack.Exercise, fs []*Finding) bool {
 	prefix := ex.FileName("")
