@@ -141,11 +141,11 @@ func TestStaticChoiceNeedsNoRuns(t *testing.T) {
 	}
 }
 
-// The checks of lessons 3, 4 and 6 depend on the learner's seed, so an
-// answer cannot be copied from another learner; every other check gives
-// the same answer to every seed only where the lesson's data is fixed.
+// The number checks on generated data (rollback, membership, restarts)
+// depend on the learner's seed, so an answer cannot be copied from another
+// learner; lesson 2's replays a fixed file.
 func TestSeedDependentChecks(t *testing.T) {
-	for _, id := range []string{"node-failure", "rollback", "precise"} {
+	for _, id := range []string{"rollback", "membership", "restarts"} {
 		t.Run(id, func(t *testing.T) {
 			t.Parallel()
 			l, err := lessons.Find(id)
@@ -164,5 +164,42 @@ func TestSeedDependentChecks(t *testing.T) {
 				t.Fatalf("seeds 1 to 3 all give %v: the answer does not depend on the seed", seen)
 			}
 		})
+	}
+}
+
+// `*` and `/` bind tighter than `+` and `-`; `and` joins comparisons; a
+// division by zero is an error, not an infinite answer.
+func TestCheckArithmetic(t *testing.T) {
+	meta := strings.Replace(numberCheckMeta, "answer: main.source.records - main.sink.delivered + 1000",
+		"answer: 1000 + 100 * main.sink.delivered / main.source.records - 2 * 3", 1)
+	l := mustLoad(t, meta)
+	a, err := l.Solve(context.Background(), 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := a.Reports["main"]
+	if want := 1000 + 100*float64(rep.Sink.Delivered)/float64(rep.Source.Records) - 6; a.Value != want {
+		t.Fatalf("value %v, want %v", a.Value, want)
+	}
+	zero := strings.Replace(numberCheckMeta, "answer: main.source.records - main.sink.delivered + 1000",
+		"answer: main.source.records / main.sink.duplicates", 1)
+	if _, err := mustLoad(t, zero).Solve(context.Background(), 7); err == nil || !strings.Contains(err.Error(), "division by zero") {
+		t.Errorf("division by zero: %v", err)
+	}
+	both := strings.Replace(choiceCheckMeta, "when: many.source.records - 100 == few.source.records",
+		"when: many.source.records - 100 == few.source.records and few.source.records * 3 == many.source.records", 1)
+	if a, err := mustLoad(t, both).Solve(context.Background(), 1); err != nil || a.Option != 2 {
+		t.Errorf("and, both true: option %v, %v", a, err)
+	}
+	neither := strings.Replace(choiceCheckMeta, "when: many.source.records - 100 == few.source.records",
+		"when: many.source.records - 100 == few.source.records and few.source.records > 50", 1)
+	if _, err := mustLoad(t, neither).Solve(context.Background(), 1); err == nil {
+		t.Error("and with a false comparison chose an option")
+	}
+	for _, bad := range []string{"main.sink.lost *", "main.sink.lost % 2", "* main.sink.lost"} {
+		m := strings.Replace(numberCheckMeta, "answer: main.source.records - main.sink.delivered + 1000", "answer: "+bad, 1)
+		if _, err := lessons.Load(lessonFS(m)); err == nil {
+			t.Errorf("answer %q loaded", bad)
+		}
 	}
 }

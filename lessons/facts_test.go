@@ -101,11 +101,16 @@ func lessonFacts(t *testing.T) map[string][]fact {
 				st := bloom(t, filter.Spec{Kind: filter.KindBloom, N: 10000, P: 0.01})
 				return st.M == 95851 && st.K == 7
 			}},
-			{text: "−1000 · ln 0.01", check: func() bool {
-				st := bloom(t, filter.Spec{Kind: filter.KindBloom, N: 1000, P: 0.01})
-				return st.M == 9586 && st.K == 7
+			{text: "synthetic list of ten thousand", check: func() bool { return engine.PasswordListSize == 10_000 }},
+			{text: "one login in twenty", check: func() bool { return spec(t, "passwords").Source.Compromised == 0.05 }},
+			{text: "a share p = 0.05 is flagged by mistake, about 4.75", check: func() bool {
+				c := spec(t, "passwords").Source.Compromised
+				return math.Abs(100*(1-c)*0.05-4.75) < 1e-9
 			}},
-			{text: "bits per id for\n1% false positives", check: func() bool { return math.Round(filter.BitsFor(1000, 0.01)/1000) == 10 }},
+			{text: "about 4.75 of every 9.75 flagged logins", check: func() bool {
+				c := spec(t, "passwords").Source.Compromised
+				return math.Abs(100*(1-c)*0.05+100*c-9.75) < 1e-9
+			}},
 			{text: "Since Spark 3.5", ref: "Spark's guide deduplicates on the id and the event-time column, or (3.5+) dropDuplicatesWithinWatermark(\"id\")"},
 		},
 		"precise": {
