@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -15,6 +14,8 @@ import (
 	"github.com/goccy/go-yaml/lexer"
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
+
+	"github.com/streamlab/streamlab/internal/untrusted"
 )
 
 // The keys of each mapping in a job file, in the order SCHEMA.md lists them.
@@ -43,8 +44,12 @@ const (
 // Load reads a job file (YAML, see Parse); errors name the file, line and
 // column. A relative source.file is taken relative to the job file's
 // directory, so a job and its recorded events can move together.
+//
+// The file is read as untrusted data (a job file may come with a student's
+// answer): a regular file, not a link out of its directory, of at most
+// 64 KiB.
 func Load(path string) (Spec, error) {
-	data, err := os.ReadFile(path)
+	data, err := untrusted.ReadPath(path, maxSize)
 	if err != nil {
 		return Spec{}, err
 	}
