@@ -137,6 +137,7 @@ func lessonFacts(t *testing.T) map[string][]fact {
 			{text: "up to ±10%", check: func() bool { return restartDefaults(t, engine.RestartExponential).Jitter == 0.1 }},
 			{text: "FLINK-33736 changed the max from 5 min and the multiplier from 2", ref: "Before 1.19 the max backoff was 5 min and the multiplier 2.0 (FLINK-33736 changed both"},
 			{text: "FLINK-32895 added the attempts", ref: "FLINK-32895 added the attempts limit"},
+			{text: "(2.x keeps them;", ref: "Flink 1.19 and later, which 2.x keeps (the restart defaults of FLINK-33736 and FLINK-32895)"},
 			{text: "2.25 seconds", check: func() bool {
 				s := restartDefaults(t, engine.RestartExponential)
 				return s.Initial.Seconds()*s.Multiplier*s.Multiplier == 2.25
@@ -154,6 +155,7 @@ func lessonFacts(t *testing.T) map[string][]fact {
 			}},
 		},
 		"job-start": {
+			{text: "2.x keeps it", ref: "Flink 1.19 and later, which 2.x keeps (the restart defaults of FLINK-33736 and FLINK-32895)"},
 			{text: "on Flink\n  1.19", check: func() bool { return engine.FlinkVersion == "1.19" }},
 		},
 	}
@@ -248,6 +250,21 @@ func TestFlinkRestartDefaults(t *testing.T) {
 	} {
 		if !strings.Contains(l.Text, row) {
 			t.Errorf("lesson 8's table has no row %q", row)
+		}
+	}
+	// The README's table says the same, in the same form.
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range []string{
+		"| `fixed-delay` | `attempts=1 delay=1s` |",
+		"| `failure-rate` | `max=1 interval=1m delay=1s`",
+		"| `exponential-delay` | `initial=1s max=1m multiplier=1.5 reset=1h jitter=0.1`",
+		"These are the defaults of Flink 1.19 and later (2.x keeps them)",
+	} {
+		if !strings.Contains(string(readme), row) {
+			t.Errorf("the README's restart table has no %q", row)
 		}
 	}
 	if engine.DefaultConfig().Restart != want[engine.RestartExponential] {
