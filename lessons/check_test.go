@@ -204,3 +204,34 @@ func TestCheckArithmetic(t *testing.T) {
 		}
 	}
 }
+
+// What the explanations of lessons 4 and 7 say about every seed holds for
+// the seeds tried: the log's extra rows are its duplicates, and upstream
+// backup ships the least while nothing fails.
+func TestCheckExplanationsHold(t *testing.T) {
+	rollback, err := lessons.Find("rollback")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ha, err := lessons.Find("high-availability")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed := int64(1); seed <= 3; seed++ {
+		a, err := rollback.Solve(context.Background(), seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if log := a.Reports["log"]; a.Value != float64(log.Sink.Duplicates) || a.Value <= 0 || a.Reports["table"].Sink.Duplicates != 0 {
+			t.Errorf("seed %d: the log holds %v more rows than the table, with %d duplicates", seed, a.Value, log.Sink.Duplicates)
+		}
+		b, err := ha.Solve(context.Background(), seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ub, ps, as := b.Reports["ub"].Recovery, b.Reports["ps"].Recovery, b.Reports["as"].Recovery
+		if !(ub.OverheadBytes < ps.OverheadBytes && ps.OverheadBytes < as.OverheadBytes) || as.TimeMS > 10000 {
+			t.Errorf("seed %d: overhead %d, %d, %d; active standby took %d ms", seed, ub.OverheadBytes, ps.OverheadBytes, as.OverheadBytes, as.TimeMS)
+		}
+	}
+}
