@@ -89,6 +89,9 @@ func lessonFacts(t *testing.T) map[string][]fact {
 		"node-failure": {
 			{text: "after 5 s", check: func() bool { return cfg.Deployment == engine.DeployManaged && cfg.Provision == 5*time.Second }},
 			{text: "provision=5s", check: func() bool { return cfg.Provision == 5*time.Second }},
+			{text: "its first wait is shorter than the provisioning, so here the 5 s decide", check: func() bool {
+				return cfg.Restart.Kind == engine.RestartExponential && cfg.Restart.Initial*11/10 < cfg.Provision
+			}},
 		},
 		"rollback": {
 			{text: "counts 1 000 clicks", ref: "6 pages × 1 000 clicks per 15-second window, so every count must be exactly 1 000"},
@@ -137,6 +140,7 @@ func lessonFacts(t *testing.T) map[string][]fact {
 			{text: "up to ±10%", check: func() bool { return restartDefaults(t, engine.RestartExponential).Jitter == 0.1 }},
 			{text: "FLINK-33736 changed the max from 5 min and the multiplier from 2", ref: "Before 1.19 the max backoff was 5 min and the multiplier 2.0 (FLINK-33736 changed both"},
 			{text: "FLINK-32895 added the attempts", ref: "FLINK-32895 added the attempts limit"},
+			{text: "With the default 5 s of\nprovisioning", check: func() bool { return cfg.Provision == 5*time.Second && cfg.Restart.Initial < cfg.Provision }},
 			{text: "(2.x keeps them;", ref: "Flink 1.19 and later, which 2.x keeps (the restart defaults of FLINK-33736 and FLINK-32895)"},
 			{text: "2.25 seconds", check: func() bool {
 				s := restartDefaults(t, engine.RestartExponential)
