@@ -197,6 +197,12 @@ func TestCheckArithmetic(t *testing.T) {
 	if _, err := mustLoad(t, neither).Solve(context.Background(), 1); err == nil {
 		t.Error("and with a false comparison chose an option")
 	}
+	for _, bad := range []string{"few.source.records > 1 and", "and few.source.records > 1", "few.source.records > 1 and and many.source.records > 1"} {
+		m := strings.Replace(choiceCheckMeta, "when: few.source.records > many.source.records", "when: "+bad, 1)
+		if _, err := lessons.Load(lessonFS(m)); err == nil {
+			t.Errorf("condition %q loaded", bad)
+		}
+	}
 	for _, bad := range []string{"main.sink.lost *", "main.sink.lost % 2", "* main.sink.lost"} {
 		m := strings.Replace(numberCheckMeta, "answer: main.source.records - main.sink.delivered + 1000", "answer: "+bad, 1)
 		if _, err := lessons.Load(lessonFS(m)); err == nil {

@@ -96,12 +96,20 @@ func parseFactor(tok string, runs map[string]string) (factor, error) {
 // parseCondition reads `SUM OP SUM [and SUM OP SUM]...`.
 func parseCondition(text string, runs map[string]string) (condition, error) {
 	var c condition
-	for _, part := range strings.Split(" "+text+" ", " and ") {
-		cmp, err := parseComparison(part, runs)
+	var part []string
+	for i, tok := range append(strings.Fields(text), "and") {
+		if tok != "and" {
+			part = append(part, tok)
+			continue
+		}
+		if len(part) == 0 && i > 0 {
+			return nil, fmt.Errorf("expected a comparison on each side of \"and\"")
+		}
+		cmp, err := parseComparison(strings.Join(part, " "), runs)
 		if err != nil {
 			return nil, err
 		}
-		c = append(c, cmp)
+		c, part = append(c, cmp), nil
 	}
 	return c, nil
 }
