@@ -391,7 +391,7 @@ func (r *Runtime) Report() Report {
 	if fs, ok := r.FilterStats(); ok {
 		rep.Config.Filter = fs.Spec
 		rep.Filter = FilterReport{Kind: fs.Kind, M: fs.M, K: fs.K, Inserted: fs.Inserted, FillRatio: fs.FillRatio,
-			EstimatedFP: fs.EstimatedFP, MeasuredFP: fs.MeasuredFP, FalseDrops: fs.FalseDrops, Bytes: fs.Bytes,
+			EstimatedFP: fs.EstimatedFP, MeasuredFP: fs.MeasuredFP, FalseDrops: fs.FalseDrops, ExpectedFalseDrops: fs.ExpectedFalseDrops, Bytes: fs.Bytes,
 			Dropped: fs.Drops, ExactBytes: fs.ExactBytes, BitsSet: fs.BitsSet, ApproxSize: fs.ApproxSize,
 			BitsPerElement: fs.BitsPerElement, ExactBitsPerElement: fs.ExactBitsPerElement}
 		if math.IsInf(fs.ApproxSize, 0) {
