@@ -139,10 +139,50 @@ func hostileCases(secretFile string) []hostileCase {
 					t.Errorf("the report quotes the answer at full length")
 				}
 			}},
+		// Bounds: windows, windows per record, records per run.
+		{name: "bounds/window-1ns-script", code: 2, has: []string{":2:12: ", "from 1ms to"},
+			setup: scriptCase("job clicks\nset window 1ns\nrun 10\n")},
+		{name: "bounds/window-1ns-job-file", code: 2, has: []string{"j.yaml:3:43: ", "from 1ms to"},
+			setup: func(t *testing.T, dir string) ([]string, string) {
+				mustDo(t, os.WriteFile(filepath.Join(dir, "j.yaml"), []byte("name: j\noperators:\n  - {name: c, kind: window-count, window: 1ns}\n"), 0o644))
+				p := filepath.Join(dir, "s.lab")
+				mustDo(t, os.WriteFile(p, []byte("job j.yaml\nrun 10\n"), 0o644))
+				return []string{"run", p}, ""
+			}},
+		{name: "bounds/window-1ns-answer", code: 1, has: []string{"session.lab:1:12", "from 1ms to"},
+			setup: answerCase("failover-recording", "session.lab", "set window 1ns\nrun 10\n")},
+		{name: "bounds/windows-per-record-answer", code: 1, has: []string{"session.lab:2:18", "at most 1000"}, limit: 10 * time.Second,
+			setup: answerCase("failover-recording", "session.lab", "set window 1h\nset window.slide 1ms\nrun 10\n")},
+		{name: "bounds/records-rate-times-duration", code: 2, has: []string{":3:5: ", "86400000000 records", "at most 10000000"}, limit: 10 * time.Second,
+			setup: scriptCase("job passthrough\nset source.rate 1000000\nrun 24h\n")},
+		{name: "bounds/seed-hex-env-as-script", code: 2, has: []string{"STREAMLAB_SEED", "whole number"},
+			setup: func(t *testing.T, dir string) ([]string, string) {
+				t.Setenv("STREAMLAB_SEED", "0x10")
+				return []string{"run", "-"}, "run 10\n"
+			}},
+		{name: "bounds/seed-hex-script", code: 2, has: []string{"-:1:10: ", "whole number"},
+			setup: scriptCase("set seed 0x10\nrun 10\n")},
 		{name: "script/dev-zero", code: 2, has: []string{"longer than"}, limit: 10 * time.Second,
 			setup: func(t *testing.T, dir string) ([]string, string) {
 				return []string{"run", "/dev/zero"}, ""
 			}},
+	}
+}
+
+// scriptCase runs text as a lab script from standard input.
+func scriptCase(text string) func(t *testing.T, dir string) ([]string, string) {
+	return func(t *testing.T, dir string) ([]string, string) {
+		return []string{"run", "-"}, text
+	}
+}
+
+// answerCase grades exercise id with text as its answer file name.
+func answerCase(id, name, text string) func(t *testing.T, dir string) ([]string, string) {
+	return func(t *testing.T, dir string) ([]string, string) {
+		ans := filepath.Join(dir, "answers")
+		mustDo(t, os.MkdirAll(filepath.Join(ans, id), 0o755))
+		mustDo(t, os.WriteFile(filepath.Join(ans, id, name), []byte(text), 0o644))
+		return []string{"grade", id, "--answers", ans}, ""
 	}
 }
 

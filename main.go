@@ -162,6 +162,7 @@ configuration file and the built-in defaults, in that order of precedence.`,
 		c.versionCmd(),
 	)
 
+	unifySeedFlags(root)
 	root.Version = versionText()
 	root.SetVersionTemplate("{{.Version}}")
 	return root

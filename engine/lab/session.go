@@ -26,6 +26,7 @@ type Session struct {
 	cfg          engine.Config
 	rt           *engine.Runtime
 	expectations []engine.Expectation
+	admitted     int64 // records the session's runs have admitted
 }
 
 // NewSession starts a lab on the default job with the default settings.
@@ -159,13 +160,36 @@ func (s *Session) run(ctx context.Context, c script.Command) error {
 	if err != nil {
 		return s.errAt(c.Line, c.Col, "%v", strings.TrimPrefix(err.Error(), s.file+": "))
 	}
+	if err := s.checkRecords(c); err != nil {
+		return err
+	}
 	if c.Duration > 0 {
-		rt.AdmitFor(c.Duration)
+		s.admitted += rt.AdmitFor(c.Duration)
 	} else {
-		rt.Admit(c.Count)
+		s.admitted += rt.Admit(c.Count)
 	}
 	if err := rt.Run(ctx); err != nil && ctx.Err() != nil {
 		return ctx.Err()
+	}
+	return nil
+}
+
+// checkRecords refuses a run that would admit more than a run's or a
+// script's worth of records, whatever its unit: a timed run admits about
+// source.rate records a second (`set source.rate 1000000`, `run 24h` would
+// be 86.4 billion).
+func (s *Session) checkRecords(c script.Command) error {
+	n, unit := c.Count, "records"
+	if c.Duration > 0 {
+		n = int64(s.spec.Source.Rate) * c.Duration.Milliseconds() / 1000
+		unit = fmt.Sprintf("records (%s at source.rate %d)", c.Duration, s.spec.Source.Rate)
+	}
+	at := c.Args[0]
+	switch {
+	case n > script.MaxRunRecords:
+		return s.errAt(at.Line, at.Col, "this run would admit %d %s; at most %d records per run: use a shorter run or a lower source.rate", n, unit, script.MaxRunRecords)
+	case s.admitted+n > script.MaxScriptRecords:
+		return s.errAt(at.Line, at.Col, "this run would bring the script to %d records; at most %d records per script", s.admitted+n, script.MaxScriptRecords)
 	}
 	return nil
 }
