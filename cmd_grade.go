@@ -49,7 +49,7 @@ exercise), 2 for misuse: bad flags, a broken exercise pack.`,
 	out := fs.String("out", "", "write the report to `FILE` instead of standard output")
 	packDir := fs.String("pack", "", "grade the exercises of the pack in `DIR` instead of the built-in ones")
 
-	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+	cmd.RunE = func(cmd *cobra.Command, args []string) (retErr error) {
 		cfg, err := c.load(cmd, allFormats)
 		if err != nil {
 			return err
@@ -65,6 +65,9 @@ exercise), 2 for misuse: bad flags, a broken exercise pack.`,
 		opts.Seed = cfg.seedOverride()
 		res, err := grade.All(cmd.Context(), exs, *answers, opts)
 		switch {
+		case errors.Is(err, grade.ErrInterrupted):
+			interrupted := err // the report so far is still written
+			defer func() { retErr = badInput(interrupted) }()
 		case errors.Is(err, grade.ErrBrokenPack):
 			return badInput(err)
 		case err != nil:

@@ -122,6 +122,8 @@ func finishRun(w io.Writer, format string, rep *engine.Report, runErr error) err
 		}
 	}
 	switch {
+	case errors.Is(runErr, lab.ErrInterrupted):
+		return badInput(fmt.Errorf("%w: the report above is what the run had done", runErr))
 	case errors.Is(runErr, lab.ErrBadInput):
 		return badInput(runErr)
 	case runErr != nil:

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -24,7 +26,11 @@ type hostileCase struct {
 	has   []string      // text the output (stdout and stderr) must contain
 	lacks []string      // text it must not contain
 	limit time.Duration // the command must finish within this wall time
-	check func(t *testing.T, dir string, r result)
+	// interrupt, when above zero, cancels the command's context (as a
+	// signal does) that long after it starts; it must then finish within
+	// stopWithin.
+	interrupt, stopWithin time.Duration
+	check                 func(t *testing.T, dir string, r result)
 }
 
 // secretMarker is in the environment and in a file outside every case's
@@ -53,16 +59,39 @@ func TestHostileInput(t *testing.T) {
 			}
 			done := make(chan result, 1)
 			start := time.Now()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
 			go func() {
 				var out, errOut bytes.Buffer
-				code := run(context.Background(), args, strings.NewReader(stdin), &out, &errOut)
+				code := run(ctx, args, strings.NewReader(stdin), &out, &errOut)
 				done <- result{code, out.String(), errOut.String()}
 			}()
 			var r result
-			select {
-			case r = <-done:
-			case <-time.After(limit):
-				t.Fatalf("%v did not finish within %v", args, limit)
+			var interrupted <-chan time.Time
+			if tc.interrupt > 0 {
+				interrupted = time.After(tc.interrupt)
+			}
+		wait:
+			for {
+				select {
+				case r = <-done:
+					break wait
+				case <-interrupted:
+					cancel()
+					interrupted = nil
+					stopped := time.Now()
+					select {
+					case r = <-done:
+						if d := time.Since(stopped); d > tc.stopWithin {
+							t.Errorf("stopped %v after the interrupt; want within %v", d, tc.stopWithin)
+						}
+						break wait
+					case <-time.After(limit):
+						t.Fatalf("%v did not stop within %v of the interrupt", args, limit)
+					}
+				case <-time.After(limit):
+					t.Fatalf("%v did not finish within %v", args, limit)
+				}
 			}
 			t.Logf("%v: exit %d in %v", args, r.code, time.Since(start).Round(time.Millisecond))
 			out := r.stdout + r.stderr
@@ -162,10 +191,89 @@ func hostileCases(secretFile string) []hostileCase {
 			}},
 		{name: "bounds/seed-hex-script", code: 2, has: []string{"-:1:10: ", "whole number"},
 			setup: scriptCase("set seed 0x10\nrun 10\n")},
+		// Interruption: the command stops soon, writes what it has, exit 2.
+		{name: "interrupt/run", code: 2, has: []string{"interrupted", "job         passthrough", "interrupted at -:2"},
+			interrupt: 300 * time.Millisecond, stopWithin: time.Second,
+			setup: scriptCase("job passthrough\nrun 10000000\nrun 10000000\nreport\n")},
+		{name: "interrupt/grade", code: 2, has: []string{"grading interrupted", "interrupted before this exercise was graded", `"interrupted": true`},
+			interrupt: 100 * time.Millisecond, stopWithin: time.Second,
+			setup: func(t *testing.T, dir string) ([]string, string) {
+				return []string{"grade", "--answers", referenceAnswers(t), "--format", "json"}, ""
+			}},
 		{name: "script/dev-zero", code: 2, has: []string{"longer than"}, limit: 10 * time.Second,
 			setup: func(t *testing.T, dir string) ([]string, string) {
 				return []string{"run", "/dev/zero"}, ""
 			}},
+	}
+}
+
+// TestMain lets a test run this binary as streamlab itself, to send it
+// real signals.
+func TestMain(m *testing.M) {
+	if os.Getenv("BE_STREAMLAB_MAIN") == "1" {
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// startStreamlab starts this test binary as streamlab with args.
+func startStreamlab(t *testing.T, stdin io.Reader, args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "BE_STREAMLAB_MAIN=1")
+	var out, errOut bytes.Buffer
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, &out, &errOut
+	mustDo(t, cmd.Start())
+	t.Cleanup(func() { cmd.Process.Kill() })
+	return cmd, &out, &errOut
+}
+
+// waitExit waits at most limit for cmd and returns its exit code.
+func waitExit(t *testing.T, cmd *exec.Cmd, limit time.Duration) int {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+		return cmd.ProcessState.ExitCode()
+	case <-time.After(limit):
+		t.Fatalf("still running %v after the signal; stderr: %s", limit, cmd.Stderr)
+	}
+	return -1
+}
+
+func TestSignalStopsRunWithReport(t *testing.T) {
+	isolate(t)
+	for _, sig := range []os.Signal{syscall.SIGTERM, os.Interrupt} {
+		cmd, out, errOut := startStreamlab(t, strings.NewReader("job passthrough\nrun 10000000\nrun 10000000\n"), "run", "-")
+		time.Sleep(500 * time.Millisecond)
+		mustDo(t, cmd.Process.Signal(sig))
+		if code := waitExit(t, cmd, 2*time.Second); code != exitBadInput {
+			t.Errorf("%v: exit %d, want %d; stderr %s", sig, code, exitBadInput, errOut)
+		}
+		if !strings.HasPrefix(out.String(), "interrupted") || !strings.Contains(out.String(), "passthrough") {
+			t.Errorf("%v: no report so far on stdout:\n%s", sig, out)
+		}
+	}
+}
+
+func TestSecondSignalExitsAtOnce(t *testing.T) {
+	isolate(t)
+	pr, pw, err := os.Pipe() // standard input that never ends: nothing checks the context there
+	mustDo(t, err)
+	defer pw.Close()
+	defer pr.Close()
+	cmd, _, errOut := startStreamlab(t, pr, "run", "-")
+	time.Sleep(300 * time.Millisecond)
+	mustDo(t, cmd.Process.Signal(os.Interrupt))
+	time.Sleep(200 * time.Millisecond)
+	if cmd.ProcessState != nil {
+		t.Fatal("exited on the first signal while reading standard input")
+	}
+	mustDo(t, cmd.Process.Signal(os.Interrupt))
+	if code := waitExit(t, cmd, 2*time.Second); code != exitBadInput {
+		t.Errorf("exit %d, want %d; stderr %s", code, exitBadInput, errOut)
 	}
 }
 

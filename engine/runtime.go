@@ -364,6 +364,16 @@ func (r *Runtime) Report() Report {
 	if r.ref != nil {
 		r.ref.drain()
 	}
+	return r.report()
+}
+
+// ReportSoFar is Report without first running the failure-free reference
+// through everything admitted: the sink is compared with the reference up
+// to the batches it has committed. It is the report of a run that was
+// interrupted, and costs no more than the work already done.
+func (r *Runtime) ReportSoFar() Report { return r.report() }
+
+func (r *Runtime) report() Report {
 	rows, err := r.writer.rows()
 	if err != nil && r.err == nil {
 		r.state, r.err = StateFailed, err

@@ -20,6 +20,10 @@ import (
 // (exit code 2); errors.Is(err, ErrBadInput) tells them apart.
 var ErrBadInput = errors.New("bad input")
 
+// ErrInterrupted marks a script stopped by its context (a signal) before
+// its end; RunScript then returns the report so far as well.
+var ErrInterrupted = errors.New("interrupted")
+
 // Error is a bad-input error at a position in a script.
 type Error struct {
 	File      string
@@ -63,7 +67,14 @@ func RunScript(ctx context.Context, file string, src []byte, opts Options) (*eng
 	s := NewSession(file, opts)
 	defer s.Close()
 	for _, c := range sc.Commands {
-		if err := s.Exec(ctx, c); err != nil {
+		err := ctx.Err()
+		if err == nil {
+			err = s.Exec(ctx, c)
+		}
+		if err != nil && ctx.Err() != nil {
+			return s.interrupted(c)
+		}
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -77,6 +88,19 @@ func RunScript(ctx context.Context, file string, src []byte, opts Options) (*eng
 		}
 	}
 	return rep, nil
+}
+
+// interrupted is RunScript's result when its context ended during c: the
+// report so far, marked, and ErrInterrupted naming the line.
+func (s *Session) interrupted(c script.Command) (*engine.Report, error) {
+	err := fmt.Errorf("%w at %s:%d", ErrInterrupted, s.file, c.Line)
+	if s.rt == nil {
+		return nil, err
+	}
+	rep := s.rt.ReportSoFar()
+	rep.Expectations = append([]engine.Expectation{}, s.expectations...)
+	rep.Interrupted = true
+	return &rep, err
 }
 
 // fromScript turns a parse error into a bad-input Error.

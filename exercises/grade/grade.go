@@ -64,10 +64,22 @@ func (o Options) seed(ex *pack.Exercise) int64 {
 // All grades the answers under dir to each exercise (see answer.Locate).
 // A broken answer fails its exercise and grading goes on; an error is
 // returned only for a broken pack (ErrBrokenPack) or a cancelled context.
+//
+// When ctx ends (a signal), All returns the result so far with every
+// exercise not yet graded failed for that reason, Interrupted set, and an
+// error that is ErrInterrupted.
 func All(ctx context.Context, exs []*pack.Exercise, dir string, opts Options) (*Result, error) {
 	res := &Result{Seed: opts.Seed, Passed: true, Exercises: []ExerciseResult{}}
-	for _, ex := range exs {
+	for i, ex := range exs {
 		r, err := Dir(ctx, ex, dir, opts)
+		if err != nil && ctx.Err() != nil {
+			why := errors.New("grading was interrupted before this exercise was graded")
+			for _, rest := range exs[i:] {
+				res.add(failed(rest, opts, answer.Locate(rest, dir), why))
+			}
+			res.Interrupted = true
+			return res, fmt.Errorf("%w after %d of %d exercises", ErrInterrupted, i, len(exs))
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -76,8 +88,22 @@ func All(ctx context.Context, exs []*pack.Exercise, dir string, opts Options) (*
 	return res, nil
 }
 
+// ErrInterrupted marks grading stopped by its context before the end.
+var ErrInterrupted = errors.New("grading interrupted")
+
+// recovered turns a panic while grading ex into that exercise's failure:
+// a bug in the grader must not take the other exercises' grades with it,
+// nor read as a broken pack. Use it deferred, with the named results.
+func recovered(ex *pack.Exercise, opts Options, file string, res *ExerciseResult, err *error) {
+	if p := recover(); p != nil {
+		*res = failed(ex, opts, file, fmt.Errorf("internal error while grading (a bug in streamlab, not in the answer): %v", p))
+		*err = nil
+	}
+}
+
 // Dir grades the answer to ex found under dir.
-func Dir(ctx context.Context, ex *pack.Exercise, dir string, opts Options) (ExerciseResult, error) {
+func Dir(ctx context.Context, ex *pack.Exercise, dir string, opts Options) (res ExerciseResult, err error) {
+	defer recovered(ex, opts, answer.Locate(ex, dir), &res, &err)
 	a, err := answer.Load(ex, dir)
 	if err != nil {
 		return failed(ex, opts, answer.Locate(ex, dir), err), nil
@@ -87,7 +113,8 @@ func Dir(ctx context.Context, ex *pack.Exercise, dir string, opts Options) (Exer
 
 // Bytes grades an answer held in memory, as the terminal lab has it; file
 // names it in messages.
-func Bytes(ctx context.Context, ex *pack.Exercise, file string, data []byte, opts Options) (ExerciseResult, error) {
+func Bytes(ctx context.Context, ex *pack.Exercise, file string, data []byte, opts Options) (res ExerciseResult, err error) {
+	defer recovered(ex, opts, file, &res, &err)
 	a, err := answer.Parse(ex, file, data)
 	if err != nil {
 		return failed(ex, opts, file, err), nil
@@ -96,7 +123,8 @@ func Bytes(ctx context.Context, ex *pack.Exercise, file string, data []byte, opt
 }
 
 // Answer grades a parsed answer.
-func Answer(ctx context.Context, ex *pack.Exercise, a *answer.Answer, opts Options) (ExerciseResult, error) {
+func Answer(ctx context.Context, ex *pack.Exercise, a *answer.Answer, opts Options) (res ExerciseResult, err error) {
+	defer recovered(ex, opts, a.File, &res, &err)
 	limit := ex.TimeLimit
 	if opts.TimeLimit > 0 {
 		limit = opts.TimeLimit
@@ -122,7 +150,7 @@ func Answer(ctx context.Context, ex *pack.Exercise, a *answer.Answer, opts Optio
 	default:
 		return failed(ex, opts, a.File, err), nil
 	}
-	res := newResult(ex, opts, a.File)
+	res = newResult(ex, opts, a.File)
 	for _, c := range ex.Checks {
 		var cr CheckResult
 		if c.Answer != "" {
