@@ -35,6 +35,7 @@ run), 2 for bad input: bad flags, an unreadable file, an invalid script.`,
 	fs.String("db", d.DB, "keep the table sink's SQLite database at `PATH`")
 	fs.String("executor", d.Executor, "what runs the nodes: deterministic or concurrent")
 	dump := fs.String("dump-source", "", "write the source log as JSON Lines to `FILE`")
+	force := fs.Bool("force", false, "let --dump-source replace a file that exists")
 
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		cfg, err := c.load(cmd, reportFormats)
@@ -49,12 +50,15 @@ run), 2 for bad input: bad flags, an unreadable file, an invalid script.`,
 		if err != nil {
 			return badInput(err)
 		}
-		opts := lab.Options{DBPath: cfg.DB, DumpSource: *dump, Executor: cfg.Executor, Log: c.stdout}
+		opts := lab.Options{DBPath: cfg.DB, DumpSource: *dump, Force: *force, Executor: cfg.Executor, Log: c.stdout}
 		if cfg.Format == "json" {
 			opts.Log = c.stderr // standard output carries one JSON object
 		}
 		opts.Seed = cfg.seedOverride()
 		rep, err := lab.RunScript(cmd.Context(), name, src, opts)
+		if rep != nil && cfg.DB != "" && rep.Config.Sink != engine.SinkTable {
+			fmt.Fprintf(c.stderr, "streamlab: note: the database %s was not written: --db keeps the table sink's database, and this script uses the %s sink (set sink table)\n", cfg.DB, rep.Config.Sink)
+		}
 		return finishRun(c.stdout, cfg.Format, rep, err)
 	}
 	return cmd

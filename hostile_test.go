@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"database/sql"
 	"io"
 	"io/fs"
 	"os"
@@ -13,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/streamlab/streamlab/engine/table"
 )
 
 // hostileCase is one class of hostile input: what it sets up inside its
@@ -200,6 +203,79 @@ func hostileCases(secretFile string) []hostileCase {
 			setup: func(t *testing.T, dir string) ([]string, string) {
 				return []string{"grade", "--answers", referenceAnswers(t), "--format", "json"}, ""
 			}},
+		// Files the user owns are never lost.
+		{name: "files/db-with-users-table", code: 2, has: []string{"table results exists with other columns", "give another --db"},
+			setup: func(t *testing.T, dir string) ([]string, string) {
+				db := filepath.Join(dir, "mine.db")
+				st, err := table.Open(db, table.Layout{})
+				mustDo(t, err)
+				mustDo(t, st.Close())
+				// Replace streamlab's table by the user's own of that name.
+				sqlExec(t, db, "DROP TABLE results", "PRAGMA application_id = 0",
+					"CREATE TABLE results (name TEXT, score INTEGER)", "INSERT INTO results VALUES ('alice', 3)")
+				return []string{"run", "--db", db, "-"}, "job clicks\nset sink table\nrun 100\n"
+			},
+			check: func(t *testing.T, dir string, r result) {
+				if n := sqlCount(t, filepath.Join(dir, "mine.db"), "SELECT count(*) FROM results WHERE name = 'alice'"); n != 1 {
+					t.Errorf("the user's table lost its row: %d rows", n)
+				}
+			}},
+		{name: "files/db-in-use", code: 1, has: []string{"in use by another streamlab run"}, lacks: []string{"invalid configuration"},
+			setup: func(t *testing.T, dir string) ([]string, string) {
+				db := filepath.Join(dir, "shared.db")
+				st, err := table.Open(db, table.Layout{Keyed: true}) // another run holds it
+				mustDo(t, err)
+				t.Cleanup(func() { st.Close() })
+				return []string{"run", "--db", db, "-"}, "job clicks\nset sink table\nrun 100\n"
+			}},
+		{name: "files/db-with-log-sink", code: 0, has: []string{"was not written", "log sink"},
+			setup: func(t *testing.T, dir string) ([]string, string) {
+				return []string{"run", "--db", filepath.Join(dir, "x.db"), "-"}, "job clicks\nrun 100\n"
+			}},
+		{name: "files/dump-source-over-script", code: 2, has: []string{"exists; use --force"},
+			setup: func(t *testing.T, dir string) ([]string, string) {
+				p := filepath.Join(dir, "s.lab")
+				mustDo(t, os.WriteFile(p, []byte("job clicks\nrun 100\n"), 0o600))
+				return []string{"run", "--dump-source", p, p}, ""
+			},
+			check: func(t *testing.T, dir string, r result) {
+				b, _ := os.ReadFile(filepath.Join(dir, "s.lab"))
+				if string(b) != "job clicks\nrun 100\n" {
+					t.Errorf("the script was overwritten: %q", b)
+				}
+			}},
+		{name: "files/dump-source-forced-through-link", code: 0,
+			setup: func(t *testing.T, dir string) ([]string, string) {
+				link := filepath.Join(dir, "dump.jsonl")
+				mustDo(t, os.Symlink(secretFile, link))
+				return []string{"run", "--force", "--dump-source", link, "-"}, "job clicks\nrun 100\n"
+			},
+			check: func(t *testing.T, dir string, r result) {
+				st, err := os.Lstat(filepath.Join(dir, "dump.jsonl"))
+				if err != nil || !st.Mode().IsRegular() {
+					t.Errorf("the link was not replaced by the dump: %v %v", st, err)
+				}
+			}},
+		{name: "files/dump-source-directory", code: 2, has: []string{"is a directory"},
+			setup: func(t *testing.T, dir string) ([]string, string) {
+				return []string{"run", "--force", "--dump-source", dir, "-"}, "job clicks\nrun 100\n"
+			}},
+		{name: "files/exercise-init-through-link", code: 2, has: []string{"symbolic link"},
+			setup: func(t *testing.T, dir string) ([]string, string) {
+				mustDo(t, os.Symlink(filepath.Dir(secretFile), filepath.Join(dir, "gap-recovery")))
+				return []string{"exercise", "init", "gap-recovery", "--dir", dir, "--force"}, ""
+			}},
+		{name: "files/exercise-init-existing", code: 2, has: []string{"use --force"},
+			setup: func(t *testing.T, dir string) ([]string, string) {
+				mustDo(t, os.MkdirAll(filepath.Join(dir, "gap-recovery"), 0o755))
+				mustDo(t, os.WriteFile(filepath.Join(dir, "gap-recovery", "answers.yaml"), []byte("mine"), 0o644))
+				return []string{"exercise", "init", "gap-recovery", "--dir", dir}, ""
+			},
+			check: func(t *testing.T, dir string, r result) {
+				if b, _ := os.ReadFile(filepath.Join(dir, "gap-recovery", "answers.yaml")); string(b) != "mine" {
+					t.Errorf("the answer was overwritten: %q", b)
+				}
+			}},
 		{name: "script/dev-zero", code: 2, has: []string{"longer than"}, limit: 10 * time.Second,
 			setup: func(t *testing.T, dir string) ([]string, string) {
 				return []string{"run", "/dev/zero"}, ""
@@ -275,6 +351,29 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 	if code := waitExit(t, cmd, 2*time.Second); code != exitBadInput {
 		t.Errorf("exit %d, want %d; stderr %s", code, exitBadInput, errOut)
 	}
+}
+
+// sqlExec runs statements on the SQLite database at path.
+func sqlExec(t *testing.T, path string, stmts ...string) {
+	t.Helper()
+	db, err := sql.Open("sqlite", path)
+	mustDo(t, err)
+	defer db.Close()
+	for _, q := range stmts {
+		_, err := db.Exec(q)
+		mustDo(t, err)
+	}
+}
+
+// sqlCount runs a count query on the database at path.
+func sqlCount(t *testing.T, path, q string) int {
+	t.Helper()
+	db, err := sql.Open("sqlite", path)
+	mustDo(t, err)
+	defer db.Close()
+	var n int
+	mustDo(t, db.QueryRow(q).Scan(&n))
+	return n
 }
 
 // scriptCase runs text as a lab script from standard input.

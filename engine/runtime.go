@@ -12,6 +12,7 @@ import (
 
 	"github.com/streamlab/streamlab/engine/filter"
 	"github.com/streamlab/streamlab/engine/jobspec"
+	"github.com/streamlab/streamlab/engine/table"
 )
 
 // Job states.
@@ -95,6 +96,9 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 	if cfg.Sink == SinkTable {
 		ts, err := openTableSink(cfg.DBPath, cfg.Mode, events)
 		if err != nil {
+			if errors.Is(err, table.ErrInUse) {
+				return nil, fmt.Errorf("table sink: %w", err) // not a bad configuration: try again later
+			}
 			return nil, fmt.Errorf("%w: table sink: %v", ErrBadConfig, err)
 		}
 		// Only exactly-once commits in transactions: at-least-once asked for

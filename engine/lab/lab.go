@@ -10,10 +10,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
+	"strings"
 
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/script"
+	"github.com/streamlab/streamlab/internal/userfile"
 )
 
 // ErrBadInput marks errors caused by the script or the files it names
@@ -50,6 +51,9 @@ type Options struct {
 	// DumpSource writes the admitted source log as JSON Lines to this path
 	// when the script ends.
 	DumpSource string
+	// Force lets DumpSource replace a file that exists; without it that is
+	// an error before the script runs.
+	Force bool
 	// Executor is "deterministic" (default) or "concurrent".
 	Executor string
 	// Log receives the text report of each `report` command; nil discards.
@@ -63,6 +67,12 @@ func RunScript(ctx context.Context, file string, src []byte, opts Options) (*eng
 	sc, err := script.Parse(file, src)
 	if err != nil {
 		return nil, fromScript(err)
+	}
+	if opts.DumpSource != "" && !opts.Force {
+		// Refuse before the run, not after it.
+		if _, err := os.Lstat(opts.DumpSource); err == nil {
+			return nil, &Error{File: opts.DumpSource, Msg: "exists; use --force to replace it (the file is replaced, never written through a link)"}
+		}
 	}
 	s := NewSession(file, opts)
 	defer s.Close()
@@ -119,26 +129,14 @@ func (s *Session) dumpSource(path string) error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(path, rt.DumpSource)
+	return s.writeAtomic(path, rt.DumpSource)
 }
 
-// writeAtomic writes a file through a temporary sibling and a rename, so a
-// reader never sees half a file.
-func writeAtomic(path string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return &Error{File: path, Msg: err.Error()}
-	}
-	defer os.Remove(tmp.Name())
-	if err := write(tmp); err != nil {
-		tmp.Close()
-		return &Error{File: path, Msg: err.Error()}
-	}
-	if err := tmp.Close(); err != nil {
-		return &Error{File: path, Msg: err.Error()}
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return &Error{File: path, Msg: err.Error()}
+// writeAtomic writes a file the user owns (see userfile.Write): atomically,
+// never through a link, over an existing file only with Force.
+func (s *Session) writeAtomic(path string, write func(io.Writer) error) error {
+	if err := userfile.Write(path, s.opts.Force, 0o644, write); err != nil {
+		return &Error{File: path, Msg: strings.TrimPrefix(err.Error(), path+": ")}
 	}
 	return nil
 }

@@ -149,6 +149,11 @@ func (s *Session) runtime() (*engine.Runtime, error) {
 	}
 	rt, err := engine.New(s.spec, s.cfg)
 	if err != nil {
+		if !errors.Is(err, engine.ErrBadConfig) {
+			// Not the script's fault (a database another run holds,
+			// say): the run fails, the input is not blamed.
+			return nil, fmt.Errorf("the job could not start: %w", err)
+		}
 		return nil, &Error{File: s.file, Msg: err.Error()}
 	}
 	s.rt = rt
@@ -158,7 +163,7 @@ func (s *Session) runtime() (*engine.Runtime, error) {
 func (s *Session) run(ctx context.Context, c script.Command) error {
 	rt, err := s.runtime()
 	if err != nil {
-		return s.errAt(c.Line, c.Col, "%v", strings.TrimPrefix(err.Error(), s.file+": "))
+		return s.startErr(c, err)
 	}
 	if err := s.checkRecords(c); err != nil {
 		return err
@@ -194,10 +199,19 @@ func (s *Session) checkRecords(c script.Command) error {
 	return nil
 }
 
+// startErr places an error starting the job at the command c that started
+// it; only a configuration error is bad input.
+func (s *Session) startErr(c script.Command, err error) error {
+	if !errors.Is(err, ErrBadInput) {
+		return fmt.Errorf("%s:%d: %w", s.file, c.Line, err)
+	}
+	return s.errAt(c.Line, c.Col, "%v", strings.TrimPrefix(err.Error(), s.file+": "))
+}
+
 func (s *Session) step(c script.Command) error {
 	rt, err := s.runtime()
 	if err != nil {
-		return s.errAt(c.Line, c.Col, "%v", strings.TrimPrefix(err.Error(), s.file+": "))
+		return s.startErr(c, err)
 	}
 	for range c.Count {
 		did, err := rt.Step()
@@ -244,7 +258,7 @@ func intArg(a script.Arg, lo, hi int64) (int64, bool) {
 func (s *Session) failure(c script.Command) error {
 	rt, err := s.runtime()
 	if err != nil {
-		return s.errAt(c.Line, c.Col, "%v", strings.TrimPrefix(err.Error(), s.file+": "))
+		return s.startErr(c, err)
 	}
 	switch {
 	case c.Verb == script.VerbRestart:
