@@ -115,6 +115,9 @@ func Parse(ex *pack.Exercise, file string, data []byte) (*Answer, error) {
 			err = &Error{File: file, Msg: fmt.Sprintf("source.file %s must be a path inside the answer's directory", untrusted.Quote(f, 80))}
 		}
 		a.Job = &spec
+		if err == nil && len(ex.Allow) > 0 {
+			err = checkJobChanges(ex, file, data, spec)
+		}
 	default:
 		err = a.parseScript(ex)
 	}
@@ -173,6 +176,16 @@ func (a *Answer) parsePredictions(ex *pack.Exercise) error {
 	return d.Err()
 }
 
+// scenarioSets reports whether the exercise's scenario sets key, and where.
+func scenarioSets(ex *pack.Exercise, key string) (string, bool) {
+	for _, c := range ex.Scenario {
+		if c.Verb == script.VerbSet && c.Args[0].Text == key {
+			return fmt.Sprintf("%s:%d", ex.ScenarioFile, c.Line), true
+		}
+	}
+	return "", false
+}
+
 // parseScript reads a .lab answer and checks it against the exercise: a
 // configuration holds set lines only; a script or recording may not change
 // the job or the executor. A recording's pause and resume lines are dropped:
@@ -213,6 +226,9 @@ func (a *Answer) parseScript(ex *pack.Exercise) error {
 		case script.VerbSet:
 			if c.Args[0].Text == "executor" {
 				return fail(c.Args[0].Line, c.Args[0].Col, "grading always runs the deterministic executor; remove this line")
+			}
+			if at, fixed := scenarioSets(ex, c.Args[0].Text); fixed {
+				return fail(c.Args[0].Line, c.Args[0].Col, "the exercise's scenario fixes %s (%s); the answer cannot change it", c.Args[0].Text, at)
 			}
 		case script.VerbPause, script.VerbResume:
 			if ex.Kind == pack.KindRecording {
