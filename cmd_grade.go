@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/exercises"
 	"github.com/streamlab/streamlab/exercises/grade"
 	"github.com/streamlab/streamlab/exercises/pack"
@@ -106,6 +107,8 @@ exercise), 2 for misuse: bad flags, a broken exercise pack.`,
 		case errors.Is(err, grade.ErrInterrupted):
 			interrupted := err // the report so far is still written
 			defer func() { retErr = badInput(interrupted) }()
+		case errors.Is(err, engine.ErrInternal):
+			return internalError(err)
 		case errors.Is(err, grade.ErrBrokenPack):
 			return badInput(err)
 		case err != nil:

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
@@ -25,8 +26,10 @@ terminal lab, and print the report to standard output.
 --seed overrides the script's "set seed" (so does STREAMLAB_SEED); a seed in
 the configuration file does not.
 
-Exit status: 0 when every expect holds, 1 when one fails (or the job cannot
-run), 2 for bad input: bad flags, an unreadable file, an invalid script.`,
+Exit status: 0 when every expect holds; 1 when one fails, when the job
+failed (unless the script expects job.state) or could not start; 2 for bad
+input (bad flags, an unreadable file, an invalid script), an interrupted
+run or an internal error.`,
 		Args: cobra.MaximumNArgs(1),
 	}
 	d, fs := c.defaults, cmd.Flags()
@@ -109,6 +112,17 @@ func readCapped(r io.Reader, name string) ([]byte, error) {
 	return b, nil
 }
 
+// checksState reports whether the script expects something of job.state
+// itself: a script that expects the job to fail succeeds when it does.
+func checksState(rep *engine.Report) bool {
+	for _, e := range rep.Expectations {
+		if strings.Contains(e.Expr, "job.state") {
+			return true
+		}
+	}
+	return false
+}
+
 // finishRun prints the report rep (when there is one) in format and turns
 // the outcome of a run into the command's error: nil when every expect held;
 // exit 2 for bad input; exit 1 for a failed expect or any other error.
@@ -126,6 +140,8 @@ func finishRun(w io.Writer, format string, rep *engine.Report, runErr error) err
 		}
 	}
 	switch {
+	case errors.Is(runErr, engine.ErrInternal):
+		return internalError(runErr)
 	case errors.Is(runErr, lab.ErrInterrupted):
 		return badInput(fmt.Errorf("%w: the report above is what the run had done", runErr))
 	case errors.Is(runErr, lab.ErrBadInput):
@@ -136,6 +152,9 @@ func finishRun(w io.Writer, format string, rep *engine.Report, runErr error) err
 		return failed(errors.New("the script produced no report"))
 	}
 	if rep.ExpectationsHold() {
+		if rep.Job.State == engine.StateFailed && !checksState(rep) {
+			return failed(fmt.Errorf("the job failed: %s", rep.Job.Error))
+		}
 		return nil
 	}
 	var bad []engine.Expectation

@@ -276,6 +276,32 @@ func hostileCases(secretFile string) []hostileCase {
 					t.Errorf("the answer was overwritten: %q", b)
 				}
 			}},
+		// Exit codes as documented: 1 for a failed job, 2 for the machine's
+		// fault, said to be internal.
+		{name: "exit/job-failed", code: 1, has: []string{"the job failed", "(failed, seed"},
+			setup: scriptCase("job clicks\nset restart none\nkill count[0]\nrun 100\n")},
+		{name: "exit/job-failed-as-expected", code: 0, has: []string{"(failed, seed"},
+			setup: scriptCase("job clicks\nset restart none\nkill count[0]\nrun 100\nexpect job.state == failed\nreport\n")},
+		{name: "exit/submission-failed", code: 1, has: []string{"job submission failed"}, lacks: []string{"invalid configuration"},
+			setup: func(t *testing.T, dir string) ([]string, string) {
+				b, err := os.ReadFile("lessons/content/10-job-start/no-connector.yaml")
+				mustDo(t, err)
+				mustDo(t, os.WriteFile(filepath.Join(dir, "no-connector.yaml"), b, 0o644))
+				p := filepath.Join(dir, "s.lab")
+				mustDo(t, os.WriteFile(p, []byte("job no-connector.yaml\nrun 100\n"), 0o644))
+				return []string{"run", p}, ""
+			}},
+		{name: "exit/no-tmpdir-run", code: 2, has: []string{"internal error", "not a problem with your input"}, lacks: []string{"invalid configuration"},
+			setup: func(t *testing.T, dir string) ([]string, string) {
+				t.Setenv("TMPDIR", filepath.Join(dir, "nonexistent"))
+				return []string{"run", "-"}, "job clicks\nset sink table\nrun 100\n"
+			}},
+		{name: "exit/no-tmpdir-grade", code: 2, has: []string{"internal error"}, lacks: []string{"did not pass"},
+			setup: func(t *testing.T, dir string) ([]string, string) {
+				ans := referenceAnswers(t)
+				t.Setenv("TMPDIR", filepath.Join(dir, "nonexistent"))
+				return []string{"grade", "--answers", ans}, ""
+			}},
 		{name: "script/dev-zero", code: 2, has: []string{"longer than"}, limit: 10 * time.Second,
 			setup: func(t *testing.T, dir string) ([]string, string) {
 				return []string{"run", "/dev/zero"}, ""

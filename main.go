@@ -83,6 +83,12 @@ func (e *exitError) Unwrap() error { return e.err }
 // badInput wraps err as an exit-2 error.
 func badInput(err error) error { return &exitError{code: exitBadInput, err: err} }
 
+// internalError wraps err, a failure of streamlab or of the machine rather
+// than of the input, as an exit-2 error that says so.
+func internalError(err error) error {
+	return &exitError{code: exitBadInput, err: fmt.Errorf("%w (not a problem with your input)", err)}
+}
+
 // failed wraps err as an exit-1 error.
 func failed(err error) error { return &exitError{code: exitFailed, err: err} }
 

@@ -102,6 +102,9 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 			if errors.Is(err, table.ErrInUse) {
 				return nil, fmt.Errorf("table sink: %w", err) // not a bad configuration: try again later
 			}
+			if cfg.DBPath == "" { // a private temporary file: nothing the user gave is wrong
+				return nil, fmt.Errorf("%w: the table sink's temporary database: %v", ErrInternal, err)
+			}
 			return nil, fmt.Errorf("%w: table sink: %v", ErrBadConfig, err)
 		}
 		// Only exactly-once commits in transactions: at-least-once asked for

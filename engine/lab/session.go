@@ -202,6 +202,9 @@ func (s *Session) checkRecords(c script.Command) error {
 // startErr places an error starting the job at the command c that started
 // it; only a configuration error is bad input.
 func (s *Session) startErr(c script.Command, err error) error {
+	if errors.Is(err, engine.ErrInternal) {
+		return err // the machine's, not the line's
+	}
 	if !errors.Is(err, ErrBadInput) {
 		return fmt.Errorf("%s:%d: %w", s.file, c.Line, err)
 	}

@@ -241,8 +241,8 @@ func grade1(ctx context.Context, ex *pack.Exercise, a *answer.Answer, opts Optio
 			msg += " at " + r.at
 		}
 		return nil, errors.New(msg), nil
-	case errors.Is(err, ErrBrokenPack):
-		return nil, nil, err
+	case errors.Is(err, ErrBrokenPack), errors.Is(err, engine.ErrInternal):
+		return nil, nil, err // neither is the answer's fault
 	default:
 		return nil, err, nil
 	}
@@ -561,6 +561,9 @@ func (r *runner) run(ctx context.Context) (*engine.Report, error) {
 
 // blame names the file an error came from, and marks the pack's errors.
 func (r *runner) blame(p part, err error) error {
+	if errors.Is(err, engine.ErrInternal) {
+		return err // the machine's fault: neither the answer's nor the pack's
+	}
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 		return err
 	}
@@ -625,7 +628,7 @@ func (r *runner) jobPath() (string, error) {
 func (r *runner) tempDir() (string, error) {
 	d, err := os.MkdirTemp("", "streamlab-grade-*")
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("%w: %v", engine.ErrInternal, err)
 	}
 	r.tmp = append(r.tmp, d)
 	return d, nil
