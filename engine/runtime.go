@@ -121,8 +121,16 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 	}
 	if !cfg.NoLedger {
 		r.ledger = newLedger(events, cfg.Mode, cfg.Sink)
-		refSink := &sinkOp{writer: &logSink{}, events: events, onCommit: func(b []Record) { r.ledger.apply(b, false) }}
+		refSink := &sinkOp{writer: &logSink{}, events: events, onCommit: func(b []Record) {
+			r.ledger.apply(b, false)
+			// Whatever the failure-free run has read it has now committed:
+			// the ledger may fold those offsets (ledger.go, Memory).
+			r.ledger.settle(r.ref.cur.off)
+		}}
 		r.ref = newChain(spec, r.newOp, newCursor(src, r.cur.admissions, spec.Source.Trigger, spec.Source.Watermark), refSink)
+		if events && recordPure(spec) {
+			r.ledger.expOf = expProbe(spec, r.newOp, src)
+		}
 	}
 	if cfg.Executor == ExecDeterministic {
 		r.det = newDetExec(r.g, cfg.Seed, cfg.QueueCap)
