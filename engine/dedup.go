@@ -24,9 +24,9 @@ type dedupOp struct {
 	passive
 	f          filter.Filter
 	truth      map[uint64]struct{} // nil for an exact filter
-	firsts     int64 // first sightings
-	drops      int64 // records dropped
-	falseDrops int64 // first sightings dropped
+	firsts     int64               // first sightings
+	drops      int64               // records dropped
+	falseDrops int64               // first sightings dropped
 }
 
 func newDedup(spec filter.Spec) (*dedupOp, error) {

@@ -393,6 +393,18 @@ func (r *Runtime) Report() Report {
 	return r.report()
 }
 
+// ReportContext is Report, giving up with ctx's error when ctx ends while
+// the failure-free run catches up with what was admitted (a time limit or
+// a signal must not wait for millions of records).
+func (r *Runtime) ReportContext(ctx context.Context) (Report, error) {
+	if r.ref != nil {
+		if err := r.ref.drainContext(ctx); err != nil {
+			return Report{}, err
+		}
+	}
+	return r.report(), nil
+}
+
 // ReportSoFar is Report without first running the failure-free reference
 // through everything admitted: the sink is compared with the reference up
 // to the batches it has committed. It is the report of a run that was

@@ -88,7 +88,10 @@ func RunScript(ctx context.Context, file string, src []byte, opts Options) (*eng
 			return nil, err
 		}
 	}
-	rep, err := s.Report()
+	rep, err := s.ReportContext(ctx)
+	if err != nil && ctx.Err() != nil && len(sc.Commands) > 0 {
+		return s.interrupted(sc.Commands[len(sc.Commands)-1])
+	}
 	if err != nil {
 		return nil, err
 	}

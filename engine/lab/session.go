@@ -79,9 +79,9 @@ func (s *Session) Exec(ctx context.Context, c script.Command) error {
 	case script.VerbStep:
 		return s.step(c)
 	case script.VerbExpect:
-		return s.expect(c)
+		return s.expect(ctx, c)
 	case script.VerbReport:
-		rep, err := s.Report()
+		rep, err := s.ReportContext(ctx)
 		if err != nil {
 			return err
 		}
@@ -262,6 +262,20 @@ func (s *Session) Report() (*engine.Report, error) {
 		return nil, err
 	}
 	rep := rt.Report()
+	rep.Expectations = append([]engine.Expectation{}, s.expectations...)
+	return &rep, nil
+}
+
+// ReportContext is Report, giving up with ctx's error when ctx ends first.
+func (s *Session) ReportContext(ctx context.Context) (*engine.Report, error) {
+	rt, err := s.runtime()
+	if err != nil {
+		return nil, err
+	}
+	rep, err := rt.ReportContext(ctx)
+	if err != nil {
+		return nil, err
+	}
 	rep.Expectations = append([]engine.Expectation{}, s.expectations...)
 	return &rep, nil
 }
