@@ -96,20 +96,39 @@ func (c *cli) readScript(name string, implicit bool) ([]byte, error) {
 }
 
 // maxScriptBytes bounds a lab script: the parser takes at most MaxLines
-// lines of MaxLineBytes, so anything longer is refused before it is read
-// (a script named /dev/zero must not fill the memory).
-const maxScriptBytes = script.MaxLines * (script.MaxLineBytes + 1)
+// lines of MaxLineBytes, so anything longer is refused while it is read,
+// as is a line longer than MaxLineBytes (a script named /dev/zero must
+// cost a few kilobytes, not the memory).
+const maxScriptBytes = script.MaxLines * (script.MaxLineBytes + 2)
 
-// readCapped reads r, named name in messages, up to maxScriptBytes.
+// readCapped reads r, named name in messages, up to maxScriptBytes, and
+// stops at the first line too long for the parser.
 func readCapped(r io.Reader, name string) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(r, maxScriptBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: cannot read lab script: %w", name, err)
+	var out []byte
+	buf := make([]byte, 32<<10)
+	line, lineLen := 1, 0
+	for {
+		n, err := r.Read(buf)
+		for _, b := range buf[:n] {
+			if b == '\n' {
+				line, lineLen = line+1, 0
+				continue
+			}
+			if lineLen++; lineLen > script.MaxLineBytes+1 { // +1: a \r before the \n
+				return nil, fmt.Errorf("%s:%d: line is longer than %d bytes; a lab script line is at most %d", name, line, script.MaxLineBytes, script.MaxLineBytes)
+			}
+		}
+		out = append(out, buf[:n]...)
+		if len(out) > maxScriptBytes {
+			return nil, fmt.Errorf("%s: a lab script has at most %d lines of %d bytes; this one is longer than %d bytes", name, script.MaxLines, script.MaxLineBytes, maxScriptBytes)
+		}
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: cannot read lab script: %w", name, err)
+		}
 	}
-	if len(b) > maxScriptBytes {
-		return nil, fmt.Errorf("%s: a lab script has at most %d lines of %d bytes; this one is longer than %d bytes", name, script.MaxLines, script.MaxLineBytes, maxScriptBytes)
-	}
-	return b, nil
 }
 
 // checksState reports whether the script expects something of job.state

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -33,7 +34,9 @@ type hostileCase struct {
 	// signal does) that long after it starts; it must then finish within
 	// stopWithin.
 	interrupt, stopWithin time.Duration
-	check                 func(t *testing.T, dir string, r result)
+	// maxAlloc, when above zero, bounds the bytes the command allocates.
+	maxAlloc uint64
+	check    func(t *testing.T, dir string, r result)
 }
 
 // secretMarker is in the environment and in a file outside every case's
@@ -61,6 +64,8 @@ func TestHostileInput(t *testing.T) {
 				limit = 20 * time.Second
 			}
 			done := make(chan result, 1)
+			var memBefore runtime.MemStats
+			runtime.ReadMemStats(&memBefore)
 			start := time.Now()
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
@@ -96,7 +101,13 @@ func TestHostileInput(t *testing.T) {
 					t.Fatalf("%v did not finish within %v", args, limit)
 				}
 			}
-			t.Logf("%v: exit %d in %v", args, r.code, time.Since(start).Round(time.Millisecond))
+			var memAfter runtime.MemStats
+			runtime.ReadMemStats(&memAfter)
+			alloc := memAfter.TotalAlloc - memBefore.TotalAlloc
+			t.Logf("%v: exit %d in %v, %d KiB allocated", args, r.code, time.Since(start).Round(time.Millisecond), alloc>>10)
+			if tc.maxAlloc > 0 && alloc > tc.maxAlloc {
+				t.Errorf("allocated %d MiB; the bound is %d MiB", alloc>>20, tc.maxAlloc>>20)
+			}
 			out := r.stdout + r.stderr
 			if r.code != tc.code {
 				t.Errorf("exit %d, want %d\n%s", r.code, tc.code, out)
@@ -140,7 +151,7 @@ func hostileCases(secretFile string) []hostileCase {
 		{name: "answer/link-to-file-outside", setup: answerLinkedTo(secretFile),
 			code: 1, has: []string{"outside the directory"}},
 		{name: "answer/link-to-dev-zero", setup: answerLinkedTo("/dev/zero"),
-			code: 1, has: []string{"outside the directory"}, limit: 10 * time.Second},
+			code: 1, has: []string{"outside the directory"}, limit: 10 * time.Second, maxAlloc: 16 << 20},
 		{name: "answer/fifo", code: 1, has: []string{"FIFO"}, limit: 10 * time.Second,
 			setup: func(t *testing.T, dir string) ([]string, string) {
 				ans := filepath.Join(dir, "answers")
@@ -148,7 +159,7 @@ func hostileCases(secretFile string) []hostileCase {
 				mustDo(t, syscall.Mkfifo(filepath.Join(ans, "gap-recovery", "answers.yaml"), 0o600))
 				return []string{"grade", "gap-recovery", "--answers", ans}, ""
 			}},
-		{name: "answer/huge", code: 1, has: []string{"larger than"},
+		{name: "answer/huge", code: 1, has: []string{"larger than"}, maxAlloc: 16 << 20,
 			setup: func(t *testing.T, dir string) ([]string, string) {
 				ans := filepath.Join(dir, "answers")
 				mustDo(t, os.MkdirAll(filepath.Join(ans, "gap-recovery"), 0o755))
@@ -302,7 +313,7 @@ func hostileCases(secretFile string) []hostileCase {
 				t.Setenv("TMPDIR", filepath.Join(dir, "nonexistent"))
 				return []string{"grade", "--answers", ans}, ""
 			}},
-		{name: "script/dev-zero", code: 2, has: []string{"longer than"}, limit: 10 * time.Second,
+		{name: "script/dev-zero", code: 2, has: []string{"/dev/zero:1: line is longer than 4096 bytes"}, limit: 10 * time.Second, maxAlloc: 16 << 20,
 			setup: func(t *testing.T, dir string) ([]string, string) {
 				return []string{"run", "/dev/zero"}, ""
 			}},
