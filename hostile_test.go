@@ -5,12 +5,14 @@ import (
 	"context"
 	"crypto/sha256"
 	"database/sql"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -210,9 +212,12 @@ func hostileCases(secretFile string) []hostileCase {
 			interrupt: 300 * time.Millisecond, stopWithin: time.Second,
 			setup: scriptCase("job passthrough\nrun 10000000\nrun 10000000\nreport\n")},
 		{name: "interrupt/grade", code: 2, has: []string{"grading interrupted", "interrupted before this exercise was graded", `"interrupted": true`},
-			interrupt: 100 * time.Millisecond, stopWithin: time.Second,
+			interrupt: 300 * time.Millisecond, stopWithin: time.Second,
 			setup: func(t *testing.T, dir string) ([]string, string) {
-				return []string{"grade", "--answers", referenceAnswers(t), "--format", "json"}, ""
+				ans := referenceAnswers(t)
+				// An answer that keeps the grader busy for seconds.
+				mustDo(t, os.WriteFile(filepath.Join(ans, "standalone-recovery", "recover.lab"), []byte("run 10000000\nrun 10000000\n"), 0o644))
+				return []string{"grade", "--answers", ans, "--format", "json"}, ""
 			}},
 		// Files the user owns are never lost.
 		{name: "files/db-with-users-table", code: 2, has: []string{"table results exists with other columns", "give another --db"},
@@ -342,6 +347,29 @@ func startStreamlab(t *testing.T, stdin io.Reader, args ...string) (*exec.Cmd, *
 	return cmd, &out, &errOut
 }
 
+// waitCaught waits until cmd catches SIGINT and SIGTERM (Linux says so
+// in /proc/PID/status), so that a signal sent next meets the handler.
+func waitCaught(t *testing.T, cmd *exec.Cmd) {
+	t.Helper()
+	const want = 1<<(syscall.SIGINT-1) | 1<<(syscall.SIGTERM-1)
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", cmd.Process.Pid))
+		if err != nil {
+			t.Skipf("cannot tell when the process catches signals: %v", err)
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if hex, ok := strings.CutPrefix(line, "SigCgt:"); ok {
+				if mask, err := strconv.ParseUint(strings.TrimSpace(hex), 16, 64); err == nil && mask&want == want {
+					return
+				}
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("the process never caught SIGINT and SIGTERM")
+}
+
 // waitExit waits at most limit for cmd and returns its exit code.
 func waitExit(t *testing.T, cmd *exec.Cmd, limit time.Duration) int {
 	t.Helper()
@@ -360,7 +388,8 @@ func TestSignalStopsRunWithReport(t *testing.T) {
 	isolate(t)
 	for _, sig := range []os.Signal{syscall.SIGTERM, os.Interrupt} {
 		cmd, out, errOut := startStreamlab(t, strings.NewReader("job passthrough\nrun 10000000\nrun 10000000\n"), "run", "-")
-		time.Sleep(500 * time.Millisecond)
+		waitCaught(t, cmd)
+		time.Sleep(200 * time.Millisecond) // into the run
 		mustDo(t, cmd.Process.Signal(sig))
 		if code := waitExit(t, cmd, 2*time.Second); code != exitBadInput {
 			t.Errorf("%v: exit %d, want %d; stderr %s", sig, code, exitBadInput, errOut)
@@ -378,7 +407,7 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 	defer pw.Close()
 	defer pr.Close()
 	cmd, _, errOut := startStreamlab(t, pr, "run", "-")
-	time.Sleep(300 * time.Millisecond)
+	waitCaught(t, cmd)
 	mustDo(t, cmd.Process.Signal(os.Interrupt))
 	time.Sleep(200 * time.Millisecond)
 	if cmd.ProcessState != nil {
