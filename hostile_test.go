@@ -12,7 +12,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -347,27 +346,31 @@ func startStreamlab(t *testing.T, stdin io.Reader, args ...string) (*exec.Cmd, *
 	return cmd, &out, &errOut
 }
 
-// waitCaught waits until cmd catches SIGINT and SIGTERM (Linux says so
-// in /proc/PID/status), so that a signal sent next meets the handler.
-func waitCaught(t *testing.T, cmd *exec.Cmd) {
+// waitReading waits until cmd is blocked reading its standard input, which
+// streamlab does only after it has installed its signal handlers (Go's
+// runtime catches SIGINT from the start, so /proc's SigCgt cannot tell).
+// Linux shows each thread's system call in /proc/PID/task/TID/syscall.
+func waitReading(t *testing.T, cmd *exec.Cmd) {
 	t.Helper()
-	const want = 1<<(syscall.SIGINT-1) | 1<<(syscall.SIGTERM-1)
+	read := map[string]string{"amd64": "0 0x0 ", "arm64": "63 0x0 "}[runtime.GOARCH]
+	if read == "" {
+		time.Sleep(time.Second) // no way to look: give it time
+		return
+	}
 	deadline := time.Now().Add(20 * time.Second)
 	for time.Now().Before(deadline) {
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", cmd.Process.Pid))
-		if err != nil {
-			t.Skipf("cannot tell when the process catches signals: %v", err)
+		tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/syscall", cmd.Process.Pid))
+		if err != nil || len(tasks) == 0 {
+			t.Skipf("cannot tell when the process reads its input: no /proc (%v)", err)
 		}
-		for _, line := range strings.Split(string(b), "\n") {
-			if hex, ok := strings.CutPrefix(line, "SigCgt:"); ok {
-				if mask, err := strconv.ParseUint(strings.TrimSpace(hex), 16, 64); err == nil && mask&want == want {
-					return
-				}
+		for _, p := range tasks {
+			if b, err := os.ReadFile(p); err == nil && strings.HasPrefix(string(b), read) {
+				return
 			}
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	t.Fatal("the process never caught SIGINT and SIGTERM")
+	t.Fatal("the process never read its standard input")
 }
 
 // waitExit waits at most limit for cmd and returns its exit code.
@@ -387,9 +390,15 @@ func waitExit(t *testing.T, cmd *exec.Cmd, limit time.Duration) int {
 func TestSignalStopsRunWithReport(t *testing.T) {
 	isolate(t)
 	for _, sig := range []os.Signal{syscall.SIGTERM, os.Interrupt} {
-		cmd, out, errOut := startStreamlab(t, strings.NewReader("job passthrough\nrun 10000000\nrun 10000000\n"), "run", "-")
-		waitCaught(t, cmd)
-		time.Sleep(200 * time.Millisecond) // into the run
+		pr, pw, err := os.Pipe()
+		mustDo(t, err)
+		cmd, out, errOut := startStreamlab(t, pr, "run", "-")
+		waitReading(t, cmd) // the handlers are in place
+		_, err = pw.WriteString("job passthrough\nrun 10000000\nrun 10000000\n")
+		mustDo(t, err)
+		pw.Close()
+		pr.Close()
+		time.Sleep(300 * time.Millisecond) // into the run
 		mustDo(t, cmd.Process.Signal(sig))
 		if code := waitExit(t, cmd, 2*time.Second); code != exitBadInput {
 			t.Errorf("%v: exit %d, want %d; stderr %s", sig, code, exitBadInput, errOut)
@@ -407,7 +416,7 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 	defer pw.Close()
 	defer pr.Close()
 	cmd, _, errOut := startStreamlab(t, pr, "run", "-")
-	waitCaught(t, cmd)
+	waitReading(t, cmd)
 	mustDo(t, cmd.Process.Signal(os.Interrupt))
 	time.Sleep(200 * time.Millisecond)
 	if cmd.ProcessState != nil {
