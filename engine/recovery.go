@@ -127,7 +127,11 @@ func (rc *recovery) killAt(name string, at int64) error {
 		return err
 	}
 	rc.kills = append(rc.kills, plan{node: n, at: at})
-	rc.indexKills()
+	if i := slices.IndexFunc(rc.first, func(f firstKill) bool { return f.node == n }); i < 0 {
+		rc.first = append(rc.first, firstKill{n, at})
+	} else if at < rc.first[i].at {
+		rc.first[i].at = at
+	}
 	rc.checkKills()
 	return nil
 }
