@@ -9,15 +9,18 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cast"
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/streamlab/streamlab/assets"
 	"github.com/streamlab/streamlab/engine/jobspec"
+	"github.com/streamlab/streamlab/engine/lab"
 )
 
 // Config is streamlab's configuration after the defaults, the configuration
@@ -294,6 +297,12 @@ func checkConfig(v *viper.Viper, src sources) error {
 			want = "a whole number"
 			if f, ok := val.(float64); ok && f != math.Trunc(f) {
 				err = errors.New("fraction")
+			} else if text, ok := val.(string); ok {
+				// The environment and a file's quoted value: the same rule as `set seed`.
+				var n int64
+				if n, err = lab.ParseSeed(strings.TrimSpace(text)); err == nil {
+					v.Set(k, n)
+				}
 			} else {
 				_, err = cast.ToInt64E(val)
 			}
@@ -365,4 +374,38 @@ func (cfg Config) seedOverride() *int64 {
 	}
 	seed := cfg.Seed
 	return &seed
+}
+
+// seedFlag is the value of every --seed flag: it takes a seed by the same
+// rule as `set seed` and STREAMLAB_SEED (lab.ParseSeed), where pflag's own
+// int64 would also take 0x10 and read 010 as 8.
+type seedFlag struct{ n *int64 }
+
+func (f seedFlag) String() string {
+	if f.n == nil {
+		return "0"
+	}
+	return strconv.FormatInt(*f.n, 10)
+}
+
+func (f seedFlag) Set(s string) error {
+	n, err := lab.ParseSeed(s)
+	if err != nil {
+		return err
+	}
+	*f.n = n
+	return nil
+}
+
+func (f seedFlag) Type() string { return "int64" }
+
+// unifySeedFlags gives every command's --seed flag the one seed rule.
+func unifySeedFlags(cmd *cobra.Command) {
+	if f := cmd.Flags().Lookup("seed"); f != nil && f.Value.Type() == "int64" {
+		n, _ := strconv.ParseInt(f.Value.String(), 10, 64)
+		f.Value = seedFlag{&n}
+	}
+	for _, sub := range cmd.Commands() {
+		unifySeedFlags(sub)
+	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/streamlab/streamlab/exercises/pack"
 	"github.com/streamlab/streamlab/exercises/report"
 	"github.com/streamlab/streamlab/exercises/watch"
+	"github.com/streamlab/streamlab/internal/userfile"
 )
 
 func (c *cli) exerciseCmd() *cobra.Command {
@@ -329,16 +330,17 @@ Exit status: 0, or 2 for bad input.`,
 				if err != nil {
 					return badInput(fmt.Errorf("%s: %w", e.FileName(name), err))
 				}
-				dst := filepath.Join(*dir, e.ID, name)
-				if _, err := os.Stat(dst); err == nil && !*force {
-					return badInput(fmt.Errorf("%s exists; use --force to overwrite it", dst))
-				} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				sub := filepath.Join(*dir, e.ID)
+				if st, err := os.Lstat(sub); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+					return badInput(fmt.Errorf("%s is a symbolic link; streamlab writes only into a real directory under --dir", sub))
+				}
+				if err := os.MkdirAll(sub, 0o755); err != nil {
 					return badInput(err)
 				}
-				if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-					return badInput(err)
-				}
-				if err := os.WriteFile(dst, data, 0o644); err != nil {
+				// Atomic, never through a link at dst, and only with --force
+				// over a file that is there.
+				dst := filepath.Join(sub, name)
+				if err := userfile.WriteFile(dst, *force, 0o644, data); err != nil {
 					return badInput(err)
 				}
 				fmt.Fprintln(c.stdout, dst)

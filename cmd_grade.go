@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/exercises"
 	"github.com/streamlab/streamlab/exercises/grade"
 	"github.com/streamlab/streamlab/exercises/pack"
@@ -78,7 +79,7 @@ exercise), 2 for misuse: bad flags, a broken exercise pack.`,
 	hidden := fs.String("hidden", "", "add the hidden checks and secret of the instructor's overlay in `DIR`")
 	class := fs.String("class", "", "grade every student: `DIR` holds a subdirectory of answers per student")
 
-	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+	cmd.RunE = func(cmd *cobra.Command, args []string) (retErr error) {
 		cfg, err := c.load(cmd, gradeFormats)
 		if err != nil {
 			return err
@@ -115,6 +116,11 @@ exercise), 2 for misuse: bad flags, a broken exercise pack.`,
 		}
 		res, err := grade.All(cmd.Context(), exs, *answers, opts)
 		switch {
+		case errors.Is(err, grade.ErrInterrupted):
+			interrupted := err // the report so far is still written
+			defer func() { retErr = badInput(interrupted) }()
+		case errors.Is(err, engine.ErrInternal):
+			return internalError(err)
 		case errors.Is(err, grade.ErrBrokenPack):
 			return badInput(err)
 		case err != nil:
@@ -172,8 +178,12 @@ func (c *cli) gradeClass(cmd *cobra.Command, exs []*pack.Exercise, dir, student,
 		return badInput(fmt.Errorf("--class %s: %w", dir, err))
 	}
 	var students []report.Student
+	var interrupted error
 	passed := true
 	for _, de := range entries {
+		if interrupted != nil {
+			break
+		}
 		name := de.Name()
 		if !de.IsDir() || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
 			continue
@@ -184,6 +194,10 @@ func (c *cli) gradeClass(cmd *cobra.Command, exs []*pack.Exercise, dir, student,
 		}
 		res, err := grade.All(cmd.Context(), exs, filepath.Join(dir, name), o)
 		switch {
+		case errors.Is(err, grade.ErrInterrupted):
+			interrupted = fmt.Errorf("%w (at student %s; the students after are not in the report)", err, name)
+		case errors.Is(err, engine.ErrInternal):
+			return internalError(err)
 		case errors.Is(err, grade.ErrBrokenPack):
 			return badInput(err)
 		case err != nil:
@@ -213,6 +227,9 @@ func (c *cli) gradeClass(cmd *cobra.Command, exs []*pack.Exercise, dir, student,
 		}
 	} else if err := writeFileAtomic(out, buf.Bytes()); err != nil {
 		return badInput(fmt.Errorf("--out %s: %w", out, err))
+	}
+	if interrupted != nil {
+		return badInput(interrupted)
 	}
 	if !passed {
 		return failed(fmt.Errorf("not every student passed every exercise"))

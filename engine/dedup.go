@@ -16,13 +16,17 @@ const dedupName = "dedup"
 // the truth — the ids it really has seen — only to tell a duplicate from a
 // false positive (a first sighting the filter wrongly calls seen), which
 // the lab reports as a false drop.
+//
+// An exact filter is its own truth: it keeps no second set, which would
+// double the memory that grows with the ids seen and the cost of every
+// checkpoint's copy.
 type dedupOp struct {
 	passive
 	f          filter.Filter
-	truth      map[uint64]struct{}
-	firsts     int64 // first sightings
-	drops      int64 // records dropped
-	falseDrops int64 // first sightings dropped
+	truth      map[uint64]struct{} // nil for an exact filter
+	firsts     int64               // first sightings
+	drops      int64               // records dropped
+	falseDrops int64               // first sightings dropped
 	// expected sums, over the first sightings, the formula's rate at the
 	// fill each one met: the false drops theory predicts, the same
 	// quantity falseDrops measures.
@@ -39,7 +43,10 @@ func newDedup(spec filter.Spec) (*dedupOp, error) {
 	if f == nil {
 		return nil, fmt.Errorf("%w: a dedup stage needs a filter: set filter exact or bloom", ErrBadConfig)
 	}
-	d := &dedupOp{f: f, truth: map[uint64]struct{}{}}
+	d := &dedupOp{f: f}
+	if spec.Kind != filter.KindExact {
+		d.truth = map[uint64]struct{}{}
+	}
 	if st := f.Stats(); st.Kind == filter.KindBloom {
 		d.m, d.k = st.M, st.K
 	}
@@ -71,6 +78,15 @@ func DedupID(r Record) uint64 {
 
 func (d *dedupOp) record(r Record, out emitter) {
 	id := DedupID(r)
+	if d.truth == nil { // exact: the filter's answer is the truth
+		if d.f.TestAndAdd(id) {
+			d.drops++
+			return
+		}
+		d.firsts++
+		out.emit(r)
+		return
+	}
 	_, seen := d.truth[id]
 	if !seen {
 		d.expected += d.rateForNext()

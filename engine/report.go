@@ -12,6 +12,9 @@ type Report struct {
 	Checkpoints  CheckpointReport `json:"checkpoints"`
 	Filter       FilterReport     `json:"filter"`
 	Expectations []Expectation    `json:"expectations"`
+	// Interrupted is true when a signal stopped the script before its end:
+	// the report is what the run had done by then.
+	Interrupted bool `json:"interrupted,omitempty"`
 }
 
 // JobReport names the job and its final state.

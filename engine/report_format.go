@@ -29,6 +29,9 @@ func (r *Report) ExpectationsHold() bool {
 func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
 	line := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+	if r.Interrupted {
+		line("interrupted the script was stopped before its end; this is the report so far")
+	}
 	line("job         %s (%s, seed %d, %s executor)", r.Job.Name, r.Job.State, r.Job.Seed, r.Job.Executor)
 	if r.Job.Error != "" {
 		line("error       %s", r.Job.Error)

@@ -88,12 +88,7 @@ func answerLines(ex *pack.Exercise, script []string) []string {
 
 // cloneProgress copies p deeply, for a command to save.
 func cloneProgress(p *lessons.Progress) lessons.Progress {
-	c := lessons.Progress{Seed: p.Seed, Lessons: map[string]*lessons.LessonProgress{}}
-	for id, lp := range p.Lessons {
-		v := *lp
-		c.Lessons[id] = &v
-	}
-	return c
+	return p.Clone() // unknown fields included
 }
 
 // save returns the command that saves the progress, or nil without a

@@ -1,11 +1,9 @@
 package tui
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/streamlab/streamlab/tui/bridge"
@@ -34,9 +32,7 @@ func (m Model) View() string {
 }
 
 func (m Model) tooSmallView() string {
-	text := fmt.Sprintf("streamlab needs a terminal of at least %d×%d;\nthis one is %d×%d.\n\nMake the window larger (or the font smaller).\nq quits.",
-		MinWidth, MinHeight, m.w, m.h)
-	return lipgloss.Place(m.w, m.h, lipgloss.Center, lipgloss.Center, m.st.Warn.Render(text))
+	return tooSmallText(m.w, m.h, m.st.Warn) // terminal.go: fits 40×10
 }
 
 // labLines draws the lab screen: status bar, panes, message line, help.
