@@ -159,6 +159,7 @@ configuration file and the built-in defaults, in that order of precedence.`,
 		c.lessonsCmd(),  // cmd_lessons.go
 		c.gradeCmd(),    // cmd_grade.go
 		c.exerciseCmd(), // cmd_exercise.go
+		c.serveCmd(),    // cmd_serve.go
 		c.versionCmd(),
 	)
 

@@ -38,7 +38,11 @@ func Run(ctx context.Context, opts Options, in io.Reader, out io.Writer) error {
 	if opts.Mouse {
 		progOpts = append(progOpts, tea.WithMouseCellMotion())
 	}
-	final, runErr := tea.NewProgram(New(opts, b), progOpts...).Run()
+	p := tea.NewProgram(New(opts, b), append(progOpts, opts.ProgramOptions...)...)
+	if opts.Program != nil {
+		opts.Program(p)
+	}
+	final, runErr := p.Run()
 	cancel()
 	// The last save may still have been in flight when the learner quit.
 	if fm, ok := final.(Model); ok && opts.StateDir != "" && opts.Progress != nil {

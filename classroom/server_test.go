@@ -1,0 +1,371 @@
+package classroom
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"regexp"
+	"runtime/pprof"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	"go.uber.org/goleak"
+	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/streamlab/streamlab/lessons"
+	"github.com/streamlab/streamlab/tui"
+	"github.com/streamlab/streamlab/tui/bridge"
+)
+
+// patience bounds every wait for the screen; the waits end as soon as the
+// text is there.
+const patience = 30 * time.Second
+
+var t0 = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+
+// testServer is a classroom server on a free loopback port whose labs run
+// on manual clocks that goroutines advance as fast as the labs take them.
+type testServer struct {
+	*Server
+	addr   string
+	served chan error
+}
+
+func startServer(t *testing.T, cfg Config) *testServer {
+	t.Helper()
+	cfg.Lab = tui.Options{Theme: "mono", Speed: 1, Job: "clicks", Executor: "deterministic", Seed: 1}
+	cfg.NewClock = func(ctx context.Context) bridge.Clock {
+		c := bridge.NewManualClock(t0)
+		go func() {
+			for c.AdvanceContext(ctx, 50*time.Millisecond) {
+			}
+		}()
+		return c
+	}
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := &testServer{Server: s, addr: ln.Addr().String(), served: make(chan error, 1)}
+	go func() { ts.served <- s.Serve(ln) }()
+	return ts
+}
+
+// stop shuts the server down and checks Serve returned ErrClosed.
+func (ts *testServer) stop(t *testing.T) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := ts.Shutdown(ctx); err != nil {
+		t.Errorf("shutdown: %v", err)
+	}
+	if err := <-ts.served; !errors.Is(err, ErrClosed) {
+		t.Errorf("serve returned %v", err)
+	}
+}
+
+// student is an SSH client with a terminal, and what it has seen.
+type student struct {
+	t      *testing.T
+	name   string
+	conn   *gossh.Client
+	sess   *gossh.Session
+	stdin  io.WriteCloser
+	mu     sync.Mutex
+	out    bytes.Buffer
+	closed chan struct{}
+}
+
+func newKey(t *testing.T) gossh.Signer {
+	t.Helper()
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := gossh.NewSignerFromKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func dial(addr, user string, key gossh.Signer) (*gossh.Client, error) {
+	return gossh.Dial("tcp", addr, &gossh.ClientConfig{
+		User:            user,
+		Auth:            []gossh.AuthMethod{gossh.PublicKeys(key)},
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(),
+		Timeout:         10 * time.Second,
+	})
+}
+
+// connect logs in as user with key and opens a w×h terminal with the lab.
+func connect(t *testing.T, addr, user string, key gossh.Signer, w, h int) *student {
+	t.Helper()
+	conn, err := dial(addr, user, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, err := conn.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.RequestPty("xterm-256color", h, w, gossh.TerminalModes{}); err != nil {
+		t.Fatal(err)
+	}
+	s := &student{t: t, name: user, conn: conn, sess: sess, closed: make(chan struct{})}
+	if s.stdin, err = sess.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := sess.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess.Stderr = s
+	if err := sess.Shell(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		io.Copy(s, stdout)
+		sess.Wait() // and stderr
+		close(s.closed)
+	}()
+	t.Cleanup(func() { conn.Close() })
+	return s
+}
+
+func (s *student) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.out.Write(p)
+}
+
+// screen is everything the student has been shown since mark, as text.
+func (s *student) screen(mark int) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return ansi.Strip(string(s.out.Bytes()[mark:]))
+}
+
+// mark is where the output stands now.
+func (s *student) mark() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.out.Len()
+}
+
+// waitFor waits until the output since mark shows re.
+func (s *student) waitFor(mark int, re string) {
+	s.t.Helper()
+	pat := regexp.MustCompile(re)
+	deadline := time.Now().Add(patience)
+	for !pat.MatchString(s.screen(mark)) {
+		if time.Now().After(deadline) {
+			tail := s.screen(mark)
+			if d := os.Getenv("CLASSROOM_DUMP"); d != "" {
+				os.WriteFile(d, []byte(s.screen(0)), 0o644)
+				f, _ := os.Create(d + ".stacks")
+				pprof.Lookup("goroutine").WriteTo(f, 2)
+				f.Close()
+			}
+			s.t.Fatalf("%s: %q never showed; the screen ends with:\n%s", s.name, re, tail[max(0, len(tail)-3000):])
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// press sends keys and waits for re to show after them.
+func (s *student) press(keys, re string) {
+	s.t.Helper()
+	m := s.mark()
+	if _, err := io.WriteString(s.stdin, keys); err != nil {
+		s.t.Fatalf("%s: %v", s.name, err)
+	}
+	if re != "" {
+		s.waitFor(m, re)
+	}
+}
+
+// line types a lab-script line into the command palette.
+func (s *student) line(text string) {
+	s.t.Helper()
+	s.press(":", `a lab-script line`)
+	// The next key waits for the palette to close (the help bar comes
+	// back), or it could close and open again within one frame, and the
+	// screen would not change.
+	s.press(text+"\r", `: command •`)
+}
+
+const (
+	keyDown  = "\x1b[B"
+	keyEnter = "\r"
+)
+
+// openLesson4 goes from the home screen to lesson 4.
+func (s *student) openLesson4() {
+	s.t.Helper()
+	s.press(keyDown+keyEnter, `Rollback recovery`)
+	s.press(keyDown+keyDown+keyDown, "")
+	s.press(keyEnter, `step \d/4`)
+}
+
+// doSteps types the solutions of lesson 4's steps from..to-1 and waits
+// for the step after them.
+func (s *student) doSteps(l *lessons.Lesson, from, to int) {
+	s.t.Helper()
+	m := s.mark()
+	for _, st := range l.Steps[from:to] {
+		for _, line := range st.Solution {
+			s.line(line)
+		}
+	}
+	s.waitFor(m, fmt.Sprintf(`step %d/4`, to+1))
+}
+
+func TestClassroom(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	l, err := lessons.Find("4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := State{Dir: t.TempDir()}
+	alice, bob, eve := newKey(t), newKey(t), newKey(t)
+	roster := fmt.Sprintf("# a class of two\nalice %s\nbob %s\n",
+		gossh.MarshalAuthorizedKey(alice.PublicKey()), gossh.MarshalAuthorizedKey(bob.PublicKey()))
+	r, err := ParseRoster("roster", []byte(roster))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	var logMu sync.Mutex
+	ts := startServer(t, Config{State: state, Roster: r, Log: lockedWriter{&logMu, &log}})
+
+	// A key not on the roster is refused before any session.
+	if c, err := dial(ts.addr, "eve", eve); err == nil {
+		c.Close()
+		t.Fatal("eve's key was admitted")
+	}
+	// A command is refused: the session is the lab and nothing else.
+	if c, err := dial(ts.addr, "alice", alice); err != nil {
+		t.Fatal(err)
+	} else {
+		sess, _ := c.NewSession()
+		if out, err := sess.CombinedOutput("cat /etc/passwd"); err == nil || bytes.Contains(out, []byte("root:")) {
+			t.Errorf("exec ran: %v %q", err, out)
+		}
+		c.Close()
+	}
+
+	// Two students, two terminals, two labs: each at their own step.
+	a := connect(t, ts.addr, "ann", alice, 120, 40)
+	b := connect(t, ts.addr, "bob", bob, 100, 30)
+	a.waitFor(0, `Lessons 0/\d+`)
+	b.waitFor(0, `Lessons 0/\d+`)
+	a.openLesson4()
+	b.openLesson4()
+	a.doSteps(l, 0, 1)
+	b.doSteps(l, 0, 2)
+	if strings.Contains(a.screen(0), "step 3/4") {
+		t.Error("alice's screen shows bob's step")
+	}
+	if ts.Open() != 2 {
+		t.Errorf("%d labs open, want 2", ts.Open())
+	}
+
+	// A second connection with the same key is refused while the first is open.
+	dup := connect(t, ts.addr, "alice", alice, 80, 24)
+	<-dup.closed
+	if !strings.Contains(dup.screen(0), "another connection") {
+		t.Errorf("a second lab for alice: %q", dup.screen(0))
+	}
+
+	// Alice drops her connection while her lab plays: the lab goes, and
+	// what it held with it.
+	a.line("run 600s")
+	a.conn.Close()
+	<-a.closed
+	waitUntil(t, func() bool { return ts.Open() == 1 }, "alice's lab to close")
+
+	// The server stops while bob is in his lab: he is told.
+	ts.stop(t)
+	<-b.closed
+	if !strings.Contains(b.screen(0), "the lab is closing") {
+		t.Errorf("bob was not told the lab is closing:\n%s", tail(b.screen(0)))
+	}
+	b.conn.Close()
+	logMu.Lock()
+	for _, want := range []string{"refused key", "login alice", "login bob", "logout alice", "logout bob"} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("the log lacks %q:\n%s", want, log.String())
+		}
+	}
+	logMu.Unlock()
+
+	// Their progress is kept, per student, and found after a restart.
+	for _, c := range []struct {
+		key   gossh.Signer
+		name  string
+		steps int
+	}{{alice, "alice", 1}, {bob, "bob", 2}} {
+		id := StudentID(c.key.PublicKey())
+		p, err := state.Progress(id).Load()
+		if err != nil || p.Seed == 0 || p.Lessons[l.ID] == nil || p.Lessons[l.ID].Steps != c.steps {
+			t.Errorf("%s's progress: %+v %v", c.name, p, err)
+		}
+		st, err := state.Student(id)
+		if err != nil || st.Name != c.name || st.Fingerprint != gossh.FingerprintSHA256(c.key.PublicKey()) {
+			t.Errorf("%s's record: %+v %v", c.name, st, err)
+		}
+	}
+	ts = startServer(t, Config{State: state, Roster: r})
+	a = connect(t, ts.addr, "alice", alice, 120, 40)
+	a.waitFor(0, `Lessons 0/\d+`)
+	a.press(keyDown+keyEnter, `step 2 of 4`)
+	b = connect(t, ts.addr, "bob", bob, 100, 30)
+	b.waitFor(0, `Lessons 0/\d+`)
+	b.press(keyDown+keyEnter, `step 3 of 4`)
+	a.press("q", "")
+	<-a.closed
+	ts.stop(t)
+	<-b.closed
+}
+
+func waitUntil(t *testing.T, cond func() bool, what string) {
+	t.Helper()
+	deadline := time.Now().Add(patience)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited in vain for %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func tail(s string) string { return s[max(0, len(s)-2000):] }
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+func TestMain(m *testing.M) {
+	os.Exit(m.Run())
+}

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+	"github.com/spf13/cobra"
+	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/streamlab/streamlab/classroom"
+	"github.com/streamlab/streamlab/lessons"
+	"github.com/streamlab/streamlab/tui"
+)
+
+// stopGrace is how long a stopping server waits for the labs to save and
+// close before it drops the remaining connections.
+const stopGrace = 4 * time.Second
+
+// classStateDir is the state directory of `streamlab serve` and
+// `streamlab class status` when --state is not given: classroom/ in the
+// learner's state directory.
+func classStateDir(flag string) (string, error) {
+	if flag != "" {
+		return flag, nil
+	}
+	dir, err := lessons.StateDir()
+	if err != nil {
+		return "", badInput(fmt.Errorf("no --state directory given and %w", err))
+	}
+	return filepath.Join(dir, "classroom"), nil
+}
+
+// gradeSecret is the grading secret: --secret, else STREAMLAB_GRADE_SECRET
+// (as for `streamlab grade`).
+func gradeSecret(flag string) string {
+	if flag != "" {
+		return flag
+	}
+	return os.Getenv("STREAMLAB_GRADE_SECRET")
+}
+
+func (c *cli) serveCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the lab to a class over SSH",
+		Long: `Serve the terminal lab over SSH: each student runs ` + "`ssh -p 2222 HOST`" + ` and gets
+their own lab (its own engine, clock and bridge), sized to their terminal.
+
+A student is their public key; the SSH user name is the name shown, unless
+--roster names the key. Progress, the lesson seed, graded exercise answers
+and saved sessions are kept per student under --state, which also keeps the
+host key (made on first start). ` + "`streamlab class status`" + ` reads it.
+
+With --roster FILE (lines of ` + "`name ssh-public-key`" + `, like authorized_keys) only
+those keys are admitted; without it any key is. A session is the lab and
+nothing else: no shell, no command, no file transfer, no forwarding.
+
+SIGINT or SIGTERM closes every lab (students are told, progress is saved)
+and stops within a few seconds.
+
+Exit status: 0 on a clean stop, 2 for bad flags or a bad roster, 1 when
+the server cannot start.`,
+		Args: cobra.NoArgs,
+	}
+	c.tuiFlags(cmd)
+	fs := cmd.Flags()
+	addr := fs.String("addr", ":2222", "listen on `ADDR` (host:port)")
+	state := fs.String("state", "", "keep the host key and the students' progress in `DIR` (default: classroom/ in the state directory)")
+	roster := fs.String("roster", "", "admit only the keys in `FILE` (lines of: name ssh-public-key)")
+	maxSessions := fs.Int("max-sessions", classroom.DefaultMaxSessions, "at most `N` labs open at once")
+	idle := fs.Duration("idle-timeout", classroom.DefaultIdleTimeout, "close a lab after this long without a key pressed")
+	secret := fs.String("secret", "", "grading secret: each student gets their own exercise seeds (else $STREAMLAB_GRADE_SECRET)")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		cfg, err := c.load(cmd, nil)
+		if err != nil {
+			return err
+		}
+		if *maxSessions < 1 {
+			return badInput(fmt.Errorf("--max-sessions %d: want at least 1", *maxSessions))
+		}
+		if *idle < time.Second {
+			return badInput(fmt.Errorf("--idle-timeout %s: want at least 1s", *idle))
+		}
+		dir, err := classStateDir(*state)
+		if err != nil {
+			return err
+		}
+		var r *classroom.Roster
+		if *roster != "" {
+			if r, err = classroom.LoadRoster(*roster); err != nil {
+				return badInput(err)
+			}
+		}
+		// Every lab draws with the same styles; a classroom's terminals
+		// are color terminals (the mono theme is for those that are not).
+		lipgloss.SetColorProfile(termenv.ANSI256)
+		lipgloss.SetHasDarkBackground(true)
+		srv, err := classroom.New(classroom.Config{
+			State:  classroom.State{Dir: dir},
+			Roster: r, MaxSessions: *maxSessions, IdleTimeout: *idle,
+			Secret: gradeSecret(*secret),
+			Lab: tui.Options{Theme: cfg.Theme, Mouse: cfg.Mouse, Speed: cfg.Speed, Job: cfg.Job,
+				Executor: cfg.Executor, Seed: cfg.Seed},
+			Log: c.stderr,
+		})
+		if err != nil {
+			return failed(err)
+		}
+		ln, err := net.Listen("tcp", *addr)
+		if err != nil {
+			return failed(err)
+		}
+		return c.serve(cmd.Context(), srv, ln, dir, r)
+	}
+	return cmd
+}
+
+// serve runs srv on ln until ctx ends (SIGINT, SIGTERM), then stops it.
+func (c *cli) serve(ctx context.Context, srv *classroom.Server, ln net.Listener, dir string, r *classroom.Roster) error {
+	if hk, err := (classroom.State{Dir: dir}).HostKey(); err == nil {
+		if signer, err := gossh.ParsePrivateKey(hk); err == nil {
+			fmt.Fprintf(c.stdout, "host key %s\n", gossh.FingerprintSHA256(signer.PublicKey()))
+		}
+	}
+	fmt.Fprintf(c.stdout, "serving the lab on %s (students connect with: ssh -p PORT HOST); state in %s\n", ln.Addr(), dir)
+	if r == nil {
+		fmt.Fprintln(c.stdout, "no --roster: ANY public key is admitted")
+	} else {
+		fmt.Fprintf(c.stdout, "roster: %d students admitted by their keys\n", r.Len())
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	select {
+	case err := <-served:
+		return failed(err)
+	case <-ctx.Done():
+	}
+	fmt.Fprintf(c.stdout, "stopping: closing %d labs\n", srv.Open())
+	sctx, cancel := context.WithTimeout(context.Background(), stopGrace)
+	defer cancel()
+	err := srv.Shutdown(sctx)
+	if serr := <-served; !errors.Is(serr, classroom.ErrClosed) && err == nil {
+		err = serr
+	}
+	if err != nil {
+		return failed(err)
+	}
+	fmt.Fprintln(c.stdout, "stopped; every student's progress is saved")
+	return nil
+}
