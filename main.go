@@ -160,6 +160,7 @@ configuration file and the built-in defaults, in that order of precedence.`,
 		c.gradeCmd(),    // cmd_grade.go
 		c.exerciseCmd(), // cmd_exercise.go
 		c.serveCmd(),    // cmd_serve.go
+		c.classCmd(),    // cmd_class.go
 		c.versionCmd(),
 	)
 

@@ -232,7 +232,10 @@ func (s *Server) serveLab(sess ssh.Session) {
 		refuse(sess, msg)
 		return
 	}
-	defer s.leave(id)
+	// The lab is left before the session ends, so that a student who
+	// quits can come straight back.
+	leave := sync.OnceFunc(func() { s.leave(id) })
+	defer leave()
 	student, err := s.cfg.State.Login(key, name, s.cfg.Now())
 	if err != nil {
 		s.logf("error: %s (%s): %v", name, fingerprint(key), err)
@@ -278,6 +281,7 @@ func (s *Server) serveLab(sess ssh.Session) {
 	cancel()
 	forwarding.Wait()
 
+	leave()
 	reason, _ := why.Load().(string)
 	switch {
 	case err != nil && reason == "" && sess.Context().Err() == nil:

@@ -329,7 +329,8 @@ func TestClassroom(t *testing.T) {
 			t.Errorf("%s's record: %+v %v", c.name, st, err)
 		}
 	}
-	ts = startServer(t, Config{State: state, Roster: r})
+	const secret = "s3cret"
+	ts = startServer(t, Config{State: state, Roster: r, Secret: secret})
 	a = connect(t, ts.addr, "alice", alice, 120, 40)
 	a.waitFor(0, `Lessons 0/\d+`)
 	a.press(keyDown+keyEnter, `step 2 of 4`)
@@ -338,8 +339,41 @@ func TestClassroom(t *testing.T) {
 	b.press(keyDown+keyEnter, `step 3 of 4`)
 	a.press("q", "")
 	<-a.closed
+
+	// Bob grades an exercise in the lab: his answer is kept, and the
+	// instructor's view grades it again, under his own seed.
+	b.press("q", "")
+	<-b.closed
+	b = connect(t, ts.addr, "bob", bob, 100, 30)
+	b.waitFor(0, `Lessons 0/\d+`)
+	b.press(keyDown+keyDown+keyEnter, `Remove replay duplicates`)
+	b.press(keyEnter, `exercise Remove replay duplicates`)
+	b.line("set filter bloom n=10000 p=0.01")
+	b.press("g", `graded: see the points`)
 	ts.stop(t)
 	<-b.closed
+
+	class, err := Status(context.Background(), state, secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(class.Students) != 2 || !class.PersonalSeeds {
+		t.Fatalf("class: %+v", class)
+	}
+	for _, s := range class.Students {
+		want := map[string]string{"alice": "step 2 of 4", "bob": "step 3 of 4"}[s.Name]
+		if s.Lesson != l.ID || s.Step != want || s.LessonsDone != 0 {
+			t.Errorf("%s: lesson %q %q, %d done; want %q", s.Name, s.Lesson, s.Step, s.LessonsDone, want)
+		}
+		answered := s.Grades[0].Answered && s.Grades[0].Exercise == "dedup-filter" && s.Grades[0].MaxScore > 0
+		if answered != (s.Name == "bob") {
+			t.Errorf("%s's grades: %+v", s.Name, s.Grades)
+		}
+	}
+	var out bytes.Buffer
+	if err := WriteStatus(&out, class, "csv"); err != nil || !regexp.MustCompile(`(?m)^bob,SHA256:\S+,[0-9a-f]{64},0,rollback,step 3 of 4,\d`).MatchString(out.String()) {
+		t.Errorf("csv: %v\n%s", err, out.String())
+	}
 }
 
 func waitUntil(t *testing.T, cond func() bool, what string) {
