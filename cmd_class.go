@@ -2,9 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -40,14 +37,15 @@ Exit status: 0, or 2 for bad input (a missing state directory, a bad format).`,
 		Args: cobra.NoArgs,
 	}
 	fs := cmd.Flags()
-	state := fs.String("state", "", "the server's state `DIR` (default: classroom/ in the state directory)")
-	format := fs.String("format", "text", "text, json or csv")
+	c.stateFlag(cmd)
+	fs.String("format", "text", "text, json or csv")
 	secret := fs.String("secret", "", "the server's grading secret (else $STREAMLAB_GRADE_SECRET)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		if !slices.Contains(classroom.Formats, *format) {
-			return badInput(fmt.Errorf("--format %q: want %s", *format, strings.Join(classroom.Formats, ", ")))
+		cfg, err := c.load(cmd, classroom.Formats)
+		if err != nil {
+			return err
 		}
-		dir, err := classStateDir(*state)
+		dir, err := classStateDir(cfg.State)
 		if err != nil {
 			return err
 		}
@@ -58,7 +56,7 @@ Exit status: 0, or 2 for bad input (a missing state directory, a bad format).`,
 		if err != nil {
 			return failed(err)
 		}
-		return classroom.WriteStatus(c.stdout, class, *format)
+		return classroom.WriteStatus(c.stdout, class, cfg.Format)
 	}
 	return cmd
 }

@@ -37,6 +37,11 @@ func classStateDir(flag string) (string, error) {
 	return filepath.Join(dir, "classroom"), nil
 }
 
+// stateFlag adds --state, the classroom's state directory.
+func (c *cli) stateFlag(cmd *cobra.Command) {
+	cmd.Flags().String("state", c.defaults.State, "keep the host key and the students' progress in `DIR` (default: classroom/ in the state directory)")
+}
+
 // gradeSecret is the grading secret: --secret, else STREAMLAB_GRADE_SECRET
 // (as for `streamlab grade`).
 func gradeSecret(flag string) string {
@@ -70,31 +75,25 @@ the server cannot start.`,
 		Args: cobra.NoArgs,
 	}
 	c.tuiFlags(cmd)
-	fs := cmd.Flags()
-	addr := fs.String("addr", ":2222", "listen on `ADDR` (host:port)")
-	state := fs.String("state", "", "keep the host key and the students' progress in `DIR` (default: classroom/ in the state directory)")
-	roster := fs.String("roster", "", "admit only the keys in `FILE` (lines of: name ssh-public-key)")
-	maxSessions := fs.Int("max-sessions", classroom.DefaultMaxSessions, "at most `N` labs open at once")
-	idle := fs.Duration("idle-timeout", classroom.DefaultIdleTimeout, "close a lab after this long without a key pressed")
+	d, fs := c.defaults, cmd.Flags()
+	fs.String("addr", d.Addr, "listen on `ADDR` (host:port)")
+	c.stateFlag(cmd)
+	fs.String("roster", d.Roster, "admit only the keys in `FILE` (lines of: name ssh-public-key)")
+	fs.Int("max-sessions", d.MaxSessions, "at most `N` labs open at once")
+	fs.Duration("idle-timeout", d.IdleTimeout, "close a lab after this long without a key pressed")
 	secret := fs.String("secret", "", "grading secret: each student gets their own exercise seeds (else $STREAMLAB_GRADE_SECRET)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		cfg, err := c.load(cmd, nil)
 		if err != nil {
 			return err
 		}
-		if *maxSessions < 1 {
-			return badInput(fmt.Errorf("--max-sessions %d: want at least 1", *maxSessions))
-		}
-		if *idle < time.Second {
-			return badInput(fmt.Errorf("--idle-timeout %s: want at least 1s", *idle))
-		}
-		dir, err := classStateDir(*state)
+		dir, err := classStateDir(cfg.State)
 		if err != nil {
 			return err
 		}
 		var r *classroom.Roster
-		if *roster != "" {
-			if r, err = classroom.LoadRoster(*roster); err != nil {
+		if cfg.Roster != "" {
+			if r, err = classroom.LoadRoster(cfg.Roster); err != nil {
 				return badInput(err)
 			}
 		}
@@ -104,7 +103,7 @@ the server cannot start.`,
 		lipgloss.SetHasDarkBackground(true)
 		srv, err := classroom.New(classroom.Config{
 			State:  classroom.State{Dir: dir},
-			Roster: r, MaxSessions: *maxSessions, IdleTimeout: *idle,
+			Roster: r, MaxSessions: cfg.MaxSessions, IdleTimeout: cfg.IdleTimeout,
 			Secret: gradeSecret(*secret),
 			Lab: tui.Options{Theme: cfg.Theme, Mouse: cfg.Mouse, Speed: cfg.Speed, Job: cfg.Job,
 				Executor: cfg.Executor, Seed: cfg.Seed},
@@ -113,7 +112,7 @@ the server cannot start.`,
 		if err != nil {
 			return failed(err)
 		}
-		ln, err := net.Listen("tcp", *addr)
+		ln, err := net.Listen("tcp", cfg.Addr)
 		if err != nil {
 			return failed(err)
 		}
@@ -142,7 +141,7 @@ func (c *cli) serve(ctx context.Context, srv *classroom.Server, ln net.Listener,
 		return failed(err)
 	case <-ctx.Done():
 	}
-	fmt.Fprintf(c.stdout, "stopping: closing %d labs\n", srv.Open())
+	fmt.Fprintf(c.stdout, "stopping: closing the labs open (%d)\n", srv.Open())
 	sctx, cancel := context.WithTimeout(context.Background(), stopGrace)
 	defer cancel()
 	err := srv.Shutdown(sctx)
