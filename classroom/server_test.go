@@ -40,7 +40,7 @@ type testServer struct {
 	served chan error
 }
 
-func startServer(t *testing.T, cfg Config) *testServer {
+func startServer(t testing.TB, cfg Config) *testServer {
 	t.Helper()
 	cfg.Lab = tui.Options{Theme: "mono", Speed: 1, Job: "clicks", Executor: "deterministic", Seed: 1}
 	cfg.NewClock = func(ctx context.Context) bridge.Clock {
@@ -79,7 +79,7 @@ func (ts *testServer) stop(t *testing.T) {
 
 // student is an SSH client with a terminal, and what it has seen.
 type student struct {
-	t      *testing.T
+	t      testing.TB
 	name   string
 	conn   *gossh.Client
 	sess   *gossh.Session
@@ -89,7 +89,7 @@ type student struct {
 	closed chan struct{}
 }
 
-func newKey(t *testing.T) gossh.Signer {
+func newKey(t testing.TB) gossh.Signer {
 	t.Helper()
 	_, priv, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
@@ -112,7 +112,7 @@ func dial(addr, user string, key gossh.Signer) (*gossh.Client, error) {
 }
 
 // connect logs in as user with key and opens a w×h terminal with the lab.
-func connect(t *testing.T, addr, user string, key gossh.Signer, w, h int) *student {
+func connect(t testing.TB, addr, user string, key gossh.Signer, w, h int) *student {
 	t.Helper()
 	conn, err := dial(addr, user, key)
 	if err != nil {
