@@ -159,6 +159,10 @@ func (r *Runtime) Source() *Source { return r.src }
 // Close releases the sink (and removes a temporary database).
 func (r *Runtime) Close() error { return r.writer.close() }
 
+// sinkTime is the virtual time the sink has got to: what it commits and
+// acknowledges happens then, however far ahead the source has read.
+func (r *Runtime) sinkTime() int64 { return r.rec.reached(r.g.nodes[len(r.g.nodes)-1]) }
+
 // committed is called for every micro-batch the real sink writes. A
 // transactional sink's batch only counts once its transaction commits.
 func (r *Runtime) committed(batch []Record) {
@@ -168,12 +172,12 @@ func (r *Runtime) committed(batch []Record) {
 	} else {
 		r.ledgerApply(batch)
 	}
-	r.bus.Publish(Event{TimeMS: r.cur.clock, Kind: EventBatchCommitted, Node: kindSink, N: r.sink.batches,
+	r.bus.Publish(Event{TimeMS: r.sinkTime(), Kind: EventBatchCommitted, Node: kindSink, N: r.sink.batches,
 		Text: fmt.Sprintf("batch %d committed: %d rows", r.sink.batches, len(batch))})
 	sinkNode := r.g.nodes[len(r.g.nodes)-1]
 	if sinkNode.wm > r.wmOut && sinkNode.wm != math.MinInt64 {
 		r.wmOut = sinkNode.wm
-		r.bus.Publish(Event{TimeMS: r.cur.clock, Kind: EventWatermark, Node: kindSink, N: sinkNode.wm,
+		r.bus.Publish(Event{TimeMS: r.sinkTime(), Kind: EventWatermark, Node: kindSink, N: sinkNode.wm,
 			Text: "watermark " + time.UnixMilli(sinkNode.wm).UTC().Format("15:04:05")})
 	}
 }

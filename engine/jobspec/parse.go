@@ -22,12 +22,12 @@ import (
 var (
 	specKeys       = []string{"name", "description", "source", "operators", "connector", "driver", "dependencies"}
 	sourceKeys     = []string{"rate", "devices", "actions", "disorder", "late_fraction", "late_by", "watermark", "trigger", "start", "file"}
-	operatorKeys   = []string{"name", "kind", "parallelism", "partition", "window", "slide", "drop"}
+	operatorKeys   = []string{"name", "kind", "parallelism", "partition", "window", "slide", "drop", "key"}
 	dependencyKeys = []string{"name", "kind", "version", "provides"}
 )
 
 // kindOnly maps the operator keys that belong to one kind to that kind.
-var kindOnly = map[string]string{"window": KindWindowCount, "slide": KindWindowCount, "drop": KindFilter}
+var kindOnly = map[string]string{"window": KindWindowCount, "slide": KindWindowCount, "drop": KindFilter, "key": KindWindowCount}
 
 // Bounds on the input, checked before the YAML parser sees it. Its time
 // grows with the square of the nesting depth, of the length of some tokens
@@ -378,6 +378,8 @@ func (d *decoder) operator(e entry) Operator {
 			o.Slide = d.duration(f)
 		case "drop":
 			o.Drop = d.strings(f)
+		case "key":
+			o.Key = d.str(f)
 		}
 	}
 	if !has["partition"] {

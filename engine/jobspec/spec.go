@@ -88,7 +88,16 @@ type Operator struct {
 	Slide  time.Duration
 	// Drop lists the actions a filter removes.
 	Drop []string
+	// Key is what a window-count counts per (Flink's keyBy): KeyAction
+	// (the default, also when empty) or KeyDevice.
+	Key string
 }
+
+// The keys a window-count can count per.
+const (
+	KeyAction = "action"
+	KeyDevice = "device"
+)
 
 // Dependency is a connector or driver a job declares, as a job would list
 // jars on its class path.
