@@ -403,3 +403,59 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
+
+// TestClassroomLimits checks what a session may not do: run without a
+// terminal, forward a port, exceed the class size, or idle for ever.
+func TestClassroomLimits(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	state := State{Dir: t.TempDir()}
+	ts := startServer(t, Config{State: state, MaxSessions: 1, IdleTimeout: 500 * time.Millisecond})
+	defer ts.stop(t)
+	k1, k2 := newKey(t), newKey(t)
+
+	// The host key is made once and kept.
+	hk1, err := state.HostKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hk2, err := state.HostKey(); err != nil || !bytes.Equal(hk1, hk2) {
+		t.Error("the host key changed")
+	}
+
+	c, err := dial(ts.addr, "ann", k1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fwd, err := c.Dial("tcp", ts.addr); err == nil {
+		fwd.Close()
+		t.Error("a port was forwarded")
+	}
+	sess, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	var outMu sync.Mutex
+	sess.Stdout, sess.Stderr = lockedWriter{&outMu, &out}, lockedWriter{&outMu, &out}
+	if err := sess.Shell(); err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.Wait(); err == nil || !strings.Contains(out.String(), "needs a terminal") {
+		t.Errorf("no terminal: %v %q", err, out.String())
+	}
+	c.Close()
+
+	a := connect(t, ts.addr, "ann", k1, 80, 24)
+	a.waitFor(0, `Lessons 0/\d+`)
+	full := connect(t, ts.addr, "bob", k2, 80, 24)
+	<-full.closed
+	if !strings.Contains(full.screen(0), "the lab is full") {
+		t.Errorf("a second student in a class of one: %q", full.screen(0))
+	}
+	// Ann presses nothing: her lab closes, and she is told why.
+	<-a.closed
+	if !strings.Contains(a.screen(0), "without a key pressed") {
+		t.Errorf("idle: %q", tail(a.screen(0)))
+	}
+	waitUntil(t, func() bool { return ts.Open() == 0 }, "the idle lab to close")
+}
