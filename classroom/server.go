@@ -125,6 +125,18 @@ func New(cfg Config) (*Server, error) {
 	srv.LocalPortForwardingCallback = func(ssh.Context, string, uint32) bool { return false }
 	srv.ReversePortForwardingCallback = func(ssh.Context, string, uint32) bool { return false }
 	srv.Version = "streamlab"
+	// Connections that never become labs (a slow or abandoned login) are
+	// bounded in number, and dropped once idle for longer than a lab may be.
+	srv.IdleTimeout = cfg.IdleTimeout + time.Minute
+	maxConns := int64(2*cfg.MaxSessions + 16)
+	var conns atomic.Int64
+	srv.ConnCallback = func(_ ssh.Context, c net.Conn) net.Conn {
+		if conns.Add(1) > maxConns {
+			conns.Add(-1)
+			return nil
+		}
+		return &countedConn{Conn: c, n: &conns}
+	}
 	s.ssh = srv
 	return s, nil
 }
@@ -363,6 +375,18 @@ func forwardSizes(ctx context.Context, winCh <-chan ssh.Window, p *tea.Program) 
 			p.Send(tea.WindowSizeMsg{Width: min(max(w.Width, 1), maxWidth), Height: min(max(w.Height, 1), maxHeight)})
 		}
 	}
+}
+
+// countedConn is a connection counted while it is open.
+type countedConn struct {
+	net.Conn
+	n    *atomic.Int64
+	once sync.Once
+}
+
+func (c *countedConn) Close() error {
+	c.once.Do(func() { c.n.Add(-1) })
+	return c.Conn.Close()
 }
 
 // keyReader reads the student's keys and notes when the last one came.
