@@ -61,6 +61,9 @@ type Options struct {
 	// ExerciseSeed, when set, is the seed exercise id runs and is graded
 	// under (the student's own); the exercise's seed otherwise.
 	ExerciseSeed func(id string) int64
+	// FrameRate is how many frames a second the lab draws while time
+	// runs (at most 30, the default); a server of many labs draws fewer.
+	FrameRate int
 	// Graded, when set, is given each answer the learner has graded, as
 	// the grader read it, so that it can be kept and graded again.
 	Graded func(id string, answer []byte)
