@@ -4,17 +4,20 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 	"github.com/spf13/cobra"
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/streamlab/streamlab/classroom"
+	"github.com/streamlab/streamlab/classroom/watch"
 	"github.com/streamlab/streamlab/lessons"
 	"github.com/streamlab/streamlab/tui"
 )
@@ -82,10 +85,20 @@ the server cannot start.`,
 	fs.Int("max-sessions", d.MaxSessions, "at most `N` labs open at once")
 	fs.Duration("idle-timeout", d.IdleTimeout, "close a lab after this long without a key pressed")
 	secret := fs.String("secret", "", "grading secret: each student gets their own exercise seeds (else $STREAMLAB_GRADE_SECRET)")
+	watchFlag := fs.Bool("watch", false, "show the class live in this terminal (q stops the server)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		cfg, err := c.load(cmd, nil)
 		if err != nil {
 			return err
+		}
+		var logw io.Writer = c.stderr
+		var ring *watch.Log
+		if *watchFlag {
+			if !isTerminal(c.stdin) || !isTerminal(c.stdout) {
+				return badInput(errors.New("--watch needs a terminal, and standard input or output is not one; use `streamlab class status` to read the class without one"))
+			}
+			ring = &watch.Log{}
+			logw = ring
 		}
 		dir, err := classStateDir(cfg.State)
 		if err != nil {
@@ -107,7 +120,7 @@ the server cannot start.`,
 			Secret: gradeSecret(*secret),
 			Lab: tui.Options{Theme: cfg.Theme, Mouse: cfg.Mouse, Speed: cfg.Speed, Job: cfg.Job,
 				Executor: cfg.Executor, Seed: cfg.Seed},
-			Log: c.stderr,
+			Log: logw,
 		})
 		if err != nil {
 			return failed(err)
@@ -116,13 +129,25 @@ the server cannot start.`,
 		if err != nil {
 			return failed(err)
 		}
-		return c.serve(cmd.Context(), srv, ln, dir, r)
+		var view *watch.Model
+		if ring != nil {
+			st, secret, grades := classroom.State{Dir: dir}, gradeSecret(*secret), &classroom.Grades{}
+			v := watch.New(ln.Addr().String(), func(ctx context.Context) watch.Snapshot {
+				class, err := grades.Status(ctx, st, secret)
+				return watch.Snapshot{Class: class, Online: srv.Online(), Log: ring.Lines(), Err: err}
+			})
+			view = &v
+		}
+		return c.serve(cmd.Context(), srv, ln, dir, r, view)
 	}
 	return cmd
 }
 
 // serve runs srv on ln until ctx ends (SIGINT, SIGTERM), then stops it.
-func (c *cli) serve(ctx context.Context, srv *classroom.Server, ln net.Listener, dir string, r *classroom.Roster) error {
+//
+// With view, the class is shown live in the terminal until the instructor
+// quits it, which stops the server too.
+func (c *cli) serve(ctx context.Context, srv *classroom.Server, ln net.Listener, dir string, r *classroom.Roster, view *watch.Model) error {
 	if hk, err := (classroom.State{Dir: dir}).HostKey(); err == nil {
 		if signer, err := gossh.ParsePrivateKey(hk); err == nil {
 			fmt.Fprintf(c.stdout, "host key %s\n", gossh.FingerprintSHA256(signer.PublicKey()))
@@ -136,6 +161,24 @@ func (c *cli) serve(ctx context.Context, srv *classroom.Server, ln net.Listener,
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
+	if view != nil {
+		vctx, stopView := context.WithCancel(ctx)
+		viewed := make(chan error, 1)
+		go func() {
+			_, err := tea.NewProgram(*view, tea.WithAltScreen(), tea.WithContext(vctx), tea.WithoutSignalHandler(),
+				tea.WithInput(c.stdin), tea.WithOutput(c.stdout)).Run()
+			viewed <- err
+		}()
+		select {
+		case err := <-served:
+			stopView()
+			<-viewed
+			return failed(err)
+		case <-viewed:
+		}
+		stopView()
+		ctx = vctx // done: the view was quit or a signal came; stop now
+	}
 	select {
 	case err := <-served:
 		return failed(err)

@@ -184,6 +184,17 @@ func (s *Server) Open() int {
 	return len(s.open)
 }
 
+// Online reports which students have a lab open now, by ID.
+func (s *Server) Online() map[string]bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[string]bool, len(s.open))
+	for id := range s.open {
+		out[id] = true
+	}
+	return out
+}
+
 // logf writes one line to the log.
 func (s *Server) logf(format string, args ...any) {
 	s.logMu.Lock()
