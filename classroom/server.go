@@ -360,6 +360,7 @@ func (s *Server) labOptions(ctx context.Context, student *Student) tui.Options {
 	opts.ConfigFile = ""
 	opts.ProgramOptions = []tea.ProgramOption{tea.WithoutSignalHandler()}
 	opts.FrameRate = frameRate
+	opts.Guard = jobGuard()
 	if s.cfg.NewClock != nil {
 		opts.Clock = s.cfg.NewClock(ctx)
 	}

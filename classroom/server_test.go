@@ -277,6 +277,14 @@ func TestClassroom(t *testing.T) {
 	b.openLesson4()
 	a.doSteps(l, 0, 1)
 	b.doSteps(l, 0, 2)
+	// The server's files are not the lab's to open.
+	m := a.mark()
+	a.press(":", `a lab-script line`)
+	a.press("job /etc/passwd\r", `restart the job`) // the job is running
+	a.press("y", `only built-in jobs \(.*\) and a lesson's own files open here`)
+	if strings.Contains(a.screen(m), "root:") {
+		t.Error("the lab showed a server file")
+	}
 	if strings.Contains(a.screen(0), "step 3/4") {
 		t.Error("alice's screen shows bob's step")
 	}

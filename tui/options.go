@@ -61,6 +61,10 @@ type Options struct {
 	// ExerciseSeed, when set, is the seed exercise id runs and is graded
 	// under (the student's own); the exercise's seed otherwise.
 	ExerciseSeed func(id string) int64
+	// Guard, when set, sees every request before it goes to the engine;
+	// an error refuses the request and is shown instead (a server keeps a
+	// student's lab from opening its files).
+	Guard func(bridge.Request) error
 	// FrameRate is how many frames a second the lab draws while time
 	// runs (at most 30, the default); a server of many labs draws fewer.
 	FrameRate int

@@ -107,11 +107,20 @@ func (m *Model) openLab(job string) {
 	m.setFocus(PanePipeline)
 }
 
-// send hands a request to the bridge; a full queue is reported, not hidden.
-func (m *Model) send(r bridge.Request) {
+// send hands a request to the bridge and reports whether it went; a
+// request the guard refuses, or a full queue, is reported, not hidden.
+func (m *Model) send(r bridge.Request) bool {
+	if m.opts.Guard != nil {
+		if err := m.opts.Guard(r); err != nil {
+			m.msg = message{text: err.Error(), isErr: true}
+			return false
+		}
+	}
 	if !m.eng.Send(r) {
 		m.msg = message{text: "the engine is busy; try again", isErr: true}
+		return false
 	}
+	return true
 }
 
 // labKey handles a key on the lab screen: dialogs first, then the lab's
@@ -135,8 +144,9 @@ func (m Model) labKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case m.confirm != "":
 		switch {
 		case key.Matches(k, m.yesNo.Yes):
-			m.send(bridge.Request{Kind: bridge.Reconfigure, Line: m.confirm})
-			m.msg = message{text: "restarting the job with " + m.confirm}
+			if m.send(bridge.Request{Kind: bridge.Reconfigure, Line: m.confirm}) {
+				m.msg = message{text: "restarting the job with " + m.confirm}
+			}
 			m.confirm = ""
 		case key.Matches(k, m.yesNo.No):
 			m.msg = message{text: "kept the job running as it was"}
