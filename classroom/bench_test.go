@@ -15,7 +15,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/streamlab/streamlab/tui"
@@ -52,6 +54,9 @@ func BenchmarkClassroom(b *testing.B) {
 }
 
 func benchClassroom(b *testing.B, n int) {
+	// Colors, as `streamlab serve` draws them (styling is much of a frame).
+	defer lipgloss.SetColorProfile(lipgloss.ColorProfile())
+	lipgloss.SetColorProfile(termenv.ANSI256)
 	state := State{Dir: b.TempDir()}
 	runtime.GC()
 	var before runtime.MemStats
