@@ -417,7 +417,7 @@ func TestMain(m *testing.M) {
 func TestClassroomLimits(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	state := State{Dir: t.TempDir()}
-	ts := startServer(t, Config{State: state, MaxSessions: 1, IdleTimeout: 500 * time.Millisecond})
+	ts := startServer(t, Config{State: state, MaxSessions: 1, IdleTimeout: 3 * time.Second})
 	defer ts.stop(t)
 	k1, k2 := newKey(t), newKey(t)
 
