@@ -280,8 +280,7 @@ func TestClassroom(t *testing.T) {
 	// The server's files are not the lab's to open.
 	m := a.mark()
 	a.press(":", `a lab-script line`)
-	a.press("job /etc/passwd\r", `restart the job`) // the job is running
-	a.press("y", `only built-in jobs \(.*\) and a lesson's own files open here`)
+	a.press("job /etc/passwd\r", `only built-in jobs \(.*\) and a lesson's own files open here`)
 	if strings.Contains(a.screen(m), "root:") {
 		t.Error("the lab showed a server file")
 	}
@@ -460,7 +459,11 @@ func TestClassroomLimits(t *testing.T) {
 	if !strings.Contains(full.screen(0), "the lab is full") {
 		t.Errorf("a second student in a class of one: %q", full.screen(0))
 	}
-	// Ann presses nothing: her lab closes, and she is told why.
+	// In the sandbox too, the server's files are not the lab's to open.
+	a.press(keyEnter+keyEnter, `⏸ ready`)
+	a.press(":", `a lab-script line`)
+	a.press("job /etc/passwd\r", `only built-in jobs \(.*\) and a lesson's own files open here`)
+	// Then Ann presses nothing: her lab closes, and she is told why.
 	<-a.closed
 	if !strings.Contains(a.screen(0), "without a key pressed") {
 		t.Errorf("idle: %q", tail(a.screen(0)))

@@ -274,6 +274,12 @@ func (m *Model) submit(line string) {
 	verb, _, _ := strings.Cut(strings.TrimSpace(line), " ")
 	fresh := m.frame.Lesson != nil && m.frame.Lesson.Fresh // the bridge opens a new session
 	if (verb == script.VerbSet || verb == script.VerbJob) && m.frame.Started && !fresh {
+		if m.opts.Guard != nil {
+			if err := m.opts.Guard(bridge.Request{Kind: bridge.Reconfigure, Line: line}); err != nil {
+				m.msg = message{text: err.Error(), isErr: true}
+				return // refused before asking to restart for it
+			}
+		}
 		m.confirm = line
 		return
 	}
@@ -283,6 +289,7 @@ func (m *Model) submit(line string) {
 	case script.VerbResume:
 		m.paused = false
 	}
-	m.send(bridge.Request{Kind: bridge.Line, Line: line})
-	m.msg = message{text: "> " + line}
+	if m.send(bridge.Request{Kind: bridge.Line, Line: line}) {
+		m.msg = message{text: "> " + line}
+	}
 }
