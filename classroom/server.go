@@ -161,7 +161,10 @@ func (s *Server) Serve(ln net.Listener) error {
 // connections.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.closed.Store(true)
+	// Under the lock, so that no lab enters between the stop and the wait.
+	s.mu.Lock()
 	s.halt()
+	s.mu.Unlock()
 	done := make(chan struct{})
 	go func() { s.labs.Wait(); close(done) }()
 	select {
