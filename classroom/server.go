@@ -125,7 +125,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	// A session is the lab: a shell request only. exec and subsystem
 	// (sftp, scp) are refused; port and X11 forwarding have no handler
-	// and so are refused too, and an agent is never forwarded.
+	// and so are refused too. An agent request is acknowledged by the SSH
+	// library, but the server never opens the agent channel, so no agent
+	// is forwarded.
 	srv.SessionRequestCallback = func(_ ssh.Session, kind string) bool { return kind == "shell" }
 	srv.LocalPortForwardingCallback = func(ssh.Context, string, uint32) bool { return false }
 	srv.ReversePortForwardingCallback = func(ssh.Context, string, uint32) bool { return false }
