@@ -359,7 +359,9 @@ func (s *Server) labOptions(ctx context.Context, student *Student) tui.Options {
 	opts := s.cfg.Lab
 	st := s.cfg.State
 	opts.StateDir = st.StudentDir(student.ID)
-	opts.SaveDir = st.SessionsDir(student.ID)
+	// Saved sessions and a prediction form's answers go beside the graded
+	// answers (the form saves DIR/ID/answers.yaml, as the grader reads).
+	opts.SaveDir = st.AnswersDir(student.ID)
 	opts.Progress, opts.ProgressWarning = nil, ""
 	opts.DB = "" // a shared database file would mix the students' runs
 	opts.ConfigFile = ""

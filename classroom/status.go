@@ -93,7 +93,7 @@ type Grades struct {
 type cachedGrade struct {
 	size    int64
 	modTime time.Time
-	secret  string
+	opts    string
 	grade   Grade
 }
 
@@ -105,7 +105,7 @@ func (g *Grades) grade(ctx context.Context, ex *pack.Exercise, dir string, info 
 		g.mu.Lock()
 		c, ok := g.m[path]
 		g.mu.Unlock()
-		if ok && c.size == info.Size() && c.modTime.Equal(info.ModTime()) && c.secret == opts.Secret {
+		if ok && c.size == info.Size() && c.modTime.Equal(info.ModTime()) && c.opts == optsKey(opts) {
 			return c.grade, nil
 		}
 	}
@@ -119,10 +119,19 @@ func (g *Grades) grade(ctx context.Context, ex *pack.Exercise, dir string, info 
 		if g.m == nil {
 			g.m = map[string]cachedGrade{}
 		}
-		g.m[path] = cachedGrade{size: info.Size(), modTime: info.ModTime(), secret: opts.Secret, grade: gr}
+		g.m[path] = cachedGrade{size: info.Size(), modTime: info.ModTime(), opts: optsKey(opts), grade: gr}
 		g.mu.Unlock()
 	}
 	return gr, nil
+}
+
+// optsKey tells apart the grader's settings a grade was made under.
+func optsKey(o grade.Options) string {
+	seed := "-"
+	if o.Seed != nil {
+		seed = strconv.FormatInt(*o.Seed, 10)
+	}
+	return o.Student + "\x00" + o.Secret + "\x00" + seed
 }
 
 // Status is the package's Status, grading only answers not graded before.
@@ -162,15 +171,11 @@ func (g *Grades) Status(ctx context.Context, st State, secret string) (*Class, e
 		if l := currentLesson(p, catalog); l != nil {
 			s.Lesson, s.LessonTitle, s.Step = l.ID, strconv.Itoa(l.Number)+" "+l.Title, p.Status(l)
 		}
-		opts := grade.Options{}
-		if secret != "" {
-			opts.Student, opts.Secret = id, secret
-		}
 		dir := st.AnswersDir(id)
 		for _, ex := range exs {
 			gr := Grade{Exercise: ex.ID}
 			if info, err := untrustedStat(answer.Locate(ex, dir)); err == nil {
-				if gr, err = g.grade(ctx, ex, dir, info, opts); err != nil {
+				if gr, err = g.grade(ctx, ex, dir, info, gradeOptions(ex, id, secret, p.Seed)); err != nil {
 					return nil, err
 				}
 				s.Score += gr.Score
@@ -181,6 +186,20 @@ func (g *Grades) Status(ctx context.Context, st State, secret string) (*Class, e
 		c.Students = append(c.Students, s)
 	}
 	return c, nil
+}
+
+// gradeOptions grades ex under the seed the student's lab ran it under:
+// with the secret, the student's own for the exercise; without, a
+// prediction under their lesson seed (the lab's prediction form plays the
+// scenario under it) and any other exercise under its own seed.
+func gradeOptions(ex *pack.Exercise, id, secret string, lessonSeed int64) grade.Options {
+	switch {
+	case secret != "":
+		return grade.Options{Student: id, Secret: secret}
+	case ex.Kind == pack.KindPrediction && lessonSeed != 0:
+		return grade.Options{Seed: &lessonSeed}
+	}
+	return grade.Options{}
 }
 
 // untrustedStat stats path without following a last link.

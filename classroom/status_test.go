@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/streamlab/streamlab/exercises"
+	"github.com/streamlab/streamlab/exercises/pack"
 )
 
 // TestGradesCache grades a kept answer, keeps the grade while the file is
@@ -32,10 +33,10 @@ func TestGradesCache(t *testing.T) {
 	score := func(g *Grades) float64 {
 		t.Helper()
 		c, err := g.Status(context.Background(), st, "")
-		if err != nil || len(c.Students) != 1 || !c.Students[0].Grades[0].Answered {
+		if err != nil || len(c.Students) != 1 || !gradeOf(c.Students[0], ex.ID).Answered {
 			t.Fatalf("%+v %v", c, err)
 		}
-		return c.Students[0].Grades[0].Score
+		return gradeOf(c.Students[0], ex.ID).Score
 	}
 	save("set filter none\n")
 	g := &Grades{}
@@ -55,5 +56,23 @@ func TestGradesCache(t *testing.T) {
 	exact := score(g)
 	if exact == -1 || exact <= none || exact != score(nil) {
 		t.Errorf("scores: none %g, exact %g (cached), %g (fresh)", none, exact, score(nil))
+	}
+}
+
+// TestGradeOptions: answers are graded again under the seed the lab ran
+// them under.
+func TestGradeOptions(t *testing.T) {
+	pred := &pack.Exercise{ID: "p", Kind: pack.KindPrediction}
+	conf := &pack.Exercise{ID: "c", Kind: pack.KindConfiguration}
+	if o := gradeOptions(pred, "id", "", 42); o.Seed == nil || *o.Seed != 42 || o.Secret != "" {
+		t.Errorf("a prediction without a secret: %+v", o)
+	}
+	if o := gradeOptions(conf, "id", "", 42); o.Seed != nil || o.Secret != "" {
+		t.Errorf("a configuration without a secret: %+v", o)
+	}
+	for _, ex := range []*pack.Exercise{pred, conf} {
+		if o := gradeOptions(ex, "id", "k", 42); o.Seed != nil || o.Student != "id" || o.Secret != "k" {
+			t.Errorf("%s with a secret: %+v", ex.ID, o)
+		}
 	}
 }

@@ -29,7 +29,7 @@ import (
 //	DIR/students/ID/student.json          who the student is (Student)
 //	DIR/students/ID/progress.json         their lessons' progress and seed (lessons.Store)
 //	DIR/students/ID/answers/EX/FILE       the last answer they graded to exercise EX
-//	DIR/students/ID/sessions/             sessions they saved with ctrl+s
+//	DIR/students/ID/answers/*.lab         sessions they saved with ctrl+s
 //	DIR/students/ID/lessons/              the lessons' files
 //
 // ID is the hex SHA-256 of the student's public key: the key is who they
@@ -39,7 +39,6 @@ const (
 	studentsDir  = "students"
 	studentFile  = "student.json"
 	answersDir   = "answers"
-	sessionsDir  = "sessions"
 	maxStateFile = 1 << 20
 )
 
@@ -81,9 +80,6 @@ func (s State) Progress(id string) lessons.Store { return lessons.Store{Dir: s.S
 // AnswersDir is where student id's answers are kept, one subdirectory an
 // exercise (the layout `streamlab grade --answers` reads).
 func (s State) AnswersDir(id string) string { return filepath.Join(s.StudentDir(id), answersDir) }
-
-// SessionsDir is where student id's saved sessions go.
-func (s State) SessionsDir(id string) string { return filepath.Join(s.StudentDir(id), sessionsDir) }
 
 // Login records that the student with key logged in as name at now, and
 // returns them.
