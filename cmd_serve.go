@@ -157,7 +157,7 @@ func (c *cli) serve(ctx context.Context, srv *classroom.Server, ln net.Listener,
 	if r == nil {
 		fmt.Fprintln(c.stdout, "no --roster: ANY public key is admitted")
 	} else {
-		fmt.Fprintf(c.stdout, "roster: %d students admitted by their keys\n", r.Len())
+		fmt.Fprintf(c.stdout, "roster of %d: only their keys are admitted\n", r.Len())
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
