@@ -290,8 +290,12 @@ func (s *Server) serveLab(sess ssh.Session) {
 	var lastKey atomic.Int64
 	lastKey.Store(time.Now().UnixNano())
 	idle := s.cfg.IdleTimeout
+	var timerMu sync.Mutex // the timer is set before its function reads it
 	var timer *time.Timer
+	timerMu.Lock()
 	timer = time.AfterFunc(idle, func() {
+		timerMu.Lock()
+		defer timerMu.Unlock()
 		if left := idle - time.Since(time.Unix(0, lastKey.Load())); left > 0 {
 			timer.Reset(left)
 			return
@@ -299,7 +303,12 @@ func (s *Server) serveLab(sess ssh.Session) {
 		why.Store(fmt.Sprintf("the lab closed after %s without a key pressed", idle))
 		cancel()
 	})
-	defer timer.Stop()
+	timerMu.Unlock()
+	defer func() {
+		timerMu.Lock()
+		timer.Stop()
+		timerMu.Unlock()
+	}()
 
 	opts := s.labOptions(ctx, student)
 	var forwarding sync.WaitGroup
