@@ -196,6 +196,8 @@ configuration file and the built-in defaults, in that order of precedence.`,
 		c.lessonsCmd(),  // cmd_lessons.go
 		c.gradeCmd(),    // cmd_grade.go
 		c.exerciseCmd(), // cmd_exercise.go
+		c.serveCmd(),    // cmd_serve.go
+		c.classCmd(),    // cmd_class.go
 		c.versionCmd(),
 	)
 

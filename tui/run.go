@@ -39,7 +39,11 @@ func Run(ctx context.Context, opts Options, in io.Reader, out io.Writer) error {
 	if opts.Mouse {
 		progOpts = append(progOpts, tea.WithMouseCellMotion())
 	}
-	final, runErr := tea.NewProgram(forTerminal(New(opts, b), plain), progOpts...).Run()
+	p := tea.NewProgram(forTerminal(New(opts, b), plain), append(progOpts, opts.ProgramOptions...)...)
+	if opts.Program != nil {
+		opts.Program(p)
+	}
+	final, runErr := p.Run()
 	final = fromTerminal(final)
 	cancel()
 	// The last save may still have been in flight when the learner quit.
@@ -65,7 +69,7 @@ func newBridge(opts Options) (*bridge.Bridge, error) {
 	}
 	b, err := bridge.New(bridge.Options{
 		Job: job, Seed: opts.Seed, Executor: opts.Executor, DB: opts.DB,
-		Speed: opts.Speed, Clock: opts.Clock,
+		Speed: opts.Speed, Clock: opts.Clock, FrameRate: opts.FrameRate,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("opening job %s: %w", job, err)
