@@ -24,6 +24,9 @@ var ErrNoSuchNode = errors.New("no such node")
 // cannot place are asked of it.
 var ErrConcurrentFailures = errors.New("under the concurrent executor failures need checkpoints (ha passive-standby); other schemes need the deterministic executor, which places them at exact positions")
 
+// ErrAlreadyDown is returned for a kill of a node that is down already.
+var ErrAlreadyDown = errors.New("already down")
+
 // plan is a scheduled kill or restart.
 type plan struct {
 	node     *node // nil: the whole job (failover) or the job manager

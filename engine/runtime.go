@@ -505,13 +505,22 @@ func (r *Runtime) Kill(name string) error {
 	if err := r.failuresAllowed(); err != nil {
 		return err
 	}
+	if r.state != StateRunning {
+		return fmt.Errorf("the job is %s: nothing runs that could be killed", r.state)
+	}
 	if name == JobManager {
+		if r.rec.jmDown {
+			return fmt.Errorf("the job manager is %w: a standby becomes leader once the lease has run out", ErrAlreadyDown)
+		}
 		r.rec.killJobManager()
 		return nil
 	}
 	n, err := r.rec.lookup(name)
 	if err != nil {
 		return err
+	}
+	if n.dead {
+		return fmt.Errorf("%s is %w: it comes back when its restart is due (in a standalone deployment, after `restart %s`)", name, ErrAlreadyDown, name)
 	}
 	r.rec.kill(n)
 	return nil
