@@ -4,6 +4,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/streamlab/streamlab/tui/bridge"
+	"github.com/streamlab/streamlab/tui/draw"
 )
 
 // frameMsg carries one frame from the bridge.
@@ -47,6 +48,9 @@ func (m *Model) applyFrame(f bridge.Frame) {
 	m.filter.SetFrame(f)
 	m.events.SetFrame(f)
 	m.palette.SetNodes(m.pipeline.Nodes())
+	if f.Report != nil || f.ReportWhy != "" {
+		m.report.SetReport(f.Report, draw.Clock(f.ClockMS), f.ReportWhy)
+	}
 	for _, r := range f.Results {
 		switch {
 		case r.Err != "":

@@ -71,6 +71,7 @@ func (m *Model) resize(w, h int) {
 	m.home.SetSize(w, max(h-1, 0))
 	m.palette.SetWidth(w)
 	body := max(h-chromeLines, 0)
+	m.report.SetSize(min(w-2, 124), body)
 	// In a lesson or an exercise its pane takes a column on the right,
 	// and the lab's panes share what is left.
 	guideW := 0

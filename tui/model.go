@@ -26,6 +26,7 @@ import (
 	"github.com/streamlab/streamlab/tui/palette"
 	"github.com/streamlab/streamlab/tui/picker"
 	"github.com/streamlab/streamlab/tui/pipeline"
+	"github.com/streamlab/streamlab/tui/reportview"
 	"github.com/streamlab/streamlab/tui/styles"
 )
 
@@ -103,6 +104,7 @@ type Model struct {
 	events   events.Model
 	palette  palette.Model
 	picker   picker.Model
+	report   reportview.Model
 	help     help.Model
 	showHelp bool
 
@@ -144,6 +146,7 @@ func New(opts Options, eng Engine) Model {
 		events:   events.New(st),
 		palette:  palette.New(st),
 		picker:   picker.New(st),
+		report:   reportview.New(st),
 		help:     h,
 		slot:     PaneFilter,
 		guide:    lessonpane.New(st),

@@ -143,6 +143,15 @@ func (m Model) labKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.confirm = ""
 		}
 		return m, nil
+	case m.report.Active():
+		if key.Matches(k, m.keys.Quit) && k.String() == "ctrl+c" {
+			return m, tea.Quit
+		}
+		m.report = m.report.Update(k)
+		if !m.report.Active() {
+			m.send(bridge.Request{Kind: bridge.StopReport})
+		}
+		return m, nil
 	case m.showHelp:
 		if key.Matches(k, m.keys.Help) || key.Matches(k, m.keys.Back) {
 			m.showHelp = false
@@ -178,6 +187,15 @@ func (m Model) labKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.send(bridge.Request{Kind: bridge.Pause})
 		}
 		m.paused = !m.paused
+	case key.Matches(k, lk.Finish):
+		if !m.frame.Playing {
+			m.msg = message{text: "no run is playing; type a run (: run 3000) to play one"}
+			break
+		}
+		m.send(bridge.Request{Kind: bridge.Finish})
+		m.msg = message{text: "finishing the run at once"}
+	case key.Matches(k, lk.Report):
+		m.openReport()
 	case key.Matches(k, lk.Step):
 		m.send(bridge.Request{Kind: bridge.StepOne})
 		m.paused = true
@@ -275,4 +293,14 @@ func (m *Model) submit(line string) {
 	}
 	m.send(bridge.Request{Kind: bridge.Line, Line: line})
 	m.msg = message{text: "> " + line}
+	if verb == script.VerbReport {
+		m.openReport()
+	}
+}
+
+// openReport opens the report overlay; the bridge sends the report with
+// its frames while it is open.
+func (m *Model) openReport() {
+	m.report.Open()
+	m.send(bridge.Request{Kind: bridge.WatchReport})
 }

@@ -52,6 +52,9 @@ func (m Model) labLines() []string {
 		body = draw.Overlay(body, box, (m.w-ansi.StringWidth(box[0]))/2, max((len(body)-len(box))/2, 0))
 	case m.confirm != "":
 		body = m.overlayConfirm(body)
+	case m.report.Active():
+		box := m.report.Lines()
+		body = draw.Overlay(body, box, max((m.w-ansi.StringWidth(box[0]))/2, 0), 0)
 	case m.showHelp:
 		body = m.overlayHelp(body, m.activeKeys())
 	}
@@ -97,6 +100,8 @@ func (m Model) activeKeys() helpKeys {
 		return helpKeys{m.yesNo}
 	case m.guide.Asking():
 		return helpKeys{m.guide.AnswerKeys()}
+	case m.report.Active():
+		return helpKeys{m.report.Keys()}
 	}
 	if m.guide.Active() {
 		return helpKeys{guideHelp{m.guide.Keys(), m.keys}, m.focusedKeys()}
@@ -142,6 +147,12 @@ func (m Model) statusBar() string {
 	}
 	if !m.frame.Started {
 		state = st.StatusOff.Render("⏸ ready")
+	}
+	if m.frame.Playing {
+		state = st.StatusRunning.Render("▶ run to " + draw.Clock(m.frame.PlayEndMS))
+		if m.paused {
+			state = st.StatusOff.Render("⏸ run to " + draw.Clock(m.frame.PlayEndMS))
+		}
 	}
 	kv := func(k, v string) string { return st.StatusKey.Render(k+" ") + st.Bold.Render(v) }
 	// Segments in display order, each with a rank: when the bar is too

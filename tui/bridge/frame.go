@@ -41,6 +41,10 @@ type Frame struct {
 	// Probe is the watched record id's bit positions in the filter, read
 	// when the frame was made; nil when no id is watched.
 	Probe *FilterProbe
+	// Report is the session's report while the report overlay watches it
+	// (refreshed every few frames); ReportWhy says why there is none.
+	Report    *engine.Report
+	ReportWhy string
 	// Lesson is the step tracker's word in a lesson's session; nil
 	// elsewhere.
 	Lesson *LessonState
@@ -73,6 +77,9 @@ func (f *Frame) merge(older Frame) {
 	f.Events = append(older.Events, f.Events...)
 	f.Results = append(older.Results, f.Results...)
 	f.Missed += older.Missed
+	if f.Report == nil && f.ReportWhy == "" {
+		f.Report, f.ReportWhy = older.Report, older.ReportWhy
+	}
 	if len(f.Events) > maxPendingEvents {
 		f.Missed += int64(len(f.Events) - maxPendingEvents)
 		f.Events = f.Events[len(f.Events)-maxPendingEvents:]

@@ -25,6 +25,10 @@ func (b *Bridge) Handle(r Request) {
 		b.resume()
 	case Finish:
 		b.endPlay()
+	case WatchReport:
+		b.watchReport, b.reportNow = true, true
+	case StopReport:
+		b.watchReport = false
 	case StepOne:
 		b.paused = true
 		b.stepOne()

@@ -82,9 +82,7 @@ func (b *Bridge) observe() {
 	b.drainBus()
 	o := lessons.Observation{Events: b.obsEvents, Rejected: b.obsRejected}
 	if b.rt != nil {
-		if rep, err := b.sess.Report(); err == nil {
-			o.Report = rep
-		}
+		o.Report = b.report()
 	}
 	b.obsEvents, b.obsRejected = nil, nil
 	if len(b.tracker.Observe(o)) == 0 {

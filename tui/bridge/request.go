@@ -43,6 +43,11 @@ const (
 	// Finish plays the typed run in flight to its end at once (the
 	// fast-forward key).
 	Finish
+	// WatchReport puts the session's report into frames (Frame.Report)
+	// until StopReport: the lab's report overlay. It is not recorded.
+	WatchReport
+	// StopReport stops sending the report.
+	StopReport
 )
 
 // Request is what the UI asks of the bridge.
