@@ -38,6 +38,7 @@ func (m *Model) applyFrame(f bridge.Frame) {
 	if f.Paused != m.frame.Paused || f.Gen != m.frame.Gen {
 		m.paused = f.Paused
 	}
+	noteChanged := f.Note != m.frame.Note && f.Note != ""
 	m.frame = f
 	if m.nodeRows() != rows || m.filterKind() != kind {
 		m.resize(m.w, m.h)
@@ -48,6 +49,9 @@ func (m *Model) applyFrame(f bridge.Frame) {
 	m.filter.SetFrame(f)
 	m.events.SetFrame(f)
 	m.palette.SetNodes(m.pipeline.Nodes())
+	if c := f.Choices; c != nil {
+		m.picker.SetVerdicts(c.Key, c.Refused, c.Notes)
+	}
 	if f.Report != nil || f.ReportWhy != "" {
 		m.report.SetReport(f.Report, draw.Clock(f.ClockMS), f.ReportWhy)
 	}
@@ -63,6 +67,9 @@ func (m *Model) applyFrame(f bridge.Frame) {
 		case r.Info != "":
 			m.msg = message{text: r.Info}
 		}
+	}
+	if noteChanged {
+		m.msg = message{text: "! " + f.Note}
 	}
 	if f.Fatal != "" {
 		m.msg = message{text: f.Fatal, isErr: true}

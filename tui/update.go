@@ -128,8 +128,11 @@ func (m Model) labKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case m.picker.Active():
 		p, chosen, ok := m.picker.Update(k)
 		m.picker = p
-		if ok {
+		switch {
+		case ok:
 			m.submit("set " + p.Key + " " + chosen.Value)
+		case chosen.Refused != "":
+			m.msg = message{text: p.Key + " " + chosen.Value + " cannot run with the other settings: " + chosen.Refused, isErr: true}
 		}
 		return m, nil
 	case m.confirm != "":

@@ -155,6 +155,11 @@ func (m Model) statusBar() string {
 		}
 	}
 	kv := func(k, v string) string { return st.StatusKey.Render(k+" ") + st.Bold.Render(v) }
+	semSeg := kv("sem", orDash(sem))
+	if m.frame.Note != "" && s["semantics"] != "" && s["semantics"] != sem {
+		// A weaker guarantee than asked: R shows config.note, why.
+		semSeg += st.Warn.Render(" (asked " + s["semantics"] + ")")
+	}
 	// Segments in display order, each with a rank: when the bar is too
 	// wide the highest ranks go first.
 	segs := []struct {
@@ -165,7 +170,7 @@ func (m Model) statusBar() string {
 		{kv("job", orDash(s["job"])), 1},
 		{kv("mode", orDash(s["mode"])), 4},
 		{kv("sink", orDash(s["sink"])), 5},
-		{kv("sem", orDash(sem)), 3},
+		{semSeg, 1},
 		{kv("ha", orDash(ha)), 6},
 		{kv("filter", orDash(filter)), 7},
 		{kv("t", draw.Clock(m.frame.ClockMS)), 1},

@@ -88,6 +88,8 @@ type Bridge struct {
 	probeID uint64 // the record id whose bits each frame carries
 	probing bool
 
+	guarantee string // the engine's note on a weaker guarantee than asked
+
 	watchReport bool // frames carry the report (the report overlay is open)
 	reportNow   bool // the next frame carries it, whatever the frame's number
 
@@ -222,6 +224,7 @@ func (b *Bridge) Frame() Frame {
 	} else {
 		f.Snap = b.previewSnapshot()
 	}
+	f.Note = b.guarantee
 	if b.watchReport {
 		b.addReport(&f)
 	}

@@ -29,6 +29,8 @@ func (b *Bridge) Handle(r Request) {
 		b.watchReport, b.reportNow = true, true
 	case StopReport:
 		b.watchReport = false
+	case CheckChoices:
+		b.pending.Choices = b.checkChoices(r.Line, r.Lines)
 	case StepOne:
 		b.paused = true
 		b.stepOne()

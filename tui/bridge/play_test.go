@@ -153,3 +153,32 @@ func TestRunAtMaxSpeedIsImmediate(t *testing.T) {
 func itoa(n int64) string { return strconvFormat(n) }
 
 func strconvFormat(n int64) string { return strconv.FormatInt(n, 10) }
+
+// Settings the engine refuses to start are reported once, and time stops
+// rather than repeating the error every tick.
+func TestRefusedSettingsAreReportedOnce(t *testing.T) {
+	b := newBridge(t, Options{Job: "clicks", Seed: 1})
+	b.Handle(Request{Kind: Line, Line: "set semantics at-least-once"})
+	b.Handle(Request{Kind: Line, Line: "set ha none"})
+	b.Handle(Request{Kind: Resume})
+	at := t0
+	var errs []string
+	for range 30 {
+		ticks(b, &at, 1, time.Second/30)
+		for _, r := range b.Frame().Results {
+			if r.Err != "" {
+				errs = append(errs, r.Err)
+			}
+		}
+	}
+	if len(errs) != 1 || !strings.Contains(errs[0], "at-least-once needs preserved input") {
+		t.Errorf("errors %q, want the engine's reason once", errs)
+	}
+	if f := b.Frame(); !f.Paused || f.ClockMS > 100 {
+		t.Errorf("paused %v, clock %d ms after the refusal", f.Paused, f.ClockMS)
+	}
+	ch := b.checkChoices("ha", []string{"none", "upstream-backup"})
+	if ch.Refused["none"] == "" || ch.Refused["upstream-backup"] != "" {
+		t.Errorf("choices %+v", ch)
+	}
+}

@@ -48,6 +48,10 @@ const (
 	WatchReport
 	// StopReport stops sending the report.
 	StopReport
+	// CheckChoices asks which of Request.Lines, values of the setting
+	// Request.Line, the engine would refuse with the current settings; the
+	// answer comes in Frame.Choices.
+	CheckChoices
 )
 
 // Request is what the UI asks of the bridge.
