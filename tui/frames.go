@@ -31,7 +31,7 @@ func waitFrame(eng Engine) tea.Cmd {
 // applyFrame hands a frame to every pane and surfaces the bridge's answers
 // on the message line.
 func (m *Model) applyFrame(f bridge.Frame) {
-	rows, kind := m.nodeRows(), m.filterKind()
+	rows, kind, stages := m.nodeRows(), m.filterKind(), len(m.frame.Snap.Stages)
 	// The UI owns the speed (the bridge never changes it by itself), and
 	// takes the paused state only when the bridge changed it, so a frame
 	// made just before a key was handled does not undo the key.
@@ -40,7 +40,7 @@ func (m *Model) applyFrame(f bridge.Frame) {
 	}
 	noteChanged := f.Note != m.frame.Note && f.Note != ""
 	m.frame = f
-	if m.nodeRows() != rows || m.filterKind() != kind {
+	if m.nodeRows() != rows || m.filterKind() != kind || len(f.Snap.Stages) != stages {
 		m.resize(m.w, m.h)
 	}
 	m.pipeline.SetFrame(f)

@@ -4,6 +4,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/streamlab/streamlab/engine/filter"
+	"github.com/streamlab/streamlab/tui/pipeline"
 )
 
 // rect is a pane's place on the screen.
@@ -89,6 +90,9 @@ func (m *Model) resize(w, h int) {
 	pipeH := m.nodeRows()*5 + 2
 	if pipeH > body-least {
 		pipeH = max(min(m.nodeRows()*2+3, body-least), 0)
+	}
+	if n := pipeline.ListLines(m.frame.Snap, w); n > 0 {
+		pipeH = min(pipeH, n+2) // a node a line: the rest goes below
 	}
 	bottomH, y := body-pipeH, 1+pipeH
 	m.rects = [paneCount]rect{}

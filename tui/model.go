@@ -104,6 +104,8 @@ type Model struct {
 	events   events.Model
 	palette  palette.Model
 	picker   picker.Model
+	targets  picker.Model // the nodes k and r act on
+	killing  string       // a node waiting for "kill it?"
 	report   reportview.Model
 	help     help.Model
 	showHelp bool
@@ -146,6 +148,7 @@ func New(opts Options, eng Engine) Model {
 		events:   events.New(st),
 		palette:  palette.New(st),
 		picker:   picker.New(st),
+		targets:  picker.New(st),
 		report:   reportview.New(st),
 		help:     h,
 		slot:     PaneFilter,

@@ -146,6 +146,10 @@ func (m Model) labKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.confirm = ""
 		}
 		return m, nil
+	case m.targets.Active():
+		return m.targetKey(k)
+	case m.killing != "":
+		return m.killKey(k)
 	case m.report.Active():
 		if key.Matches(k, m.keys.Quit) && k.String() == "ctrl+c" {
 			return m, tea.Quit
@@ -207,9 +211,9 @@ func (m Model) labKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, lk.Slower):
 		m.setSpeed(bridge.Slower(m.speed))
 	case key.Matches(k, lk.Kill):
-		m.nodeAction(script.VerbKill)
+		m.openTargets(script.VerbKill)
 	case key.Matches(k, lk.Restart):
-		m.nodeAction(script.VerbRestart)
+		m.openTargets(script.VerbRestart)
 	case key.Matches(k, lk.Mode):
 		m.openPicker("mode")
 	case key.Matches(k, lk.Sink):
@@ -266,16 +270,6 @@ func (m *Model) setSpeed(s float64) {
 	m.speed = s
 	m.send(bridge.Request{Kind: bridge.SetSpeed, Speed: s})
 	m.msg = message{text: "speed " + bridge.FormatSpeed(s)}
-}
-
-// nodeAction sends kill or restart for the selected node.
-func (m *Model) nodeAction(verb string) {
-	node := m.pipeline.Selected()
-	if node == "" {
-		m.msg = message{text: "no node selected", isErr: true}
-		return
-	}
-	m.submit(verb + " " + node)
 }
 
 // submit sends one lab-script line. A set or job line after the job has

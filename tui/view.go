@@ -50,6 +50,11 @@ func (m Model) labLines() []string {
 	case m.picker.Active():
 		box := m.picker.Lines(m.w - 4)
 		body = draw.Overlay(body, box, (m.w-ansi.StringWidth(box[0]))/2, max((len(body)-len(box))/2, 0))
+	case m.targets.Active():
+		box := m.targets.Lines(m.w - 4)
+		body = draw.Overlay(body, box, (m.w-ansi.StringWidth(box[0]))/2, max((len(body)-len(box))/2, 0))
+	case m.killing != "":
+		body = m.overlayKill(body)
 	case m.confirm != "":
 		body = m.overlayConfirm(body)
 	case m.report.Active():
@@ -96,6 +101,10 @@ func (m Model) activeKeys() helpKeys {
 		return helpKeys{m.palette.Keys()}
 	case m.picker.Active():
 		return helpKeys{m.picker.Keys()}
+	case m.targets.Active():
+		return helpKeys{m.targets.Keys()}
+	case m.killing != "":
+		return helpKeys{killKeys{m.yesNo}}
 	case m.confirm != "":
 		return helpKeys{m.yesNo}
 	case m.guide.Asking():

@@ -75,6 +75,7 @@ var noisy = map[engine.EventKind]bool{engine.EventAdmitted: true, engine.EventRu
 // not push a failure out of view.
 var routine = map[engine.EventKind]bool{
 	engine.EventBatchCommitted: true, engine.EventWatermark: true, engine.EventDroppedLate: true,
+	engine.EventKillUnfired: true,
 }
 
 // SetFrame appends the frame's request results, then the bus events they
@@ -84,12 +85,9 @@ func (m *Model) SetFrame(f bridge.Frame) {
 	m.missed += f.Missed
 	m.results(f)
 	for _, e := range f.Events {
-		at := e.TimeMS
-		if f.Playing {
-			// The engine stamps some events with the end of the admission;
-			// while a run plays, they happened no later than the clock.
-			at = min(at, f.ClockMS)
-		}
+		// The engine stamps some events with the end of the admission
+		// they belong to; they happened no later than the lab's clock.
+		at := min(e.TimeMS, f.ClockMS)
 		if routine[e.Kind] {
 			m.addRoutine(Entry{TimeMS: at, Kind: kindEvent, Text: e.Text, routine: e.Kind})
 			continue
@@ -231,14 +229,23 @@ func (m Model) wrapped(list []Entry, w, h int) []string {
 	}
 	var out []string
 	for i := len(list) - 1; i >= 0 && len(out) < h; i-- {
-		lines := strings.Split(ansi.Wrap(m.line(list[i]), w, " "), "\n")
+		var lines []string
+		if list[i].routine != "" {
+			// Routine lines stay one line: they must not push a failure
+			// out of view.
+			lines = []string{ansi.Truncate(m.line(list[i]), w, "…")}
+		} else {
+			lines = strings.Split(ansi.Wrap(m.line(list[i]), w, " "), "\n")
+		}
 		for j := range lines {
 			if j > 0 {
 				lines[j] = "  " + lines[j]
 			}
 		}
 		if len(out)+len(lines) > h && len(out) > 0 {
-			break // only whole entries, unless one alone is taller than the pane
+			// The oldest entry shown may be cut at its top, so the pane
+			// has no blank rows.
+			lines = lines[len(lines)-(h-len(out)):]
 		}
 		out = append(lines, out...)
 	}
