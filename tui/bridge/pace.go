@@ -327,5 +327,5 @@ func (b *Bridge) killInPlay(c script.Command) (string, error) {
 
 // clockText writes virtual ms as the status bar does: m:ss.t.
 func clockText(ms int64) string {
-	return fmt.Sprintf("%d:%04.1f", ms/60000, float64(ms%60000)/1000)
+	return fmt.Sprintf("%d:%02d.%d", ms/60000, ms/1000%60, ms/100%10)
 }
