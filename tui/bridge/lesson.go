@@ -80,7 +80,7 @@ func (b *Bridge) observe() {
 		return
 	}
 	b.drainBus()
-	o := lessons.Observation{Events: b.obsEvents, Rejected: b.obsRejected}
+	o := lessons.Observation{Events: b.obsEvents, Rejected: b.obsRejected, Session: int(b.gen)}
 	if b.rt != nil {
 		o.Report = b.report()
 	}

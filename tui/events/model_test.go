@@ -1,6 +1,7 @@
 package events
 
 import (
+	"flag"
 	"strings"
 	"testing"
 
@@ -8,6 +9,10 @@ import (
 	"github.com/streamlab/streamlab/tui/bridge"
 	"github.com/streamlab/streamlab/tui/styles"
 )
+
+// update is accepted so that `go test ./tui/... -update` (make golden)
+// runs here too; this package has no goldens.
+var _ = flag.Bool("update", false, "rewrite golden files (none in this package)")
 
 func texts(m Model) []string {
 	var out []string
