@@ -109,6 +109,7 @@ type Model struct {
 	report   reportview.Model
 	help     help.Model
 	showHelp bool
+	helpOff  int // the help overlay's scroll
 
 	// A lesson or an exercise: its pane, the learner's progress, and the
 	// check's answer once the engine has worked it out.

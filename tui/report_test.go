@@ -177,3 +177,32 @@ func TestFinishKeyAndReportCommand(t *testing.T) {
 		t.Error("esc did not close the report")
 	}
 }
+
+// The help overlay shows every key that works, at the smallest size too,
+// scrolling when the keys do not fit.
+func TestHelpOverlayShowsEveryKey(t *testing.T) {
+	for _, lesson := range []bool{false, true} {
+		var m Model
+		if lesson {
+			m, _, _ = lessonModel(t, "3", 80, 24)
+		} else {
+			m, _ = labModel(t, 80, 24, nil)
+		}
+		m, _ = press(t, m, "?")
+		var seen strings.Builder
+		for range 20 {
+			view := m.View()
+			checkSize(t, view, 80, 24)
+			seen.WriteString(plain(view))
+			m, _ = press(t, m, "down")
+		}
+		text := seen.String()
+		for _, group := range m.activeKeys().FullHelp() {
+			for _, b := range group {
+				if d := b.Help().Desc; b.Enabled() && !strings.Contains(text, d) {
+					t.Errorf("lesson %v: %q (%s) is not in the help overlay", lesson, d, b.Help().Key)
+				}
+			}
+		}
+	}
+}

@@ -167,6 +167,16 @@ func (m Model) labKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if key.Matches(k, m.keys.Quit) {
 			return m, tea.Quit
 		}
+		switch k.String() {
+		case "up":
+			m.helpOff = max(m.helpOff-1, 0)
+		case "down":
+			m.helpOff++
+		case "pgup":
+			m.helpOff = max(m.helpOff-10, 0)
+		case "pgdown":
+			m.helpOff += 10
+		}
 		return m, nil
 	case m.guide.Asking():
 		return m.answerKey(k)
@@ -182,7 +192,7 @@ func (m Model) labKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, lk.Quit):
 		return m, tea.Quit
 	case key.Matches(k, lk.Help):
-		m.showHelp = true
+		m.showHelp, m.helpOff = true, 0
 	case key.Matches(k, lk.Back):
 		m.send(bridge.Request{Kind: bridge.Pause})
 		m.screen, m.paused = ScreenHome, true

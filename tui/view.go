@@ -228,18 +228,55 @@ func (m Model) helpBar(k helpKeys) string {
 	return draw.Fit(" "+m.help.ShortHelpView(k.ShortHelp()), m.w)
 }
 
-// overlayHelp draws the full help over body.
+// overlayHelp draws every key that works now over body: the groups of
+// the key maps one after another, in as many columns as the width allows,
+// scrolled with the arrows when they do not fit the height.
 func (m Model) overlayHelp(body []string, k helpKeys) []string {
-	h := m.help
-	h.Width = m.w - 6
-	text := strings.Split(h.FullHelpView(k.FullHelp()), "\n")
-	text = append(text, "", m.st.Muted.Render("? or esc closes this help"))
+	st := m.st
+	type cell struct{ key, desc string }
+	var cells []cell
+	seen := map[string]bool{}
+	keyW, descW := 0, 0
+	for _, group := range k.FullHelp() {
+		for _, b := range group {
+			h := b.Help()
+			if h.Key == "" || seen[h.Key+h.Desc] || !b.Enabled() {
+				continue
+			}
+			seen[h.Key+h.Desc] = true
+			cells = append(cells, cell{h.Key, h.Desc})
+			keyW, descW = max(keyW, ansi.StringWidth(h.Key)), max(descW, ansi.StringWidth(h.Desc))
+		}
+	}
+	descW = min(descW, 26)
+	cellW := keyW + 1 + descW
+	inner := min(m.w-6, 3*(cellW+2))
+	cols := max(1, min((inner+2)/(cellW+2), 3))
+	rows := (len(cells) + cols - 1) / cols
+	var text []string
+	for r := range rows {
+		var line []string
+		for c := range cols {
+			if i := c*rows + r; i < len(cells) {
+				line = append(line, st.Accent.Render(draw.Fit(cells[i].key, keyW))+" "+st.Muted.Render(draw.Fit(cells[i].desc, descW)))
+			}
+		}
+		text = append(text, strings.Join(line, "  "))
+	}
+	page := max(len(body)-5, 3)
+	off := min(max(m.helpOff, 0), max(len(text)-page, 0))
+	foot := "? or esc closes this help"
+	if len(text) > page {
+		foot = fmt.Sprintf("keys %d–%d of %d · ↑↓ scroll · ", off+1, min(off+page, len(text)), len(text)) + foot
+		text = text[off:min(off+page, len(text))]
+	}
+	text = append(text, "", st.Muted.Render(foot))
 	w := 0
 	for _, l := range text {
 		w = max(w, ansi.StringWidth(l))
 	}
 	w = min(w+2, m.w-2)
-	box := draw.Box(m.st.Modal, "Keys", text, w+2, len(text)+2)
+	box := draw.Box(st.Modal, "Keys", text, w+2, len(text)+2)
 	return draw.Overlay(body, box, max((m.w-w-2)/2, 0), max((len(body)-len(box))/2, 0))
 }
 
