@@ -150,6 +150,7 @@ func (m *Model) openLesson(id string) {
 	lp := m.progress.Lesson(l.ID)
 	start := bridge.ResumeAt(l, lp.Steps)
 	m.send(bridge.Request{Kind: bridge.OpenSession, Lesson: l, Done: lp.Steps, Seed: m.lessonSeed(), Workspace: m.workspace(l)})
+	m.events.Clear()
 	m.guide.OpenLesson(l, start, lp.Checked)
 	m.answer, m.pending = nil, ""
 	m.screen, m.paused = ScreenLab, true
@@ -176,6 +177,7 @@ func (m *Model) openExercise(id string) {
 		lines = strings.Split(ex.ScenarioText, "\n")
 	}
 	m.send(bridge.Request{Kind: bridge.OpenSession, Job: ex.Job, Seed: ex.Seed, Lines: lines})
+	m.events.Clear()
 	m.guide.OpenExercise(ex)
 	m.screen, m.paused = ScreenLab, true
 	m.keys.HA.SetEnabled(true)

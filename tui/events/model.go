@@ -130,6 +130,10 @@ func (m *Model) results(f bridge.Frame) {
 	}
 }
 
+// Clear forgets every entry: a lesson or an exercise starts with an empty
+// log, not the last one's events.
+func (m *Model) Clear() { m.entries, m.scroll, m.missed = nil, 0, 0 }
+
 // Add appends a line of the UI's own (a syntax error in the palette, …).
 func (m *Model) Add(text string, isErr bool) {
 	k := kindInfo
