@@ -97,9 +97,9 @@ func (m *Model) SetFrame(f bridge.Frame) {
 }
 
 // addRoutine replaces the latest entry of the same routine kind when only
-// routine entries came since, counting it.
+// routine (or hidden, noisy) entries came since, counting it.
 func (m *Model) addRoutine(e Entry) {
-	for i := len(m.entries) - 1; i >= 0 && m.entries[i].routine != ""; i-- {
+	for i := len(m.entries) - 1; i >= 0 && (m.entries[i].routine != "" || m.entries[i].Noisy); i-- {
 		if m.entries[i].routine == e.routine {
 			e.repeat = m.entries[i].repeat + 1
 			m.entries = append(m.entries[:i], m.entries[i+1:]...)

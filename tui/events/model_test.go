@@ -36,6 +36,8 @@ func TestEventsOrderAndCollapse(t *testing.T) {
 			{TimeMS: 900, Kind: engine.EventNodeKilled, Text: "count[1] killed"},
 			{TimeMS: 29_000, Kind: engine.EventBatchCommitted, Text: "batch 2 committed: 0 rows"},
 			{TimeMS: 29_000, Kind: engine.EventWatermark, Text: "watermark 12:00:02"},
+			{TimeMS: 29_000, Kind: engine.EventRunQuiet, Text: "quiet at offset 300"},
+			{TimeMS: 29_000, Kind: engine.EventAdmitted, Text: "100 records admitted"},
 			{TimeMS: 29_000, Kind: engine.EventBatchCommitted, Text: "batch 3 committed: 0 rows"},
 		}})
 	got := strings.Join(texts(m), " | ")
