@@ -182,3 +182,22 @@ func TestRefusedSettingsAreReportedOnce(t *testing.T) {
 		t.Errorf("choices %+v", ch)
 	}
 }
+
+// report typed while a run plays answers from the report so far and lets
+// the run play on; it is not recorded.
+func TestReportWhilePlayingKeepsPlaying(t *testing.T) {
+	b := newBridge(t, Options{Job: "clicks", Seed: 2})
+	b.Handle(Request{Kind: Line, Line: "run 3000"})
+	at := t0
+	ticks(b, &at, 60, time.Second/30)
+	b.Frame()
+	n := len(b.Script())
+	b.Handle(Request{Kind: Line, Line: "report"})
+	rs := b.Frame().Results
+	if !b.Playing() || len(rs) != 1 || !strings.HasPrefix(rs[0].Info, "so far: ") || len(b.Script()) != n {
+		t.Errorf("playing %v, results %+v, script %d lines (was %d)", b.Playing(), rs, len(b.Script()), n)
+	}
+	if strings.Contains(rs[0].Info, "lost 0,") == false {
+		t.Errorf("the report so far counts unprocessed records as lost: %s", rs[0].Info)
+	}
+}

@@ -58,6 +58,9 @@ func (b *Bridge) open(prelude []string) error {
 	b.settings = b.effectiveSettings(settings)
 	b.lineNo = headerLines + len(prelude)
 	b.preview = nil
+	if b.pace.typed && b.pace.wasPaused {
+		b.paused = true // a run that was playing is gone with its session
+	}
 	b.pace = pacer{}
 	b.broken = ""
 	b.probing = false // the UI picks its rows afresh in a new session
