@@ -32,6 +32,9 @@ const (
 	// shared: output, ledger, and one slot that the filter and the events
 	// share, showing whichever had the focus last (the filter at first).
 	shared
+	// narrowStack: beside a lesson on a small screen, the ledger, and the
+	// output above the events in the column right of it.
+	narrowStack
 )
 
 // Layout thresholds, in cells.
@@ -48,6 +51,22 @@ const (
 	narrowLabW  = 70 // beside a lesson, narrower than this drops the output pane
 	ledgerMinW  = 28
 )
+
+// narrowStackH is the least bottom height that stacks the output above
+// the events beside a lesson.
+const narrowStackH = 12
+
+// stackOutput puts the output pane above the events, right of the ledger,
+// when a lesson's column leaves too little width for three side by side:
+// the output's counts stay in view.
+func (m *Model) stackOutput(w, y, h int) {
+	ledgerW := min(ledgerMinW, w)
+	outH := h / 2
+	m.bottom = narrowStack
+	m.rects[PaneLedger] = rect{0, y, ledgerW, h}
+	m.rects[PaneOutput] = rect{ledgerW, y, w - ledgerW, outH}
+	m.rects[PaneEvents] = rect{ledgerW, y + outH, w - ledgerW, h - outH}
+}
 
 // dropOutput gives the output pane's room to the ledger and the panes
 // beside it, when a lesson's column leaves too little for three.
@@ -137,7 +156,10 @@ func (m *Model) resize(w, h int) {
 	}
 	if guideW > 0 {
 		m.rects[PaneLesson] = rect{w, 1, guideW, body}
-		if w < narrowLabW {
+		switch {
+		case w < narrowLabW && m.bottom == threeCols && bottomH >= narrowStackH:
+			m.stackOutput(w, y, bottomH)
+		case w < narrowLabW:
 			m.dropOutput(w, y, bottomH)
 		}
 	}

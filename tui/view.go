@@ -72,6 +72,9 @@ func (m Model) labLines() []string {
 // them.
 func (m Model) bottomLines() []string {
 	var row [][]string
+	if m.bottom == narrowStack {
+		return draw.Join(m.ledger.Lines(), append(m.output.Lines(), m.events.Lines()...))
+	}
 	if m.inLayout(PaneOutput) {
 		row = append(row, m.output.Lines())
 	}
