@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/streamlab/streamlab/exercises"
 	"github.com/streamlab/streamlab/lessons"
 	"github.com/streamlab/streamlab/tui/bridge"
 	"github.com/streamlab/streamlab/tui/reportview"
@@ -39,14 +40,16 @@ func reportPages(t *testing.T, m Model, eng *fakeEngine, s *session, w, h int) (
 	return m, all.String()
 }
 
-// Every report field that a lesson's text, steps, hints or check names is
-// on screen in the report overlay, at the smallest size, after the run
+// Every report field that a lesson's text, steps, hints or check, or an
+// exercise's task, names is on screen in the report overlay, at the smallest size, after the run
 // that lesson 3 asks for.
 func TestReportOverlayShowsEveryFieldLessonsName(t *testing.T) {
 	s := newSession(t, "clicks", "set semantics at-most-once", "kill count[1] at 1200")
 	m, eng := labModel(t, 80, 24, s)
 	m = s.run(m, 45*time.Second)
 	m, screen := reportPages(t, m, eng, s, 80, 24)
+	m, _ = press(t, m, "home")
+	golden(t, "report_80x24", m.View())
 
 	rep, err := s.b.Session().Report()
 	if err != nil {
@@ -76,6 +79,13 @@ func TestReportOverlayShowsEveryFieldLessonsName(t *testing.T) {
 			text = append(text, st.Hints...)
 		}
 		for _, found := range field.FindAllString(strings.Join(text, "\n"), -1) {
+			if known[found] {
+				named[found] = true
+			}
+		}
+	}
+	for _, ex := range exercises.List() {
+		for _, found := range field.FindAllString(ex.Task, -1) {
 			if known[found] {
 				named[found] = true
 			}

@@ -148,7 +148,11 @@ func (m Model) Rows(w int) []string {
 			k := st.Muted.Render(draw.Fit(f.Key, keyWidth))
 			if ansi.StringWidth(f.Value) > valueWidth || ansi.StringWidth(f.Key) > keyWidth {
 				flush()
-				out = append(out, wrap("  "+st.Muted.Render(f.Key)+"  ", st.Bold.Render(f.Value), f.Value, w)...)
+				key := f.Key
+				if ansi.StringWidth(key) < keyWidth {
+					key = draw.Fit(key, keyWidth)
+				}
+				out = append(out, wrap("  "+st.Muted.Render(key)+" ", st.Bold.Render(f.Value), f.Value, w)...)
 				continue
 			}
 			row = append(row, k+" "+st.Bold.Render(draw.Fit(f.Value, valueWidth)))
