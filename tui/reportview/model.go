@@ -127,7 +127,11 @@ func (m Model) Rows(w int) []string {
 		if why == "" {
 			why = "no report yet"
 		}
-		return []string{st.Muted.Render(why)}
+		var out []string
+		for _, l := range strings.Split(ansi.Wordwrap(why, max(w, 10), " "), "\n") {
+			out = append(out, st.Muted.Render(l))
+		}
+		return out
 	}
 	secs, err := Sections(m.rep)
 	if err != nil {
