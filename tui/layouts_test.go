@@ -1,12 +1,16 @@
 package tui
 
 import (
+	"os"
+	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/streamlab/streamlab/lessons"
 	"github.com/streamlab/streamlab/tui/bridge"
@@ -88,5 +92,38 @@ func TestGoldenGuideLayouts(t *testing.T) {
 		}
 		golden(t, name, view)
 		_ = eng
+	}
+}
+
+// Every golden is a whole screen of the size its name says: each line
+// exactly as wide as the terminal, no more lines than it has.
+func TestGoldenWidths(t *testing.T) {
+	files, err := filepath.Glob("testdata/*.golden")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no goldens: %v", err)
+	}
+	size := regexp.MustCompile(`_(\d+)x(\d+)\.golden$`)
+	for _, f := range files {
+		m := size.FindStringSubmatch(f)
+		if m == nil {
+			t.Errorf("%s: no size in its name", f)
+			continue
+		}
+		w, _ := strconv.Atoi(m[1])
+		h, _ := strconv.Atoi(m[2])
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+		if len(lines) != h {
+			t.Errorf("%s: %d lines, want %d", f, len(lines), h)
+		}
+		for i, l := range lines {
+			if n := ansi.StringWidth(l); n != w {
+				t.Errorf("%s: line %d is %d wide, want %d: %q", f, i+1, n, w, l)
+				break
+			}
+		}
 	}
 }
