@@ -103,8 +103,9 @@ func (m Model) overlayKill(body []string) []string {
 	return draw.Overlay(body, box, max((m.w-w-2)/2, 0), max((len(body)-len(box))/2, 0))
 }
 
-// killKeys are the keys of the kill question.
-type killKeys struct{ c ConfirmKeys }
+// killKeys are the keys of the kill question (y and n, as ConfirmKeys
+// handles them, described for a kill).
+type killKeys struct{}
 
 func (k killKeys) ShortHelp() []key.Binding {
 	return []key.Binding{key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "kill it")), key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "cancel"))}

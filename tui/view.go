@@ -107,7 +107,7 @@ func (m Model) activeKeys() helpKeys {
 	case m.targets.Active():
 		return helpKeys{m.targets.Keys()}
 	case m.killing != "":
-		return helpKeys{killKeys{m.yesNo}}
+		return helpKeys{killKeys{}}
 	case m.confirm != "":
 		return helpKeys{m.yesNo}
 	case m.guide.Asking():
