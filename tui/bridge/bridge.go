@@ -104,6 +104,7 @@ type Bridge struct {
 	obsRejected []lessons.Rejection
 	needObs     bool
 	freshNeeded bool
+	readUntil   time.Time // while a run plays, no step finishes before this
 }
 
 // New opens a session on opts.Job. The error is the engine's, for a job or
