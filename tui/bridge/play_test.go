@@ -243,3 +243,31 @@ func TestNextStepWaitsWhileAFastRunPlays(t *testing.T) {
 		t.Skipf("count[1] came back %s after step 1 at ×8; the test needs it sooner", backAt.Sub(firstOne))
 	}
 }
+
+// A run typed while time runs by itself plays, then time runs on; typed
+// while paused, the lab is paused again once it has played.
+func TestPlayedRunRestoresRunningOrPaused(t *testing.T) {
+	for _, running := range []bool{true, false} {
+		b := newBridge(t, Options{Job: "clicks", Seed: 1, Running: running})
+		at := t0
+		ticks(b, &at, 3, time.Second/30)
+		b.Handle(Request{Kind: Line, Line: "run 200"})
+		if !b.Playing() || b.Frame().Paused {
+			t.Fatalf("running %v: run 200 is not playing", running)
+		}
+		for i := 0; b.Playing() && i < 200; i++ {
+			ticks(b, &at, 1, time.Second/30)
+		}
+		if b.Playing() {
+			t.Fatalf("running %v: run 200 still playing", running)
+		}
+		if got := b.Frame().Paused; got == running {
+			t.Errorf("time was running %v before the run; paused %v after it", running, got)
+		}
+		before := b.Frame().Snap.Admitted
+		ticks(b, &at, 45, time.Second/30)
+		if moved := b.Frame().Snap.Admitted > before; moved != running {
+			t.Errorf("running %v: records admitted after the run: %v", running, moved)
+		}
+	}
+}
