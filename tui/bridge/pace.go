@@ -106,9 +106,8 @@ func (b *Bridge) admit(d time.Duration) bool {
 	b.finishQuantum()
 	if err := b.ensureRuntime(); err != nil {
 		// Said once: time stops until the settings change.
-		b.fail("run", plain(err))
+		b.fail("run", fmt.Errorf("%v (paused: change a setting, or open the job again)", plain(err)))
 		b.paused = true
-		b.note(Result{Info: "paused: the job cannot start with these settings; change one (e, h, m, s, f) or open the job again"})
 		return false
 	}
 	admitted := b.rt.AdmitFor(d)
