@@ -16,6 +16,7 @@ import (
 	"github.com/streamlab/streamlab/lessons"
 	"github.com/streamlab/streamlab/tui/bridge"
 	"github.com/streamlab/streamlab/tui/home"
+	"github.com/streamlab/streamlab/tui/predict"
 )
 
 // solveTimeout bounds the engine's work on a check's answer or a grade.
@@ -171,17 +172,25 @@ func (m *Model) openExercise(id string) {
 	// set lines come first, and the grader plays the scenario after them.
 	var lines []string
 	msg := "exercise " + ex.Title + " · g grades your session, ? shows every key"
-	if ex.Kind == pack.KindConfiguration {
+	m.predict = predict.Model{}
+	switch ex.Kind {
+	case pack.KindConfiguration:
 		msg = "exercise " + ex.Title + " · type your set lines with : · g grades them (the grader runs the scenario)"
-	} else {
+	case pack.KindPrediction:
+		m.openPrediction(ex)
+	default:
 		lines = strings.Split(ex.ScenarioText, "\n")
 	}
-	m.send(bridge.Request{Kind: bridge.OpenSession, Job: ex.Job, Seed: ex.Seed, Lines: lines})
+	if ex.Kind != pack.KindPrediction {
+		m.send(bridge.Request{Kind: bridge.OpenSession, Job: ex.Job, Seed: ex.Seed, Lines: lines})
+	}
 	m.events.Clear()
 	m.guide.OpenExercise(ex)
 	m.screen, m.paused = ScreenLab, true
 	m.keys.HA.SetEnabled(true)
-	m.msg = message{text: msg}
+	if !m.predict.Active() {
+		m.msg = message{text: msg}
+	}
 	m.resize(m.w, m.h)
 	m.setFocus(PanePipeline)
 }
@@ -189,6 +198,7 @@ func (m *Model) openExercise(id string) {
 // closeGuide leaves a lesson or an exercise (for the sandbox).
 func (m *Model) closeGuide() {
 	m.guide.Close()
+	m.predict = predict.Model{}
 	m.keys.HA.SetEnabled(true)
 	m.resize(m.w, m.h)
 }
@@ -233,6 +243,9 @@ func (m Model) guideKey(k tea.KeyMsg) (Model, tea.Cmd, bool) {
 			cmds = append(cmds, solveCmd(l, m.lessonSeed()))
 		}
 		return m, tea.Batch(cmds...), true
+	case keyMatches(k, gk.Grade) && m.predict.Active():
+		m.msg = message{text: "a prediction is answered in its form, not graded as a session"}
+		return m, nil, true
 	case keyMatches(k, gk.Grade):
 		m.guide.SetGrading(true)
 		m.msg = message{text: "grading your session…"}

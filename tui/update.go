@@ -10,6 +10,7 @@ import (
 	"github.com/streamlab/streamlab/tui/bridge"
 	"github.com/streamlab/streamlab/tui/filterpane"
 	"github.com/streamlab/streamlab/tui/home"
+	"github.com/streamlab/streamlab/tui/predict"
 )
 
 // Update routes a message: sizes to the layout, frames to the panes, keys
@@ -26,6 +27,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.solved(msg)
 	case gradedMsg:
 		return m.graded(msg), nil
+	case predict.ObservedMsg, predict.GradedMsg:
+		return m.predictUpdate(msg)
 	case savedMsg:
 		if msg.err != nil {
 			m.msg = message{text: "could not save your progress: " + msg.err.Error(), isErr: true}
@@ -44,6 +47,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		if m.screen == ScreenHome {
 			return m.homeKey(msg)
+		}
+		if m.predict.Capturing() && !m.palette.Active() {
+			return m.predictUpdate(msg)
 		}
 		return m.labKey(msg)
 	}

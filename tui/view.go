@@ -43,7 +43,9 @@ func (m Model) tooSmallView() string {
 func (m Model) labLines() []string {
 	lines := []string{m.statusBar()}
 	body := append(m.pipeline.Lines(), m.bottomLines()...)
-	if m.guide.Active() {
+	if m.predict.Active() {
+		body = draw.Join(body, m.predict.Lines())
+	} else if m.guide.Active() {
 		body = draw.Join(body, m.guide.Lines())
 	}
 	switch {
@@ -114,6 +116,8 @@ func (m Model) activeKeys() helpKeys {
 		return helpKeys{m.guide.AnswerKeys()}
 	case m.report.Active():
 		return helpKeys{m.report.Keys()}
+	case m.predict.Capturing():
+		return helpKeys{m.predict.Keys()}
 	}
 	if m.guide.Active() {
 		return helpKeys{guideHelp{m.guide.Keys(), m.keys}, m.focusedKeys()}

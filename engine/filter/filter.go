@@ -111,6 +111,8 @@ func New(s Spec) (Filter, error) {
 		return newExact(s), nil
 	case KindBloom:
 		return newBloom(s), nil
+	case KindRotating:
+		return newRotating(s), nil
 	}
 	return nil, nil
 }

@@ -75,7 +75,7 @@ var settings = []Setting{
 		s.cfg.Restart = st
 		return nil
 	}},
-	{Key: "filter", Values: "none | exact | bloom n=N p=P | bloom m=M k=K", Doc: "the membership filter of a dedup stage before the sink", apply: func(s *Session, c script.Command, v script.Arg) error {
+	{Key: "filter", Values: "none | exact | bloom n=N p=P | bloom m=M k=K | rotating n=N p=P", Doc: "the membership filter of a dedup stage before the sink", apply: func(s *Session, c script.Command, v script.Arg) error {
 		params := map[string]string{}
 		for _, p := range c.Params {
 			params[p.Name] = p.Value
