@@ -407,8 +407,10 @@ func (r *Runtime) ReportContext(ctx context.Context) (Report, error) {
 
 // ReportSoFar is Report without first running the failure-free reference
 // through everything admitted: the sink is compared with the reference up
-// to the batches it has committed. It is the report of a run that was
-// interrupted, and costs no more than the work already done.
+// to the batches it has committed, so records not processed yet are not
+// counted as lost. It is the report of a run still playing in the lab or
+// interrupted by a signal, and costs no more than the work already done;
+// once a run is quiet the two agree.
 func (r *Runtime) ReportSoFar() Report { return r.report() }
 
 func (r *Runtime) report() Report {

@@ -160,6 +160,7 @@ func (m *Model) openLesson(id string) {
 	lp := m.progress.Lesson(l.ID)
 	start := bridge.ResumeAt(l, lp.Steps)
 	m.send(bridge.Request{Kind: bridge.OpenSession, Lesson: l, Done: lp.Steps, Seed: m.lessonSeed(), Workspace: m.workspace(l)})
+	m.events.Clear()
 	m.guide.OpenLesson(l, start, lp.Checked)
 	m.answer, m.pending = nil, ""
 	m.screen, m.paused = ScreenLab, true
@@ -196,6 +197,7 @@ func (m *Model) openExercise(id string) {
 		}
 		m.send(bridge.Request{Kind: bridge.OpenSession, Job: ex.Job, Seed: seed, Lines: lines})
 	}
+	m.events.Clear()
 	m.guide.OpenExercise(ex)
 	m.screen, m.paused = ScreenLab, true
 	m.keys.HA.SetEnabled(true)

@@ -143,8 +143,11 @@ func (m Model) labKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case m.picker.Active():
 		p, chosen, ok := m.picker.Update(k)
 		m.picker = p
-		if ok {
+		switch {
+		case ok:
 			m.submit("set " + p.Key + " " + chosen.Value)
+		case chosen.Refused != "":
+			m.msg = message{text: p.Key + " " + chosen.Value + " cannot run with the other settings: " + chosen.Refused, isErr: true}
 		}
 		return m, nil
 	case m.confirm != "":
@@ -159,6 +162,19 @@ func (m Model) labKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.confirm = ""
 		}
 		return m, nil
+	case m.targets.Active():
+		return m.targetKey(k)
+	case m.killing != "":
+		return m.killKey(k)
+	case m.report.Active():
+		if key.Matches(k, m.keys.Quit) && k.String() == "ctrl+c" {
+			return m, tea.Quit
+		}
+		m.report = m.report.Update(k)
+		if !m.report.Active() {
+			m.send(bridge.Request{Kind: bridge.StopReport})
+		}
+		return m, nil
 	case m.showHelp:
 		if key.Matches(k, m.keys.Help) || key.Matches(k, m.keys.Back) {
 			m.showHelp = false
@@ -166,6 +182,16 @@ func (m Model) labKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		if key.Matches(k, m.keys.Quit) {
 			return m, tea.Quit
+		}
+		switch k.String() {
+		case "up":
+			m.helpOff = max(m.helpOff-1, 0)
+		case "down":
+			m.helpOff++
+		case "pgup":
+			m.helpOff = max(m.helpOff-10, 0)
+		case "pgdown":
+			m.helpOff += 10
 		}
 		return m, nil
 	case m.guide.Asking():
@@ -182,7 +208,7 @@ func (m Model) labKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, lk.Quit):
 		return m, tea.Quit
 	case key.Matches(k, lk.Help):
-		m.showHelp = true
+		m.showHelp, m.helpOff = true, 0
 	case key.Matches(k, lk.Back):
 		m.send(bridge.Request{Kind: bridge.Pause})
 		m.screen, m.paused = ScreenHome, true
@@ -194,6 +220,15 @@ func (m Model) labKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.send(bridge.Request{Kind: bridge.Pause})
 		}
 		m.paused = !m.paused
+	case key.Matches(k, lk.Finish):
+		if !m.frame.Playing {
+			m.msg = message{text: "no run is playing; type a run (: run 3000) to play one"}
+			break
+		}
+		m.send(bridge.Request{Kind: bridge.Finish})
+		m.msg = message{text: "finishing the run at once"}
+	case key.Matches(k, lk.Report):
+		m.openReport()
 	case key.Matches(k, lk.Step):
 		m.send(bridge.Request{Kind: bridge.StepOne})
 		m.paused = true
@@ -202,9 +237,9 @@ func (m Model) labKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, lk.Slower):
 		m.setSpeed(bridge.Slower(m.speed))
 	case key.Matches(k, lk.Kill):
-		m.nodeAction(script.VerbKill)
+		m.openTargets(script.VerbKill)
 	case key.Matches(k, lk.Restart):
-		m.nodeAction(script.VerbRestart)
+		m.openTargets(script.VerbRestart)
 	case key.Matches(k, lk.Mode):
 		m.openPicker("mode")
 	case key.Matches(k, lk.Sink):
@@ -263,16 +298,6 @@ func (m *Model) setSpeed(s float64) {
 	m.msg = message{text: "speed " + bridge.FormatSpeed(s)}
 }
 
-// nodeAction sends kill or restart for the selected node.
-func (m *Model) nodeAction(verb string) {
-	node := m.pipeline.Selected()
-	if node == "" {
-		m.msg = message{text: "no node selected", isErr: true}
-		return
-	}
-	m.submit(verb + " " + node)
-}
-
 // submit sends one lab-script line. A set or job line after the job has
 // started cannot apply to the running job (the engine fixes them at the
 // first run), so the learner is offered a restart with it instead.
@@ -298,4 +323,14 @@ func (m *Model) submit(line string) {
 	if m.send(bridge.Request{Kind: bridge.Line, Line: line}) {
 		m.msg = message{text: "> " + line}
 	}
+	if verb == script.VerbReport {
+		m.openReport()
+	}
+}
+
+// openReport opens the report overlay; the bridge sends the report with
+// its frames while it is open.
+func (m *Model) openReport() {
+	m.report.Open()
+	m.send(bridge.Request{Kind: bridge.WatchReport})
 }

@@ -280,6 +280,19 @@ func (s *Session) ReportContext(ctx context.Context) (*engine.Report, error) {
 	return &rep, nil
 }
 
+// ReportSoFar is Report while a run admitted with Admit is still being
+// stepped: the ledger compares what the sink has so far with the
+// failure-free run at the same point (engine.Runtime.ReportSoFar). Before
+// the first run it is nil.
+func (s *Session) ReportSoFar() *engine.Report {
+	if s.rt == nil {
+		return nil
+	}
+	rep := s.rt.ReportSoFar()
+	rep.Expectations = append([]engine.Expectation{}, s.expectations...)
+	return &rep
+}
+
 // Expectations are the outcomes of the expect commands run so far.
 func (s *Session) Expectations() []engine.Expectation { return s.expectations }
 
