@@ -244,9 +244,9 @@ func drawSchedule(t *rapid.T) []admission {
 	var out []admission
 	for i := range rapid.IntRange(1, 4).Draw(t, "admissions") {
 		if rapid.Bool().Draw(t, fmt.Sprintf("timed%d", i)) {
-			out = append(out, admission{d: time.Duration(rapid.IntRange(1, 8000).Draw(t, "ms")) * time.Millisecond})
+			out = append(out, admission{d: time.Duration(rapid.IntRange(1, 4000).Draw(t, "ms")) * time.Millisecond})
 		} else {
-			out = append(out, admission{n: rapid.Int64Range(0, 1500).Draw(t, "n")})
+			out = append(out, admission{n: rapid.Int64Range(0, 800).Draw(t, "n")})
 		}
 	}
 	return out

@@ -114,6 +114,9 @@ type Output struct {
 	// one.
 	Watermark    int64
 	HasWatermark bool
+	// WindowsPerRecord is how many windows each record falls in (size /
+	// slide; 1 without windows).
+	WindowsPerRecord int64
 }
 
 // Run computes the output of spec over the admitted prefix of events in
@@ -138,7 +141,7 @@ type Output struct {
 //     the windows final at the last trigger, each once; complete: every
 //     window. An events table holds each surviving event once.
 func Run(spec jobspec.Spec, mode string, events []Event, bounds []int64) (Output, error) {
-	var out Output
+	out := Output{WindowsPerRecord: 1}
 	limit := int64(0)
 	if len(bounds) > 0 {
 		limit = bounds[len(bounds)-1]
@@ -233,6 +236,7 @@ func Run(spec jobspec.Spec, mode string, events []Event, bounds []int64) (Output
 	if slide <= 0 {
 		slide = size
 	}
+	out.WindowsPerRecord = (size + slide - 1) / slide
 	type wk struct {
 		start int64
 		key   string
