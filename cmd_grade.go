@@ -35,6 +35,25 @@ points; a broken answer (malformed YAML, an unknown key, a missing file, a
 line the engine rejects) scores zero on its exercise with a message naming
 the file and line, and grading goes on.
 
+Nothing in the report gives an answer away: a failed check says what is
+wrong in words (too high, too low, outside the tolerance, which required
+effect is missing), never the expected value, in every format; a hidden
+check shows only "hidden check N: pass" or "fail". --reveal (for the
+instructor's own runs, never in students' CI) adds the expected values,
+hidden checks' details and the seeds.
+
+Per-student seeds: with the pack's secret (--secret, STREAMLAB_GRADE_SECRET,
+or the file secret of the --hidden overlay) and a student ID (--student,
+STREAMLAB_STUDENT, or GITHUB_REPOSITORY, which GitHub Classroom sets to the
+student's own repository), each exercise's seed is HMAC-SHA256(secret,
+exercise ID and student ID): predictions are judged for that seed, which
+the report does not show. Configuration, script and recording answers are
+graded under the exercise's seeds (3 unless its seeds key says otherwise),
+and a check scores only if it holds under every one.
+
+--hidden DIR is the instructor's private overlay: DIR/ID/checks.yaml adds
+hidden checks to exercise ID, and DIR/secret holds the secret.
+
 Formats: text (a table), json (the full result), junit (JUnit XML), tap
 (TAP version 13), gradescope (Gradescope's results.json), classroom (GitHub
 Classroom's autograding result).
@@ -48,6 +67,10 @@ exercise), 2 for misuse: bad flags, a broken exercise pack.`,
 	fs.Int64("seed", d.Seed, "seed `N` of every run (overrides the exercises')")
 	out := fs.String("out", "", "write the report to `FILE` instead of standard output")
 	packDir := fs.String("pack", "", "grade the exercises of the pack in `DIR` instead of the built-in ones")
+	reveal := fs.Bool("reveal", false, "add the expected values, hidden checks' details and seeds (for the instructor)")
+	student := fs.String("student", "", "derive this student's seeds from the secret (default $STREAMLAB_STUDENT or $GITHUB_REPOSITORY)")
+	secret := fs.String("secret", "", "the pack's secret for per-student seeds (default $STREAMLAB_GRADE_SECRET)")
+	hidden := fs.String("hidden", "", "add the hidden checks and secret of the instructor's overlay in `DIR`")
 
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		cfg, err := c.load(cmd, allFormats)
@@ -61,8 +84,23 @@ exercise), 2 for misuse: bad flags, a broken exercise pack.`,
 		if err := checkDir(*answers, "--answers"); err != nil {
 			return err
 		}
-		var opts grade.Options
-		opts.Seed = cfg.seedOverride()
+		opts := grade.Options{Seed: cfg.seedOverride(), Reveal: *reveal}
+		if *hidden != "" {
+			p, err := loadPack(*packDir)
+			if err != nil {
+				return err
+			}
+			o, err := pack.ReadOverlay(p, *hidden)
+			if err != nil {
+				return badInput(fmt.Errorf("--hidden: %w", err))
+			}
+			exs = o.Apply(exs)
+			opts.Secret = o.Secret
+		}
+		opts.Student, opts.Secret, err = studentSeeds(*student, *secret, opts.Secret)
+		if err != nil {
+			return err
+		}
 		res, err := grade.All(cmd.Context(), exs, *answers, opts)
 		switch {
 		case errors.Is(err, grade.ErrBrokenPack):
@@ -93,6 +131,34 @@ exercise), 2 for misuse: bad flags, a broken exercise pack.`,
 		return failed(fmt.Errorf("%d of %d exercises did not pass (score %g/%g)", n, len(res.Exercises), res.Score, res.MaxScore))
 	}
 	return cmd
+}
+
+// studentSeeds resolves the student and the secret from the flags, the
+// overlay's secret and the environment. A student named on the command line
+// needs a secret; one taken from the environment is ignored without one (CI
+// sets GITHUB_REPOSITORY whether or not the instructor uses seeds).
+func studentSeeds(student, secret, overlay string) (string, string, error) {
+	if secret == "" {
+		secret = os.Getenv("STREAMLAB_GRADE_SECRET")
+	}
+	if secret == "" {
+		secret = overlay
+	}
+	if student != "" {
+		if secret == "" {
+			return "", "", badInput(errors.New("--student needs the pack's secret: --secret, STREAMLAB_GRADE_SECRET or the secret file of --hidden"))
+		}
+		return student, secret, nil
+	}
+	if secret == "" {
+		return "", "", nil
+	}
+	for _, env := range []string{"STREAMLAB_STUDENT", "GITHUB_REPOSITORY"} {
+		if v := strings.TrimSpace(os.Getenv(env)); v != "" {
+			return v, secret, nil
+		}
+	}
+	return "", secret, nil
 }
 
 // loadPack loads the pack in dir, or the built-in pack when dir is empty.

@@ -172,9 +172,23 @@ func TestCIFiles(t *testing.T) {
 		}
 		res := run()
 		tests, _ := res["tests"].([]any)
-		if res["score"] != 11.0 || len(tests) != 9 { // gap-recovery 7, the upstream-backup starter 4
+		if res["score"] != 10.0 || len(tests) != 9 { // gap-recovery 7, the upstream-backup starter 3
 			t.Errorf("results.json: score %v, %d tests", res["score"], len(tests))
 		}
+		// With the instructor's overlay: its hidden check, and the
+		// submitter's own seeds (gap-recovery's answers were for the
+		// exercise's seed, so they no longer pass).
+		if err := os.CopyFS(filepath.Join(src, "hidden"), os.DirFS("exercises/testdata/hidden")); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(root, "submission_metadata.json"), []byte(`{"id": 1, "users": [{"email": "a@b.c", "id": 4242, "name": "A"}]}`), 0o644)
+		res = run()
+		tests, _ = res["tests"].([]any)
+		raw, _ := json.Marshal(res)
+		if len(tests) != 10 || !strings.Contains(string(raw), "hidden check 1") || res["score"].(float64) >= 10 {
+			t.Errorf("with the overlay: score %v, %d tests\n%s", res["score"], len(tests), raw)
+		}
+		os.RemoveAll(filepath.Join(src, "hidden"))
 		// A broken pack still leaves a results.json.
 		os.WriteFile(filepath.Join(src, "exercises.txt"), []byte("nosuch\n"), 0o644)
 		if res := run(); res["score"] != 0.0 || !strings.Contains(res["output"].(string), "exit status 2") {

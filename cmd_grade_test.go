@@ -101,7 +101,7 @@ func TestGradeSeed(t *testing.T) {
 	r := streamlab(t, "", "grade", "--answers", dir, "--seed", "99", "gap-recovery", "--format", "json")
 	var res grade.Result
 	json.Unmarshal([]byte(r.stdout), &res)
-	if r.code != 1 || res.Seed == nil || *res.Seed != 99 || res.Exercises[0].Seed != 99 {
+	if r.code != 1 || res.Seed == nil || *res.Seed != 99 || *res.Exercises[0].Seed != 99 {
 		t.Errorf("--seed 99: exit %d, %+v", r.code, res)
 	}
 	t.Setenv("STREAMLAB_SEED", "99")
@@ -196,5 +196,67 @@ checks:
 		if r.code != 0 || !strings.Contains(r.stdout, "nodup") {
 			t.Errorf("%v: exit %d\n%s\n%s", args, r.code, r.stdout, r.stderr)
 		}
+	}
+}
+
+// TestGradeStudentSeeds: with the secret, a student's own seeds; another
+// student's answers fail, the seed is not shown, and --student without a
+// secret is misuse.
+func TestGradeStudentSeeds(t *testing.T) {
+	isolate(t)
+	t.Setenv("GITHUB_REPOSITORY", "")
+	ex, _ := exercises.Lookup("gap-recovery")
+	dir := t.TempDir()
+	key, err := grade.Key(context.Background(), ex, grade.Options{Student: "alice", Secret: "k1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "answers.yaml"), key, 0o644)
+	if r := streamlab(t, "", "grade", "--answers", dir, "--student", "alice", "--secret", "k1", "gap-recovery"); r.code != 0 {
+		t.Errorf("alice's own answers: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r := streamlab(t, "", "grade", "--answers", dir, "--student", "bob", "--secret", "k1", "gap-recovery", "--format", "json")
+	var res grade.Result
+	json.Unmarshal([]byte(r.stdout), &res)
+	if r.code != 1 || res.Exercises[0].Seed != nil || strings.Contains(r.stdout, "seed") && strings.Contains(r.stdout, `"seed":`) {
+		t.Errorf("bob with alice's answers: exit %d\n%s", r.code, r.stdout)
+	}
+	t.Setenv("STREAMLAB_GRADE_SECRET", "k1")
+	t.Setenv("GITHUB_REPOSITORY", "alice")
+	if r := streamlab(t, "", "grade", "--answers", dir, "gap-recovery"); r.code != 0 {
+		t.Errorf("from the environment: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	t.Setenv("STREAMLAB_GRADE_SECRET", "")
+	if r := streamlab(t, "", "grade", "--answers", dir, "--student", "alice", "gap-recovery"); r.code != 2 || !strings.Contains(r.stderr, "--student needs the pack's secret") {
+		t.Errorf("--student without a secret: exit %d %s", r.code, r.stderr)
+	}
+}
+
+// TestGradeHiddenOverlay: the overlay adds hidden checks that the output
+// names only by number, and its secret seeds the students.
+func TestGradeHiddenOverlay(t *testing.T) {
+	isolate(t)
+	t.Setenv("GITHUB_REPOSITORY", "")
+	dir := referenceAnswers(t)
+	os.WriteFile(filepath.Join(dir, "restart-strategy", "settings.lab"), []byte("set restart fixed-delay attempts=9 delay=10s\n"), 0o644)
+	plain := streamlab(t, "", "grade", "--answers", dir, "restart-strategy")
+	if plain.code != 0 {
+		t.Errorf("without the overlay: exit %d\n%s", plain.code, plain.stdout)
+	}
+	for _, format := range []string{"text", "json", "junit", "tap", "gradescope", "classroom"} {
+		r := streamlab(t, "", "grade", "--answers", dir, "--hidden", "exercises/testdata/hidden", "restart-strategy", "--format", format)
+		if r.code != 1 || !strings.Contains(r.stdout, "hidden check 1") || strings.Contains(r.stdout, "attempts=4") || strings.Contains(r.stdout, "fewest") {
+			t.Errorf("%s with the overlay: exit %d\n%s%s", format, r.code, r.stdout, r.stderr)
+		}
+	}
+	r := streamlab(t, "", "grade", "--answers", dir, "--hidden", "exercises/testdata/hidden", "--reveal", "restart-strategy")
+	if !strings.Contains(r.stdout, "attempts=4") {
+		t.Errorf("--reveal with the overlay:\n%s", r.stdout)
+	}
+	bad := t.TempDir()
+	os.MkdirAll(filepath.Join(bad, "nosuch"), 0o755)
+	os.WriteFile(filepath.Join(bad, "nosuch", "checks.yaml"), []byte("checks: []\n"), 0o644)
+	if r := streamlab(t, "", "grade", "--answers", dir, "--hidden", bad); r.code != 2 || !strings.Contains(r.stderr, "nosuch") {
+		t.Errorf("an overlay for no exercise: exit %d %s", r.code, r.stderr)
 	}
 }

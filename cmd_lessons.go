@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"strings"
 	"text/tabwriter"
@@ -110,6 +111,10 @@ Exit status: 0, or 2 for bad flags or configuration.`,
 named) without a terminal, feeding its steps' goals the session as a
 learner's would, and solve its check; print each step as it is done.
 
+A check's answer is printed only with --reveal (for whoever writes the
+lessons): without it, the check says only whether it was solved, so that
+verify is not a way around a lesson's question.
+
 Exit status: 0 when every lesson could be finished, 1 otherwise (a lesson
 skipped because the engine lacks what it needs is not finished), 2 for an
 unknown ID or bad flags.`,
@@ -125,7 +130,8 @@ unknown ID or bad flags.`,
 			var bad []string
 			for _, l := range ls {
 				res := lessons.Verify(cmd.Context(), l, cfg.Seed)
-				if err := res.WriteText(c.stdout); err != nil {
+				reveal, _ := cmd.Flags().GetBool("reveal")
+				if err := writeVerify(c.stdout, res, reveal); err != nil {
 					return failed(err)
 				}
 				if !res.OK() {
@@ -140,6 +146,7 @@ unknown ID or bad flags.`,
 		},
 	}
 	verify.Flags().Int64("seed", c.defaults.Seed, "seed `N` of every run")
+	verify.Flags().Bool("reveal", false, "print each lesson check's answer")
 	reset := &cobra.Command{
 		Use:   "reset [ID]",
 		Short: "Forget the progress of lesson ID, or of every lesson",
@@ -235,3 +242,21 @@ func lessonsNamed(ids []string) ([]*lessons.Lesson, error) {
 // newLessonSeed picks a learner's lesson seed: a small positive number
 // that is easy to read out and type.
 func newLessonSeed() int64 { return 1 + rand.Int64N(999_999) }
+
+// writeVerify writes a lesson's verification, its check's answer only when
+// reveal is set.
+func writeVerify(w io.Writer, res *lessons.Result, reveal bool) error {
+	if reveal || res.Answer == nil {
+		return res.WriteText(w)
+	}
+	shown := *res
+	shown.Answer = nil
+	var b strings.Builder
+	if err := shown.WriteText(&b); err != nil {
+		return err
+	}
+	text := strings.TrimSuffix(b.String(), "\n")
+	i := strings.LastIndex(text, "\n")
+	_, err := io.WriteString(w, text[:i+1]+"  check: solved (--reveal prints its answer)\n"+text[i+1:]+"\n")
+	return err
+}

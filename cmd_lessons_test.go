@@ -25,7 +25,7 @@ func TestLessonsList(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	for _, want := range []string{filepath.Join(dir, "progress.json"), "1  streams", "Streams and jobs", "not started", "9  job-start", "the next one is 1 (streams)"} {
+	for _, want := range []string{filepath.Join(dir, "progress.json"), "1   streams", "Streams and jobs", "not started", "10  job-start", "the next one is 1 (streams)"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
 		}
@@ -77,6 +77,14 @@ func TestLessonsVerify(t *testing.T) {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
 		}
+	}
+	// The check's answer only with --reveal.
+	if !strings.Contains(r.stdout, "check: solved (--reveal prints its answer)") {
+		t.Errorf("verify without --reveal:\n%s", r.stdout)
+	}
+	shown := streamlab(t, "", "lessons", "verify", "streams", "--seed", "2", "--reveal")
+	if shown.code != 0 || strings.Contains(shown.stdout, "--reveal prints") || !strings.Contains(shown.stdout, "check: ") {
+		t.Errorf("verify --reveal: exit %d\n%s", shown.code, shown.stdout)
 	}
 	if r := streamlab(t, "", "lessons", "verify", "nosuch"); r.code != 2 || !strings.Contains(r.stderr, `unknown lesson "nosuch"`) {
 		t.Errorf("unknown lesson: exit %d, %q", r.code, r.stderr)

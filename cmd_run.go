@@ -12,6 +12,7 @@ import (
 
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/lab"
+	"github.com/streamlab/streamlab/engine/script"
 )
 
 func (c *cli) runCmd() *cobra.Command {
@@ -67,19 +68,39 @@ func (c *cli) readScript(name string, implicit bool) ([]byte, error) {
 		if f, ok := c.stdin.(*os.File); ok && implicit && isatty.IsTerminal(f.Fd()) {
 			return nil, errors.New("no lab script: give a FILE, or pipe one in (use - to type it on the terminal)")
 		}
-		b, err := io.ReadAll(c.stdin)
-		if err != nil {
-			return nil, fmt.Errorf("standard input: %w", err)
-		}
-		return b, nil
+		return readCapped(c.stdin, "standard input")
 	}
-	b, err := os.ReadFile(name)
+	f, err := os.Open(name)
+	if err == nil {
+		defer f.Close()
+		var st os.FileInfo
+		if st, err = f.Stat(); err == nil && st.IsDir() {
+			err = errors.New("is a directory")
+		}
+	}
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
 		return nil, fmt.Errorf("%s: cannot read lab script: %w", name, err)
+	}
+	return readCapped(f, name)
+}
+
+// maxScriptBytes bounds a lab script: the parser takes at most MaxLines
+// lines of MaxLineBytes, so anything longer is refused before it is read
+// (a script named /dev/zero must not fill the memory).
+const maxScriptBytes = script.MaxLines * (script.MaxLineBytes + 1)
+
+// readCapped reads r, named name in messages, up to maxScriptBytes.
+func readCapped(r io.Reader, name string) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, maxScriptBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: cannot read lab script: %w", name, err)
+	}
+	if len(b) > maxScriptBytes {
+		return nil, fmt.Errorf("%s: a lab script has at most %d lines of %d bytes; this one is longer than %d bytes", name, script.MaxLines, script.MaxLineBytes, maxScriptBytes)
 	}
 	return b, nil
 }

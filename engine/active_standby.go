@@ -36,7 +36,7 @@ func (*activeStandby) start(*node)          {}
 func (*activeStandby) replay(n *node) (int64, string) {
 	return 0, fmt.Sprintf("%s replaced", n.name)
 }
-func (*activeStandby) restartSource(int64) {}
+func (*activeStandby) restartSource(int64) int64 { return 0 }
 
 // restartJob restarts from the beginning of the source, every node with a
 // new standby: there are no checkpoints to restore.
@@ -74,7 +74,7 @@ func (a *activeStandby) takeOver(n *node, now int64) {
 	}
 	n.rep, n.standby = nil, false
 	rc.restarted++
-	rc.event(EventNodeRestarted, n.name, fmt.Sprintf("%s failed; its active standby took over at once, with nothing to replay", n.name), 0)
+	rc.eventAt(now, EventNodeRestarted, n.name, fmt.Sprintf("%s failed; its active standby took over at once, with nothing to replay", n.name), 0)
 	delay, err := rc.backoff.onFailure(now)
 	if err != nil {
 		r.fail(fmt.Errorf("%s failed and %w", n.name, err))

@@ -145,6 +145,12 @@ func Guarantee(cfg Config, spec jobspec.Spec) (semantics, ha, note string, err e
 	case ha != HANone && cfg.Semantics == AtMostOnce:
 		return "", "", "", fmt.Errorf("%w: ha %s replays input after a failure, which gives at-least-once, more than at-most-once asks; set semantics at-least-once (or ha none)", ErrBadConfig, ha)
 	}
+	if cfg.Executor == ExecConcurrent && (ha == HAUpstreamBackup || ha == HAActiveStandby) {
+		// Both keep state per channel (backup queues trimmed by what the
+		// receiver still holds; a standby fed in step) that only the
+		// deterministic executor can read at a consistent point.
+		return "", "", "", fmt.Errorf("%w: ha %s needs the deterministic executor: it trims and replays per channel, from what each receiver still holds, which the concurrent executor's goroutines do not expose; use ha passive-standby or executor deterministic", ErrBadConfig, ha)
+	}
 	if cfg.JobManagerHA != "" && cfg.JobManagerHA != JobManagerHANone && cfg.JobManagerHA != JobManagerHAStandby {
 		return "", "", "", fmt.Errorf("%w: unknown jobmanager.ha %q; expected none or standby", ErrBadConfig, cfg.JobManagerHA)
 	}

@@ -25,7 +25,10 @@ var ErrSubmission = errors.New("job submission failed")
 //     error ("Could not find any factory for identifier 'jdbc' …");
 //   - a connector built for another Flink version: a NoSuchMethodError
 //     from the table API it was compiled against;
-//   - no driver providing the class: a ClassNotFoundException.
+//
+// A missing driver is not found here: Flink's JDBC connector loads the driver
+// class only when the sink task opens its connection, at run time (see
+// MissingDriver).
 func CheckDependencies(spec jobspec.Spec) error {
 	find := func(kind, provides string) (jobspec.Dependency, bool) {
 		for _, d := range spec.Dependencies {
@@ -46,12 +49,25 @@ func CheckDependencies(spec jobspec.Spec) error {
 				ErrSubmission, d.Name, d.Version, built, FlinkVersion, FlinkVersion)
 		}
 	}
-	if spec.Driver != "" {
-		if _, ok := find(jobspec.DependencyDriver, spec.Driver); !ok {
-			return fmt.Errorf("%w: java.lang.ClassNotFoundException: %s (the connector is there, but the database driver jar is not: add the driver as a dependency)", ErrSubmission, spec.Driver)
+	return nil
+}
+
+// MissingDriver returns the ClassNotFoundException the sink task meets when
+// it opens its connection and the job declares no dependency providing its
+// driver class, or nil. The JDBC connector loads the driver
+// (Class.forName) in the task, on the task manager, at the moment an
+// unreachable database would fail too: a task failure that goes through
+// the restart strategy, not a submission failure.
+func MissingDriver(spec jobspec.Spec) error {
+	if spec.Driver == "" {
+		return nil
+	}
+	for _, d := range spec.Dependencies {
+		if d.Kind == jobspec.DependencyDriver && d.Provides == spec.Driver {
+			return nil
 		}
 	}
-	return nil
+	return fmt.Errorf("java.lang.ClassNotFoundException: %s (the sink task could not open its connection: the connector is there, but the database driver jar is not; add the driver as a dependency)", spec.Driver)
 }
 
 // builtFor returns the Flink version a connector version names after its

@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -21,7 +22,6 @@ func TestDependencies(t *testing.T) {
 		want string
 	}{
 		{nil, "Could not find any factory for identifier 'jdbc' that implements 'org.apache.flink.table.factories.DynamicTableFactory' in the classpath"},
-		{[]jobspec.Dependency{connector}, "java.lang.ClassNotFoundException: com.mysql.cj.jdbc.Driver"},
 		{[]jobspec.Dependency{old, driver}, "java.lang.NoSuchMethodError: 'void org.apache.flink.table"},
 		{[]jobspec.Dependency{connector, driver}, ""},
 	}
@@ -40,6 +40,40 @@ func TestDependencies(t *testing.T) {
 		}
 		if _, err := engine.New(spec, engine.DefaultConfig()); err == nil {
 			t.Errorf("%v: the job must not start", c.deps)
+		}
+	}
+}
+
+// A missing driver is found when the sink task opens its connection, at run
+// time: the job starts, the sink fails at once and again after each restart,
+// the restart strategy decides, and job.error names the missing class.
+func TestMissingDriverFailsTheSinkTask(t *testing.T) {
+	connector := jobspec.Dependency{Name: "flink-connector-jdbc", Kind: jobspec.DependencyConnector, Version: "3.2.0-1.19", Provides: "jdbc"}
+	spec, _ := jobspec.Builtin("clicks")
+	spec.Connector, spec.Driver, spec.Dependencies = "jdbc", "com.mysql.cj.jdbc.Driver", []jobspec.Dependency{connector}
+	if err := engine.CheckDependencies(spec); err != nil {
+		t.Fatalf("a missing driver must not fail the submission: %v", err)
+	}
+	if err := engine.MissingDriver(spec); err == nil || !strings.Contains(err.Error(), "java.lang.ClassNotFoundException: com.mysql.cj.jdbc.Driver") {
+		t.Fatalf("MissingDriver = %v", err)
+	}
+	for _, kind := range []string{engine.RestartNone, engine.RestartFixedDelay} {
+		cfg := engine.DefaultConfig()
+		cfg.Restart, _ = engine.DefaultRestart(kind)
+		r, err := engine.New(spec, cfg)
+		if err != nil {
+			t.Fatalf("%s: the job must start: %v", kind, err)
+		}
+		r.Admit(2000)
+		err = r.Run(context.Background())
+		rep := r.Report()
+		r.Close()
+		if err == nil || !strings.Contains(err.Error(), "java.lang.ClassNotFoundException") || rep.Job.State != engine.StateFailed {
+			t.Errorf("%s: got %v, state %s; want the job failed with the ClassNotFoundException", kind, err, rep.Job.State)
+		}
+		wantFailures := map[string]int64{engine.RestartNone: 1, engine.RestartFixedDelay: 2}[kind]
+		if rep.Recovery.Failures != wantFailures || rep.Sink.Delivered != 0 {
+			t.Errorf("%s: %d failures, %d delivered; want %d failures and nothing delivered", kind, rep.Recovery.Failures, rep.Sink.Delivered, wantFailures)
 		}
 	}
 }

@@ -32,7 +32,10 @@ func (gapRecovery) replay(n *node) (int64, string) {
 
 // restartSource resumes at the current time: what arrived meanwhile is
 // never read.
-func (g gapRecovery) restartSource(at int64) { g.rc.skipDowntime(at) }
+func (g gapRecovery) restartSource(at int64) int64 {
+	g.rc.skipDowntime(at)
+	return 0
+}
 
 func (g gapRecovery) restartJob(at int64) (int64, string) {
 	g.rc.skipDowntime(at)

@@ -220,6 +220,7 @@ type stage struct {
 	name      string
 	kind      string
 	partition string
+	keyOf     func(Record) string // what hash partitions by, when not the record's key
 	nodes     []*node
 }
 
@@ -281,6 +282,7 @@ func buildGraph(spec jobspec.Spec, newOp func(jobspec.Operator) (operator, error
 			inputs = 1
 		}
 		add(op.Name, op.Kind, partition, p, inputs, func() operator { o, _ := newOp(op); return o })
+		g.stages[len(g.stages)-1].keyOf = keySelector(op)
 		for _, n := range g.stages[len(g.stages)-1].nodes {
 			n.spec = op
 		}
@@ -301,6 +303,9 @@ func (g *graph) target(n *node, r *Record, rr *int) int {
 	case jobspec.PartitionForward:
 		return n.index
 	case jobspec.PartitionHash:
+		if next.keyOf != nil {
+			return int(hashKey(next.keyOf(*r)) % uint32(p))
+		}
 		return int(hashKey(r.Key) % uint32(p))
 	case jobspec.PartitionRebalance:
 		*rr = (*rr + 1) % p

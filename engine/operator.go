@@ -3,6 +3,7 @@ package engine
 import (
 	"cmp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/streamlab/streamlab/engine/jobspec"
@@ -100,6 +101,7 @@ func compareWindowKeys(a, b windowKey) int {
 //   - complete: every row every trigger; all state is kept, so the watermark
 //     drops nothing (Spark cannot drop state that a complete table shows).
 type windowCount struct {
+	keyOf       func(Record) string // nil: the record's key
 	size, slide int64
 	mode        Mode
 	counts      map[windowKey]int64
@@ -115,8 +117,17 @@ func newWindowCount(op jobspec.Operator, mode Mode) *windowCount {
 	if slide <= 0 {
 		slide = size
 	}
-	return &windowCount{size: size, slide: slide, mode: mode,
+	return &windowCount{keyOf: keySelector(op), size: size, slide: slide, mode: mode,
 		counts: map[windowKey]int64{}, changed: map[windowKey]struct{}{}}
+}
+
+// keySelector is what op counts per when it is not the record's own key
+// (the action parse gives it): nil, or the device.
+func keySelector(op jobspec.Operator) func(Record) string {
+	if op.Kind == jobspec.KindWindowCount && op.Key == jobspec.KeyDevice {
+		return func(r Record) string { return "device-" + strconv.Itoa(int(r.Device)) }
+	}
+	return nil
 }
 
 // windowStarts calls f with the start of every window containing t, oldest
@@ -148,7 +159,11 @@ func (w *windowCount) record(r Record, _ emitter) {
 		if w.final(start) {
 			return
 		}
-		k := windowKey{start, r.Key}
+		key := r.Key
+		if w.keyOf != nil {
+			key = w.keyOf(r)
+		}
+		k := windowKey{start, key}
 		w.counts[k]++
 		w.changed[k] = struct{}{}
 		counted = true

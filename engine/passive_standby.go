@@ -51,7 +51,7 @@ func (*passiveStandby) start(*node) {}
 func (*passiveStandby) replay(n *node) (int64, string) {
 	return 0, fmt.Sprintf("%s replaced", n.name)
 }
-func (*passiveStandby) restartSource(int64) {}
+func (*passiveStandby) restartSource(int64) int64 { return 0 }
 
 // restartJob restores the latest completed checkpoint.
 func (p *passiveStandby) restartJob(int64) (int64, string) {

@@ -62,6 +62,13 @@ type recovery struct {
 	backupPeak  int64
 	backupNow   int64 // records the output queues hold now
 	acks        int64 // acknowledgement messages sent upstream
+	// floor is the virtual time of the latest failure or restart. Time
+	// never runs back past it: what a restored job replays it processes
+	// after its restart, not when the records first arrived, so the
+	// restart strategy sees failures in the order they happened.
+	floor int64
+	// upAt is when the latest restart brought tasks back.
+	upAt int64
 	// s is the high-availability scheme; ckpt the checkpoint coordinator
 	// when the scheme takes checkpoints.
 	s    scheme
@@ -78,16 +85,23 @@ func newRecovery(r *Runtime, ha string) *recovery {
 }
 
 // now is the virtual time failures and restarts are placed by: the source's
-// time while it runs, the end of the admitted time while it is down.
+// time while it runs, the end of the admitted time while it is down, and
+// never before the latest failure or restart.
 func (rc *recovery) now() int64 {
 	if rc.r.g.nodes[0].dead {
-		return rc.r.cur.clock
+		return max(rc.r.cur.clock, rc.floor)
 	}
-	return rc.r.cur.now()
+	return max(rc.r.cur.now(), rc.floor)
 }
 
 func (rc *recovery) event(kind EventKind, node, text string, n int64) {
-	rc.r.bus.Publish(Event{TimeMS: rc.now(), Kind: kind, Node: node, N: n, Text: text})
+	rc.eventAt(rc.now(), kind, node, text, n)
+}
+
+// eventAt publishes an event that happened at virtual time at (a failure
+// or a restart), which may lie behind how far the source has read.
+func (rc *recovery) eventAt(at int64, kind EventKind, node, text string, n int64) {
+	rc.r.bus.Publish(Event{TimeMS: at, Kind: kind, Node: node, N: n, Text: text})
 }
 
 // lookup finds a node by name.
@@ -178,18 +192,31 @@ func (rc *recovery) reached(n *node) int64 {
 	if n.lastOffset >= 0 {
 		t = max(t, rc.r.src.Arrival(n.lastOffset))
 	}
-	return t
+	return max(t, rc.floor)
 }
 
 // kill makes a node fail now: its state, its input queue and what
 // alignment held back are gone.
 func (rc *recovery) kill(n *node) { rc.killAtTime(n, rc.now()) }
 
-func (rc *recovery) killAtTime(n *node, now int64) {
+func (rc *recovery) killAtTime(n *node, now int64) { rc.killWith(n, now, nil) }
+
+// killWith makes a node fail at now; cause, when not nil, is why the task
+// failed by itself (it is in the event and in job.error).
+func (rc *recovery) killWith(n *node, now int64, cause error) {
 	r := rc.r
 	if r.state != StateRunning || n.dead {
 		return
 	}
+	// A restarted task fails a moment after it is deployed at the
+	// earliest, never at the same instant: replay takes no virtual time
+	// here, and Flink would merge a failure at the restart's own instant
+	// into the attempt that restart made.
+	now = max(now, rc.floor)
+	if now == rc.upAt && rc.restarted > 0 {
+		now++
+	}
+	rc.floor = now
 	rc.failures++
 	handled, whole := rc.s.failed(n, now)
 	if handled {
@@ -205,9 +232,17 @@ func (rc *recovery) killAtTime(n *node, now int64) {
 	} else {
 		rc.lose(n)
 	}
-	rc.event(EventNodeKilled, n.name, fmt.Sprintf("%s killed after %d records: its state and its input queue are gone", n.name, n.counts.In), n.counts.In)
+	text := fmt.Sprintf("%s killed after %d records: its state and its input queue are gone", n.name, n.counts.In)
+	if cause != nil {
+		text = fmt.Sprintf("%s failed after %d records: %v", n.name, n.counts.In, cause)
+	}
+	rc.eventAt(now, EventNodeKilled, n.name, text, n.counts.In)
 	delay, err := rc.backoff.onFailure(now)
 	if err != nil {
+		if cause != nil {
+			r.fail(fmt.Errorf("%s failed (%v) and %w", n.name, cause, err))
+			return
+		}
 		r.fail(fmt.Errorf("%s failed and %w", n.name, err))
 		return
 	}
@@ -222,7 +257,7 @@ func (rc *recovery) killAtTime(n *node, now int64) {
 	if p.manual {
 		how = fmt.Sprintf("standalone: it stays down until `restart %s` (then %s waits %d ms)", n.name, r.cfg.Restart.Kind, delay)
 	}
-	rc.event(EventRestartScheduled, n.name, how, p.at-now)
+	rc.eventAt(now, EventRestartScheduled, n.name, how, p.at-now)
 }
 
 // lose drops a node's state, queue and held input; the inputs of its
@@ -299,6 +334,7 @@ func (rc *recovery) killJobManager() {
 		return
 	}
 	now := rc.now()
+	rc.floor = now
 	rc.failures++
 	if r.cfg.JobManagerHA != JobManagerHAStandby {
 		rc.event(EventNodeKilled, JobManager, "the job manager died with high availability off", 0)
@@ -337,6 +373,8 @@ func (rc *recovery) due() bool {
 		// scheduler gets to it later: while the whole job is down nothing
 		// runs to move the clock, and the log keeps what arrives meanwhile.
 		up := max(p.at, p.askedAt)
+		rc.floor = max(rc.floor, up)
+		rc.upAt = rc.floor
 		rc.downtimeMS += up - p.failedAt
 		rc.timeMS += up - p.failedAt
 		rc.restarted++
@@ -416,9 +454,9 @@ func (rc *recovery) replaceSource(n *node, at int64) {
 	r := rc.r
 	n.dead = false
 	n.epoch = r.cur.seq
-	rc.s.restartSource(at)
+	replayed := rc.s.restartSource(at)
 	rc.join(n)
-	rc.event(EventNodeRestarted, n.name, fmt.Sprintf("source replaced: reading the log from offset %d", r.cur.off), r.cur.off)
+	rc.event(EventNodeRestarted, n.name, fmt.Sprintf("source replaced: reading the log from offset %d, %d records again", r.cur.off, replayed), replayed)
 }
 
 // skipDowntime moves the source past what arrived while it was down, up to

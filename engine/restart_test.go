@@ -232,3 +232,67 @@ func TestStandaloneWaitsForAManualRestart(t *testing.T) {
 		rt.Close()
 	}
 }
+
+// A crash loop: count[0] dies again each time the job restored from the
+// same checkpoint replays to it. The failures must reach the restart
+// strategy in the order they happened, each after the restart before it
+// (a restored job replays after its restart, not when the records first
+// arrived), so exponential-delay backs off 1 s, 1.5 s, 2.25 s, 3.375 s
+// (±10 % jitter) instead of merging them or seeing time run backwards.
+func TestCrashLoopFailuresFollowTheirRestarts(t *testing.T) {
+	spec, _ := jobspec.Builtin("clicks")
+	cfg := DefaultConfig()
+	cfg.Semantics, cfg.HA = ExactlyOnce, HAPassiveStandby
+	cfg.Provision = 0
+	cfg.Restart, _ = ParseRestart(RestartExponential, nil)
+	rt, err := New(spec, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	sub := rt.Bus().Subscribe(1 << 16)
+	for _, at := range []int64{1000, 1200, 1400, 1600} {
+		if err := rt.KillAt("count[0]", at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rt.Admit(3000)
+	if err := rt.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	rt.AdmitFor(60 * time.Second)
+	if err := rt.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	events, _ := sub.Drain()
+	var last, killedAt int64 = -1, -1
+	var delays []int64
+	for _, e := range events {
+		switch e.Kind {
+		case EventNodeKilled:
+			if e.TimeMS <= last {
+				t.Fatalf("a failure at %d ms does not follow the restart or failure at %d ms", e.TimeMS, last)
+			}
+			killedAt, last = e.TimeMS, e.TimeMS
+		case EventRestartScheduled:
+			delays = append(delays, e.N)
+		case EventNodeRestarted:
+			if e.TimeMS < killedAt {
+				t.Fatalf("a restart at %d ms comes before its failure at %d ms", e.TimeMS, killedAt)
+			}
+			last = e.TimeMS
+		}
+	}
+	want := []float64{1000, 1500, 2250, 3375}
+	if len(delays) != len(want) {
+		t.Fatalf("restart delays %v, want %d of them", delays, len(want))
+	}
+	for i, d := range delays {
+		if float64(d) < want[i]*0.9 || float64(d) > want[i]*1.1 {
+			t.Errorf("restart %d waits %d ms, want %.0f ±10%% (all delays %v)", i+1, d, want[i], delays)
+		}
+	}
+	if rep := rt.Report(); rep.Recovery.Restarts != 4 || !rep.Sink.Correct {
+		t.Errorf("restarts %d, correct %t; want 4 restarts and a correct sink", rep.Recovery.Restarts, rep.Sink.Correct)
+	}
+}

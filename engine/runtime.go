@@ -47,6 +47,9 @@ type Runtime struct {
 	// semantics and ha are in effect; note says why when weaker than asked.
 	semantics, ha, note string
 	drops               int64 // last published dropped-late count
+	// noDriver is the ClassNotFoundException the sink task meets whenever
+	// it opens its connection (MissingDriver), or nil.
+	noDriver error
 }
 
 // New prepares a job to run. Nothing is admitted until Run or Admit.
@@ -122,6 +125,7 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 		r.det.rec = r.rec
 	}
 	r.semantics, r.ha, r.note = semantics, ha, note
+	r.noDriver = MissingDriver(spec)
 	r.bus.Publish(Event{Kind: EventJobStarted, Text: fmt.Sprintf("job %s started (seed %d, %s executor)", spec.Name, cfg.Seed, cfg.Executor)})
 	return r, nil
 }
@@ -155,6 +159,10 @@ func (r *Runtime) Source() *Source { return r.src }
 // Close releases the sink (and removes a temporary database).
 func (r *Runtime) Close() error { return r.writer.close() }
 
+// sinkTime is the virtual time the sink has got to: what it commits and
+// acknowledges happens then, however far ahead the source has read.
+func (r *Runtime) sinkTime() int64 { return r.rec.reached(r.g.nodes[len(r.g.nodes)-1]) }
+
 // committed is called for every micro-batch the real sink writes. A
 // transactional sink's batch only counts once its transaction commits.
 func (r *Runtime) committed(batch []Record) {
@@ -164,12 +172,12 @@ func (r *Runtime) committed(batch []Record) {
 	} else {
 		r.ledgerApply(batch)
 	}
-	r.bus.Publish(Event{TimeMS: r.cur.clock, Kind: EventBatchCommitted, Node: kindSink, N: r.sink.batches,
+	r.bus.Publish(Event{TimeMS: r.sinkTime(), Kind: EventBatchCommitted, Node: kindSink, N: r.sink.batches,
 		Text: fmt.Sprintf("batch %d committed: %d rows", r.sink.batches, len(batch))})
 	sinkNode := r.g.nodes[len(r.g.nodes)-1]
 	if sinkNode.wm > r.wmOut && sinkNode.wm != math.MinInt64 {
 		r.wmOut = sinkNode.wm
-		r.bus.Publish(Event{TimeMS: r.cur.clock, Kind: EventWatermark, Node: kindSink, N: sinkNode.wm,
+		r.bus.Publish(Event{TimeMS: r.sinkTime(), Kind: EventWatermark, Node: kindSink, N: sinkNode.wm,
 			Text: "watermark " + time.UnixMilli(sinkNode.wm).UTC().Format("15:04:05")})
 	}
 }
@@ -238,7 +246,7 @@ func (r *Runtime) stepOnce() bool {
 	if r.state != StateRunning {
 		return false
 	}
-	if r.rec.due() {
+	if r.rec.due() || r.rec.openSink() {
 		return true
 	}
 	if !r.det.step(r.cur) {
@@ -293,6 +301,9 @@ func (r *Runtime) jobManagerHA() string {
 func (r *Runtime) runConcurrent(ctx context.Context) error {
 	for r.state == StateRunning {
 		for r.rec.due() {
+		}
+		if r.rec.openSink() {
+			continue
 		}
 		if r.g.nodes[0].dead {
 			return nil // down until a restart is due: what arrives waits in the log

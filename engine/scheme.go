@@ -24,8 +24,8 @@ type scheme interface {
 	start(n *node)
 	replay(n *node) (records int64, how string)
 	// restartSource positions a replaced source that comes back at virtual
-	// time at.
-	restartSource(at int64)
+	// time at and says how many records it will read again.
+	restartSource(at int64) (replayed int64)
 	// restartJob positions the source once every task restarted at at (a
 	// failover, or a job manager's new leader) and says how much it replays.
 	restartJob(at int64) (records int64, how string)

@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/streamlab/streamlab/engine/jobspec"
+	"github.com/streamlab/streamlab/internal/untrusted"
 )
 
 // Source is a seeded, replayable event log, like one Kafka partition: the
@@ -166,7 +166,7 @@ func (s *Source) Dump(w io.Writer, n int64) error {
 // readEvents loads a JSON Lines event file. Offsets are reassigned by
 // position; a missing key defaults to the action.
 func readEvents(path string) ([]Record, error) {
-	f, err := os.Open(path)
+	f, err := untrusted.OpenPath(path) // a regular file, not a link out of its directory
 	if err != nil {
 		return nil, fmt.Errorf("%w: source file: %v", ErrBadConfig, err)
 	}

@@ -114,7 +114,7 @@ func (u *upstreamBackup) replay(n *node) (int64, string) {
 
 // restartSource re-reads the log from the oldest record downstream has not
 // acknowledged.
-func (u *upstreamBackup) restartSource(int64) {
+func (u *upstreamBackup) restartSource(int64) int64 {
 	r := u.rc.r
 	src := r.g.nodes[0]
 	from := r.cur.off
@@ -126,8 +126,10 @@ func (u *upstreamBackup) restartSource(int64) {
 	for t := range u.backups[src] {
 		u.backups[src][t] = nil
 	}
-	u.rc.replayed += r.cur.off - from
+	replayed := r.cur.off - from
+	u.rc.replayed += replayed
 	r.cur.off = from
+	return replayed
 }
 
 // restartJob starts again from the beginning of the source: the output

@@ -21,7 +21,28 @@ import (
 const (
 	referenceDir = "testdata/reference"
 	wrongDir     = "testdata/wrong"
+	wrong2Dir    = "testdata/wrong2"
+	// blindDir holds the cheating suite: for every exercise an answer
+	// given without understanding (zeros, the scenario's defaults, one that
+	// removes the behaviour instead of fixing it, the right kind of thing
+	// done to the wrong node). Each must score below half.
+	blindDir = "testdata/blind"
+	// hiddenDir is an instructor's private overlay, as `grade --hidden`
+	// reads it: the hidden checks are not in the embedded pack.
+	hiddenDir = "testdata/hidden"
 )
+
+// instructor returns the built-in exercises with the overlay's hidden
+// checks, as an instructor grades them.
+func instructor(t testing.TB) []*pack.Exercise {
+	t.Helper()
+	p := builtin(t)
+	o, err := pack.ReadOverlay(p, hiddenDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o.Apply(p.Exercises)
+}
 
 func builtin(t testing.TB) *pack.Pack {
 	t.Helper()
@@ -47,12 +68,12 @@ func TestBuiltinPackIsClean(t *testing.T) {
 // exercises, every kind of answer, and the course's topics.
 func TestBuiltinPackCoversTheCourse(t *testing.T) {
 	p := builtin(t)
-	if len(p.Exercises) < 8 {
-		t.Errorf("%d exercises, want at least 8", len(p.Exercises))
+	if len(p.Exercises) < 10 {
+		t.Errorf("%d exercises, want at least 16", len(p.Exercises))
 	}
 	kinds := map[string]bool{}
 	var all strings.Builder
-	for _, e := range p.Exercises {
+	for _, e := range instructor(t) {
 		kinds[e.Kind] = true
 		all.WriteString(e.ScenarioText + "\n")
 		for _, c := range e.Checks {
@@ -111,7 +132,7 @@ const notAvailable = "not available yet"
 func TestReferenceSolutionsScoreFullMarks(t *testing.T) {
 	p := builtin(t)
 	dir := answersFor(t, p, nil)
-	for _, e := range p.Exercises {
+	for _, e := range instructor(t) {
 		t.Run(e.ID, func(t *testing.T) {
 			if e.Kind != pack.KindPrediction {
 				if _, err := os.Stat(filepath.Join(referenceDir, e.ID, e.Answer)); err != nil {
@@ -138,21 +159,45 @@ func TestReferenceSolutionsScoreFullMarks(t *testing.T) {
 }
 
 func TestWrongAnswersDoNotScoreFullMarks(t *testing.T) {
-	p := builtin(t)
-	for _, e := range p.Exercises {
+	for _, dir := range []string{wrongDir, wrong2Dir} {
+		for _, e := range instructor(t) {
+			t.Run(dir+"/"+e.ID, func(t *testing.T) {
+				if _, err := os.Stat(filepath.Join(dir, e.ID, e.Answer)); err != nil {
+					t.Fatalf("no wrong answer: %v", err)
+				}
+				r, err := grade.Dir(context.Background(), e, dir, grade.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.Error != "" && dir == wrongDir {
+					t.Errorf("the wrong answer should be gradable, and wrong: %s", r.Error)
+				}
+				if r.Passed || r.Score >= r.MaxScore {
+					t.Errorf("a wrong answer scores %g/%g", r.Score, r.MaxScore)
+				}
+			})
+		}
+	}
+}
+
+// TestBlindAnswersScoreBelowHalf is the cheating suite.
+func TestBlindAnswersScoreBelowHalf(t *testing.T) {
+	for _, e := range instructor(t) {
 		t.Run(e.ID, func(t *testing.T) {
-			if _, err := os.Stat(filepath.Join(wrongDir, e.ID, e.Answer)); err != nil {
-				t.Fatalf("no wrong answer: %v", err)
+			if _, err := os.Stat(filepath.Join(blindDir, e.ID, e.Answer)); err != nil {
+				t.Fatalf("no blind answer: %v", err)
 			}
-			r, err := grade.Dir(context.Background(), e, wrongDir, grade.Options{})
+			r, err := grade.Dir(context.Background(), e, blindDir, grade.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r.Error != "" {
-				t.Errorf("the wrong answer should be gradable, and wrong: %s", r.Error)
-			}
-			if r.Passed || r.Score >= r.MaxScore {
-				t.Errorf("a wrong answer scores %g/%g", r.Score, r.MaxScore)
+			if r.Score >= r.MaxScore/2 {
+				t.Errorf("a blind answer scores %g/%g:", r.Score, r.MaxScore)
+				for _, c := range r.Checks {
+					if c.Passed {
+						t.Errorf("  passes %s", c.Name)
+					}
+				}
 			}
 		})
 	}

@@ -106,9 +106,11 @@ func lessonFacts(t *testing.T) map[string][]fact {
 				return st.M == 9586 && st.K == 7
 			}},
 			{text: "bits per id for\n1% false positives", check: func() bool { return math.Round(filter.BitsFor(1000, 0.01)/1000) == 10 }},
+			{text: "Since Spark 3.5", ref: "Spark's guide deduplicates on the id and the event-time column, or (3.5+) dropDuplicatesWithinWatermark(\"id\")"},
 		},
 		"precise": {
 			{text: "(`1000` by default here)", check: func() bool { return cfg.CheckpointInterval == 1000 }},
+			{text: "(Flink 1.11 and later)", ref: "Unaligned checkpoints (Flink 1.11+) let barriers overtake in-flight records, which are stored in the checkpoint, and stay exactly-once"},
 		},
 		"high-availability": {},
 		"restarts": {
@@ -130,12 +132,20 @@ func lessonFacts(t *testing.T) map[string][]fact {
 			{text: "up to ±10%", check: func() bool { return restartDefaults(t, engine.RestartExponential).Jitter == 0.1 }},
 			{text: "FLINK-33736 changed the max from 5 min and the multiplier from 2", ref: "Before 1.19 the max backoff was 5 min and the multiplier 2.0 (FLINK-33736 changed both"},
 			{text: "FLINK-32895 added the attempts", ref: "FLINK-32895 added the attempts limit"},
-			{text: "(15 s by default, as Flink's Kubernetes lease", check: func() bool { return engine.DefaultConfig().Lease == 15*time.Second }},
-			{text: "holds a lease of 15 s", ref: "Kubernetes HA's leader election (KubernetesHighAvailabilityOptions): lease duration 15 s"},
-			{text: "with a retry period of 5 s", ref: "retry period 5 s"},
 			{text: "2.25 seconds", check: func() bool {
 				s := restartDefaults(t, engine.RestartExponential)
 				return s.Initial.Seconds()*s.Multiplier*s.Multiplier == 2.25
+			}},
+		},
+		"jobmanager": {
+			{text: "the lease lasts 15 s, the leader\nmust renew it within a deadline of 15 s, and a standby retries every 5 s", ref: "Kubernetes HA's leader election (KubernetesHighAvailabilityOptions): lease duration 15 s, renew deadline 15 s, retry period 5 s"},
+			{text: "its last renewal\nplus 15 s", ref: "a follower takes over once the leader's lease (renew time + 15 s) has passed"},
+			{text: "takes the 15 s lease", check: func() bool { return engine.DefaultConfig().Lease == 15*time.Second }},
+			{text: "lease\n  duration 15 s, renew deadline 15 s, retry period 5 s", ref: "lease duration 15 s, renew deadline 15 s, retry period 5 s"},
+			{text: "from offset 0", check: func() bool {
+				// Upstream backup under a new leader reads every record again.
+				rep, err := lab.RunScript(context.Background(), "t.lab", []byte("job clicks\nset semantics at-least-once\nset jobmanager.ha standby\nrun 2500\nkill jobmanager\nrun 20s\n"), lab.Options{})
+				return err == nil && rep.Recovery.Replayed == 2500 && rep.Checkpoints.Restores == 0
 			}},
 		},
 		"job-start": {

@@ -9,7 +9,7 @@ import (
 	"github.com/streamlab/streamlab/engine/script"
 )
 
-// Goal is what completes a step, seen in one Observation of the live
+// Goal is what completes a step, seen in an Observation of the live
 // session: every Expect holds on its report, and, when set, an engine event
 // of kind Event (on node Node, if given) is among its events, and a command
 // was rejected with an error containing Rejected.

@@ -267,7 +267,7 @@ func (d *decoder) steps(n *yaml.Node) ([]Step, error) {
 var eventKinds = []engine.EventKind{
 	engine.EventJobStarted, engine.EventAdmitted, engine.EventBatchCommitted, engine.EventWatermark,
 	engine.EventDroppedLate, engine.EventRunQuiet, engine.EventJobFailed, engine.EventNodeKilled,
-	engine.EventRestartScheduled, engine.EventNodeRestarted, engine.EventCheckpoint,
+	engine.EventRestartScheduled, engine.EventNodeRestarted, engine.EventCheckpoint, engine.EventLeaderElected,
 }
 
 func (d *decoder) goal(n *yaml.Node, what string) (Goal, error) {

@@ -5,11 +5,14 @@ import "github.com/streamlab/streamlab/engine"
 // Observation is what the step checker sees of the live session at one
 // moment: the session's report (nil before its job has run), the engine
 // events published since the previous observation, and the commands the
-// engine refused since then.
+// engine refused since then. Session tells lab sessions apart (a new job
+// is a new session): a step's event counts only in the session it
+// happened in.
 type Observation struct {
 	Report   *engine.Report
 	Events   []engine.Event
 	Rejected []Rejection
+	Session  int
 }
 
 // Rejection is a command the engine refused, with its error.
@@ -25,6 +28,11 @@ type Rejection struct {
 type Tracker struct {
 	lesson *Lesson
 	done   int
+	// seen holds the events observed since the current step began: a
+	// step's event (a leader elected) and its expectations (the sink
+	// correct again) may hold at different moments of a played run.
+	seen    []engine.Event
+	session int
 }
 
 // NewTracker starts tracking l with the first done steps already finished
@@ -48,15 +56,40 @@ func (t *Tracker) Current() (i int, st *Step, ok bool) {
 	return t.done, &t.lesson.Steps[t.done], true
 }
 
-// Observe checks the current step's goal against o and returns the
-// indexes of the steps it finished. One observation can finish several
-// steps in a row: the next step's goal is checked against the same
-// observation as soon as the one before it is met.
+// Observe checks the current step's goal against o, with the events of
+// earlier observations of the same session since the step began (an event
+// and the expectations may hold at different moments of a played run), and
+// returns the indexes of
+// the steps it finished. One observation can finish several steps in a
+// row: the next step's goal is checked against the same observation as
+// soon as the one before it is met.
 func (t *Tracker) Observe(o Observation) []int {
 	var finished []int
-	for !t.Finished() && t.lesson.Steps[t.done].Goal.Met(o) {
+	if o.Session != t.session {
+		t.seen, t.session = nil, o.Session
+	}
+	for _, e := range o.Events {
+		if t.wanted(e) {
+			t.seen = append(t.seen, e)
+		}
+	}
+	withSeen := o
+	withSeen.Events = t.seen
+	for !t.Finished() && t.lesson.Steps[t.done].Goal.Met(withSeen) {
 		finished = append(finished, t.done)
 		t.done++
+		t.seen = nil
+		withSeen = o
 	}
 	return finished
+}
+
+// wanted reports whether e is an event the current step's goal waits for;
+// only those are kept between observations.
+func (t *Tracker) wanted(e engine.Event) bool {
+	if t.Finished() {
+		return false
+	}
+	g := t.lesson.Steps[t.done].Goal
+	return g.Event != "" && e.Kind == g.Event && (g.Node == "" || e.Node == g.Node)
 }

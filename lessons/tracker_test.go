@@ -78,11 +78,11 @@ func TestTrackerFollowsStepsInOrder(t *testing.T) {
 
 	// The event without the condition, and the condition without the
 	// event, do not finish the step.
-	if got := tr.Observe(lessons.Observation{Report: report("at-least-once", 5), Events: killed}); len(got) != 0 {
+	if got := tr.Observe(lessons.Observation{Report: report("at-least-once", 5), Events: killed, Session: 1}); len(got) != 0 {
 		t.Fatalf("finished %v with the wrong semantics", got)
 	}
-	if got := tr.Observe(lessons.Observation{Report: report("at-most-once", 0)}); len(got) != 0 {
-		t.Fatalf("finished %v without the event", got)
+	if got := tr.Observe(lessons.Observation{Report: report("at-most-once", 0), Session: 2}); len(got) != 0 {
+		t.Fatalf("finished %v without the event in this session", got)
 	}
 	wrongNode := []engine.Event{{Kind: engine.EventNodeKilled, Node: "count[0]"}}
 	if got := tr.Observe(lessons.Observation{Report: report("at-most-once", 0), Events: wrongNode}); len(got) != 0 {
@@ -180,5 +180,26 @@ func TestExpectComparesLikeTheLabScript(t *testing.T) {
 		if _, err := lessons.ParseExpect(bad); err == nil {
 			t.Errorf("ParseExpect(%q) gave no error", bad)
 		}
+	}
+}
+
+// In a played run the event and the condition can hold at different
+// moments of one session: a node killed before the report says what the
+// step asks.
+func TestTrackerRemembersAnEventWithinItsSession(t *testing.T) {
+	l := mustLoad(t, trackerMeta)
+	tr := lessons.NewTracker(l, 0)
+	killed := []engine.Event{{Kind: engine.EventNodeKilled, Node: "count[1]"}}
+	if got := tr.Observe(lessons.Observation{Events: killed, Session: 4}); len(got) != 0 {
+		t.Fatalf("finished %v without a report", got)
+	}
+	if got := tr.Observe(lessons.Observation{Report: report("at-most-once", 0), Session: 4}); len(got) != 1 || got[0] != 0 {
+		t.Fatalf("finished %v, want step 0 once the report follows the kill", got)
+	}
+	// In another session the kill is forgotten.
+	tr = lessons.NewTracker(l, 0)
+	tr.Observe(lessons.Observation{Events: killed, Session: 4})
+	if got := tr.Observe(lessons.Observation{Report: report("at-most-once", 0), Session: 5}); len(got) != 0 {
+		t.Fatalf("finished %v with the kill of another session", got)
 	}
 }

@@ -124,6 +124,7 @@ func Verify(ctx context.Context, l *Lesson, seed int64) *Result {
 		}
 		for _, line := range st.Solution {
 			o, err := r.exec(ctx, line)
+			o.Session = sessions
 			if err != nil && !st.Goal.ExpectsRejection(err.Error()) {
 				res.Err = fmt.Errorf("step %d (%s): %q: %w", i+1, st.Title, line, err)
 				return res

@@ -136,6 +136,22 @@ func (s *session) run(m Model, d time.Duration) Model {
 	return m
 }
 
+// playOut ticks a played run to its end in 100 ms ticks, feeding every
+// frame to m.
+func (s *session) playOut(t testing.TB, m Model) Model {
+	t.Helper()
+	for i := 0; s.b.Playing(); i++ {
+		if i > 100_000 {
+			t.Fatal("a played run did not end")
+		}
+		s.at = s.at.Add(100 * time.Millisecond)
+		s.b.Tick(s.at)
+		next, _ := m.Update(frameMsg(s.b.Frame()))
+		m = next.(Model)
+	}
+	return m
+}
+
 // labModel is the lab screen at w×h with a fake engine and, when s is not
 // nil, the session's frames so far.
 func labModel(t testing.TB, w, h int, s *session) (Model, *fakeEngine) {

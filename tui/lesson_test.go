@@ -53,6 +53,7 @@ func lines(t testing.TB, m Model, eng *fakeEngine, s *session, ls ...string) Mod
 		}
 		s.forward(eng)
 		m = feed(m, s)
+		m = s.playOut(t, m)
 	}
 	return m
 }

@@ -192,6 +192,8 @@ func TestParseErrors(t *testing.T) {
 		{"operator twice", "name: j\noperators:\n  - {name: m, kind: map}\n  - {name: m, kind: map}\n", "j.yaml:4:12: ", []string{`operator "m": the name is used twice`}},
 		{"kind missing", "name: j\noperators:\n  - name: m\n", "j.yaml:3:5: ", []string{`operator "m": unknown kind ""`}},
 		{"kind unknown", "name: j\noperators:\n  - name: m\n    kind: join\n", "j.yaml:4:11: ", []string{`unknown kind "join"`, "parse, map, filter, window-count, dedup or breach-check"}},
+		{"key unknown", "name: j\noperators:\n  - {name: c, kind: window-count, window: 10s, key: user}\n", "j.yaml:3:53: ", []string{`unknown key "user"`, "action or device"}},
+		{"key on a map", "name: j\noperators:\n  - name: m\n    kind: map\n    key: device\n", "j.yaml:5:5: ", []string{"only a window-count operator takes key"}},
 		{"partition unknown", "name: j\noperators:\n  - name: m\n    kind: map\n    partition: range\n", "j.yaml:5:16: ", []string{`unknown partition "range"`, "forward, hash or rebalance"}},
 		{"parallelism string", "name: j\noperators:\n  - name: m\n    kind: map\n    parallelism: two\n", "j.yaml:5:18: ", []string{`parallelism: expected an integer, got string "two"`}},
 		{"parallelism 0", "name: j\noperators:\n  - name: m\n    kind: map\n    parallelism: 0\n", "j.yaml:5:18: ", []string{"parallelism 0 is out of range 1..16"}},

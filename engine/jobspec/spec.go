@@ -18,7 +18,8 @@ type Spec struct {
 	Connector string
 	Driver    string
 	// Dependencies are the connectors and drivers the job declares; a job
-	// whose dependencies cannot be resolved fails at submission.
+	// without its connector fails at submission, one without its driver
+	// when the sink task opens its connection.
 	Dependencies []Dependency
 }
 
@@ -87,7 +88,16 @@ type Operator struct {
 	Slide  time.Duration
 	// Drop lists the actions a filter removes.
 	Drop []string
+	// Key is what a window-count counts per (Flink's keyBy): KeyAction
+	// (the default, also when empty) or KeyDevice.
+	Key string
 }
+
+// The keys a window-count can count per.
+const (
+	KeyAction = "action"
+	KeyDevice = "device"
+)
 
 // Dependency is a connector or driver a job declares, as a job would list
 // jars on its class path.

@@ -175,6 +175,10 @@ func (o Operator) validate(i int, seen map[string]bool, upstream string, upstrea
 		return bad(path+".partition", "%s: a window-count counts per key, so with parallelism %d its input must be partitioned by hash (Flink's keyBy): %s would split one key's count across nodes", name, o.Parallelism, o.Partition)
 	case o.Kind != KindFilter && len(o.Drop) > 0:
 		return bad(path+".drop", "%s: only a filter has a drop list, not a %s", name, o.Kind)
+	case o.Kind != KindWindowCount && o.Key != "":
+		return bad(path+".key", "%s: only a window-count has a key, not a %s", name, o.Kind)
+	case o.Key != "" && o.Key != KeyAction && o.Key != KeyDevice:
+		return bad(path+".key", "%s: unknown key %s (want %s or %s)", name, quote(o.Key), KeyAction, KeyDevice)
 	}
 	seen[o.Name] = true
 	if o.Kind != KindWindowCount {

@@ -170,6 +170,25 @@ func (s *Session) run(ctx context.Context, c script.Command) error {
 	return nil
 }
 
+// Admit carries out a run command's admission without processing it, and
+// returns how many records it let in. The terminal lab plays a typed run
+// this way: it steps the runtime a little every frame and finishes with
+// Runtime.Run, which processes exactly what Exec's run would have, so the
+// recorded line replays to the same report.
+func (s *Session) Admit(c script.Command) (int64, error) {
+	if c.Verb != script.VerbRun {
+		return 0, s.errAt(c.Line, c.Col, "only a run line admits records, not %q", c.Verb)
+	}
+	rt, err := s.runtime()
+	if err != nil {
+		return 0, s.errAt(c.Line, c.Col, "%v", strings.TrimPrefix(err.Error(), s.file+": "))
+	}
+	if c.Duration > 0 {
+		return rt.AdmitFor(c.Duration), nil
+	}
+	return rt.Admit(c.Count), nil
+}
+
 func (s *Session) step(c script.Command) error {
 	rt, err := s.runtime()
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/streamlab/streamlab/engine/script"
 	"github.com/streamlab/streamlab/exercises/internal/yamldoc"
 	"github.com/streamlab/streamlab/exercises/pack"
+	"github.com/streamlab/streamlab/internal/untrusted"
 )
 
 // Error is a problem at a position in an answer file.
@@ -60,22 +61,31 @@ func Locate(ex *pack.Exercise, dir string) string {
 // 4 KiB, and no answer comes near that.
 const MaxSize = 1 << 20
 
-// Load reads and parses the answer to ex under dir (see Locate).
+// Load reads and parses the answer to ex under dir (see Locate). The
+// answer is untrusted: only a regular file inside dir is read (a link out
+// of dir, a device, a FIFO or a socket is refused), of at most MaxSize
+// bytes.
 func Load(ex *pack.Exercise, dir string) (*Answer, error) {
 	p := Locate(ex, dir)
-	if st, err := os.Stat(p); err == nil && st.Size() > MaxSize {
-		return nil, &Error{File: p, Msg: fmt.Sprintf("the answer is larger than %d bytes", MaxSize)}
+	rel, err := filepath.Rel(dir, p)
+	if err != nil {
+		return nil, &Error{File: p, Msg: fmt.Sprintf("cannot read the answer: %v", err)}
 	}
-	data, err := os.ReadFile(p)
+	data, err := untrusted.ReadFile(dir, rel, MaxSize)
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
 		msg := fmt.Sprintf("cannot read the answer: %v", err)
-		if errors.Is(err, fs.ErrNotExist) {
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
 			msg = fmt.Sprintf("missing: the answer to %s goes in %s or %s", ex.ID,
 				filepath.Join(dir, ex.ID, ex.Answer), filepath.Join(dir, ex.Answer))
+		case errors.Is(err, untrusted.ErrTooLarge):
+			msg = fmt.Sprintf("the answer is larger than %d bytes", MaxSize)
+		case errors.Is(err, untrusted.ErrOutside), errors.Is(err, untrusted.ErrNotRegular):
+			msg = fmt.Sprintf("cannot read the answer: %v; an answer must be a regular file inside %s", err, dir)
 		}
 		return nil, &Error{File: p, Msg: msg}
 	}
@@ -99,7 +109,15 @@ func Parse(ex *pack.Exercise, file string, data []byte) (*Answer, error) {
 		if je := (*jobspec.Error)(nil); errors.As(err, &je) {
 			err = &Error{File: je.File, Line: je.Line, Col: je.Col, Msg: je.Msg}
 		}
+		if f := spec.Source.File; err == nil && f != "" && !filepath.IsLocal(f) {
+			// The events an answer replays are part of the answer: they
+			// must sit beside it, not anywhere on the grader's disk.
+			err = &Error{File: file, Msg: fmt.Sprintf("source.file %s must be a path inside the answer's directory", untrusted.Quote(f, 80))}
+		}
 		a.Job = &spec
+		if err == nil && len(ex.Allow) > 0 {
+			err = checkJobChanges(ex, file, data, spec)
+		}
 	default:
 		err = a.parseScript(ex)
 	}
@@ -158,6 +176,16 @@ func (a *Answer) parsePredictions(ex *pack.Exercise) error {
 	return d.Err()
 }
 
+// scenarioSets reports whether the exercise's scenario sets key, and where.
+func scenarioSets(ex *pack.Exercise, key string) (string, bool) {
+	for _, c := range ex.Scenario {
+		if c.Verb == script.VerbSet && c.Args[0].Text == key {
+			return fmt.Sprintf("%s:%d", ex.ScenarioFile, c.Line), true
+		}
+	}
+	return "", false
+}
+
 // parseScript reads a .lab answer and checks it against the exercise: a
 // configuration holds set lines only; a script or recording may not change
 // the job or the executor. A recording's pause and resume lines are dropped:
@@ -198,6 +226,9 @@ func (a *Answer) parseScript(ex *pack.Exercise) error {
 		case script.VerbSet:
 			if c.Args[0].Text == "executor" {
 				return fail(c.Args[0].Line, c.Args[0].Col, "grading always runs the deterministic executor; remove this line")
+			}
+			if at, fixed := scenarioSets(ex, c.Args[0].Text); fixed {
+				return fail(c.Args[0].Line, c.Args[0].Col, "the exercise's scenario fixes %s (%s); the answer cannot change it", c.Args[0].Text, at)
 			}
 		case script.VerbPause, script.VerbResume:
 			if ex.Kind == pack.KindRecording {

@@ -5,6 +5,9 @@ package grade
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -21,6 +24,7 @@ import (
 	"github.com/streamlab/streamlab/engine/script"
 	"github.com/streamlab/streamlab/exercises/answer"
 	"github.com/streamlab/streamlab/exercises/pack"
+	"github.com/streamlab/streamlab/internal/untrusted"
 )
 
 // ErrBrokenPack marks an exercise that cannot be graded whatever the
@@ -50,14 +54,65 @@ type Options struct {
 	Seed *int64
 	// TimeLimit, when above zero, replaces every exercise's time limit.
 	TimeLimit time.Duration
+	// Reveal adds the right answers (a prediction's expected value, a hidden
+	// check's name and details) to the result: for an instructor's own runs,
+	// never for what students see.
+	Reveal bool
+	// Student and Secret, both set, derive the student's own seed for each
+	// exercise (StudentSeed); it overrides Seed and is not shown unless
+	// Reveal is set.
+	Student, Secret string
 }
 
-// seed is the seed an exercise is graded under.
+// personal reports whether seeds are derived from the secret.
+func (o Options) personal() bool { return o.Student != "" && o.Secret != "" }
+
+// seed is the seed an exercise is graded under: the student's own, the
+// override, or the exercise's.
 func (o Options) seed(ex *pack.Exercise) int64 {
-	if o.Seed != nil {
+	switch {
+	case o.personal():
+		return StudentSeed(o.Secret, o.Student, ex.ID)
+	case o.Seed != nil:
 		return *o.Seed
 	}
 	return ex.Seed
+}
+
+// seeds are the seeds an exercise is graded under: one for a prediction
+// (the numbers asked for are those of one run), the exercise's K (pack.Exercise.Seeds)
+// otherwise, so that a configuration or a script that works by luck under
+// one seed does not pass.
+func (o Options) seeds(ex *pack.Exercise) []int64 {
+	base := o.seed(ex)
+	if ex.Kind == pack.KindPrediction {
+		return []int64{base}
+	}
+	out := []int64{base}
+	for i := 1; i < max(ex.Seeds, 1); i++ {
+		out = append(out, NextSeed(base, i))
+	}
+	return out
+}
+
+// NextSeed is the i-th further seed after base that a configuration, script
+// or recording answer is graded under.
+func NextSeed(base int64, i int) int64 {
+	return base + int64(i)*7919
+}
+
+// StudentSeed derives a student's seed for an exercise: the first 8 bytes
+// of HMAC-SHA256 under the pack's secret of the exercise ID and the student
+// ID, kept positive and below 10^12. Without the secret, a student cannot
+// compute another's seed, nor their own, and so cannot run the scenario to
+// read the answers off the report.
+func StudentSeed(secret, student, exercise string) int64 {
+	m := hmac.New(sha256.New, []byte(secret))
+	m.Write([]byte(exercise))
+	m.Write([]byte{0})
+	m.Write([]byte(student))
+	sum := m.Sum(nil)
+	return int64(binary.BigEndian.Uint64(sum[:8])%1_000_000_000_000) + 1
 }
 
 // All grades the answers under dir to each exercise (see answer.Locate).
@@ -94,13 +149,55 @@ func Bytes(ctx context.Context, ex *pack.Exercise, file string, data []byte, opt
 	return Answer(ctx, ex, a, opts)
 }
 
-// Answer grades a parsed answer.
+// Answer grades a parsed answer: under one seed for a prediction, under
+// each of the exercise's seeds otherwise, where a check scores only when it
+// holds under all of them.
 func Answer(ctx context.Context, ex *pack.Exercise, a *answer.Answer, opts Options) (ExerciseResult, error) {
+	seeds := opts.seeds(ex)
+	var perSeed [][]CheckResult
+	for _, seed := range seeds {
+		crs, failure, err := grade1(ctx, ex, a, opts, seed)
+		if err != nil {
+			return ExerciseResult{}, err
+		}
+		if failure != nil {
+			if len(seeds) > 1 && opts.Reveal {
+				failure = fmt.Errorf("%w (under seed %d)", failure, seed)
+			}
+			return failed(ex, opts, a.File, failure), nil
+		}
+		perSeed = append(perSeed, crs)
+	}
+	res := newResult(ex, opts, a.File)
+	for i, c := range ex.Checks {
+		cr := perSeed[0][i]
+		for k := 1; k < len(perSeed) && cr.Passed; k++ {
+			if x := perSeed[k][i]; !x.Passed {
+				cr = x
+			}
+		}
+		if !cr.Passed && len(seeds) > 1 {
+			n := 0
+			for k := range perSeed {
+				if !perSeed[k][i].Passed {
+					n++
+				}
+			}
+			cr.Message += fmt.Sprintf(" (fails under %d of the %d seeds graded)", n, len(seeds))
+		}
+		res.addCheck(c, cr, opts.Reveal)
+	}
+	return res, nil
+}
+
+// grade1 runs the exercise with the answer under one seed and judges every
+// check. failure is why the answer could not be graded; err a broken pack or
+// a cancelled context.
+func grade1(ctx context.Context, ex *pack.Exercise, a *answer.Answer, opts Options, seed int64) (crs []CheckResult, failure, err error) {
 	limit := ex.TimeLimit
 	if opts.TimeLimit > 0 {
 		limit = opts.TimeLimit
 	}
-	seed := opts.seed(ex)
 	runCtx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	r := &runner{ex: ex, ans: a, seed: seed}
@@ -109,57 +206,78 @@ func Answer(ctx context.Context, ex *pack.Exercise, a *answer.Answer, opts Optio
 	switch {
 	case err == nil:
 	case ctx.Err() != nil:
-		return ExerciseResult{}, ctx.Err()
+		return nil, nil, ctx.Err()
 	case errors.Is(err, context.DeadlineExceeded):
 		msg := fmt.Sprintf("time limit of %s exceeded: the run was stopped", limit)
 		if r.at != "" {
 			msg += " at " + r.at
 		}
-		return failed(ex, opts, a.File, errors.New(msg)), nil
+		return nil, errors.New(msg), nil
 	case errors.Is(err, ErrBrokenPack):
-		return ExerciseResult{}, err
+		return nil, nil, err
 	default:
-		return failed(ex, opts, a.File, err), nil
+		return nil, err, nil
 	}
-	res := newResult(ex, opts, a.File)
 	for _, c := range ex.Checks {
-		var cr CheckResult
 		if c.Answer != "" {
-			cr = judgePrediction(c, a, rep, seed)
+			crs = append(crs, judgePrediction(c, a, rep, seed, opts))
 		} else {
-			cr = r.judgeExpect(ctx, c)
+			crs = append(crs, r.judgeExpect(ctx, c, rep, seed, opts))
 		}
-		res.addCheck(c, cr)
 	}
-	return res, nil
+	return crs, nil, nil
 }
 
 // newResult is an exercise result with no checks scored yet.
 func newResult(ex *pack.Exercise, opts Options, file string) ExerciseResult {
-	return ExerciseResult{ID: ex.ID, Title: ex.Title, Kind: ex.Kind, Seed: opts.seed(ex),
+	r := ExerciseResult{ID: ex.ID, Title: ex.Title, Kind: ex.Kind, Seeds: len(opts.seeds(ex)),
 		Answer: file, MaxScore: ex.MaxPoints(), Passed: true, Checks: []CheckResult{}}
+	if !opts.personal() || opts.Reveal {
+		seed := opts.seed(ex)
+		r.Seed = &seed
+	}
+	return r
 }
 
 // failed is the result of an answer that could not be graded: every check
 // fails with the reason.
 func failed(ex *pack.Exercise, opts Options, file string, err error) ExerciseResult {
 	res := newResult(ex, opts, file)
-	why := err.Error()
+	// The reason may quote the answer: it goes back to the student cut
+	// short and without control characters.
+	why := untrusted.Quote(err.Error(), maxQuoted)
 	res.Error = why
 	res.At = position(err)
 	for _, c := range ex.Checks {
-		res.addCheck(c, CheckResult{Message: "not graded: " + why})
+		res.addCheck(c, CheckResult{Message: "not graded: " + why}, opts.Reveal)
 	}
 	return res
 }
 
-func (r *ExerciseResult) addCheck(c pack.Check, cr CheckResult) {
+// addCheck scores a check. A hidden check keeps nothing but its number and
+// whether it passed, unless reveal is set: its name, expected value and
+// message could give away what it checks.
+func (r *ExerciseResult) addCheck(c pack.Check, cr CheckResult, reveal bool) {
 	cr.Name, cr.Points, cr.Visibility = c.Name, c.Points, c.Visibility
 	if cr.Passed {
 		cr.Score = c.Points
 	} else {
 		r.Passed = false
 		cr.Hint = c.Hint
+	}
+	if c.Visibility == pack.Hidden && !reveal {
+		n := 1
+		for _, x := range r.Checks {
+			if x.Visibility == pack.Hidden {
+				n++
+			}
+		}
+		result := "fail"
+		if cr.Passed {
+			result = "pass"
+		}
+		cr = CheckResult{Name: fmt.Sprintf("hidden check %d", n), Points: cr.Points, Score: cr.Score, Passed: cr.Passed,
+			Visibility: pack.Hidden, Message: fmt.Sprintf("hidden check %d: %s", n, result)}
 	}
 	r.Score += cr.Score
 	r.Checks = append(r.Checks, cr)
@@ -178,8 +296,17 @@ func position(err error) *Position {
 	return nil
 }
 
-// judgePrediction compares a prediction with the report.
-func judgePrediction(c pack.Check, a *answer.Answer, rep *engine.Report, seed int64) CheckResult {
+// Bounds on text from an answer quoted into a report, in characters.
+const (
+	maxAnswerText = 80  // one predicted value
+	maxQuoted     = 600 // a whole error message
+)
+
+// judgePrediction compares a prediction with the report. Its message says
+// how the prediction is wrong (too high, too low, outside the tolerance,
+// not the right choice) but never what the right answer is, unless
+// opts.Reveal is set.
+func judgePrediction(c pack.Check, a *answer.Answer, rep *engine.Report, seed int64, opts Options) CheckResult {
 	v, ok := a.Values[c.Answer]
 	if !ok {
 		return CheckResult{Message: fmt.Sprintf("%s: no answer in %s", c.Answer, a.File)}
@@ -204,8 +331,11 @@ func judgePrediction(c pack.Check, a *answer.Answer, rep *engine.Report, seed in
 			truth = f
 		}
 	}
-	cr := CheckResult{Expected: truth, Actual: v.Text}
+	shown := untrusted.Quote(v.Text, maxAnswerText)
+	cr := CheckResult{Actual: shown}
+	expected := truth
 	at := fmt.Sprintf("%s:%d:%d", a.File, v.Line, v.Col)
+	var why string
 	if isNum {
 		tol := c.Tolerance
 		if c.Relative {
@@ -213,42 +343,106 @@ func judgePrediction(c pack.Check, a *answer.Answer, rep *engine.Report, seed in
 		}
 		cr.Passed = math.Abs(v.Num-num) <= tol+1e-9
 		if tol > 0 {
-			cr.Expected = fmt.Sprintf("%s ± %s", truth, strconv.FormatFloat(tol, 'g', 4, 64))
+			expected = fmt.Sprintf("%s ± %s", truth, strconv.FormatFloat(tol, 'g', 4, 64))
+		}
+		switch {
+		case cr.Passed:
+		case v.Num > num:
+			why = "too high"
+		default:
+			why = "too low"
+		}
+		if !cr.Passed && tol > 0 {
+			why += ", outside the tolerance"
+			if c.Relative {
+				why += fmt.Sprintf(" of %s%%", strconv.FormatFloat(c.Tolerance*100, 'g', 4, 64))
+			} else {
+				why += fmt.Sprintf(" of %s", strconv.FormatFloat(c.Tolerance, 'g', 4, 64))
+			}
 		}
 	} else {
 		cr.Passed = v.Text == truth
+		why = "not the right answer"
+		if len(c.Choices) > 0 {
+			why = "not the right choice"
+		}
 	}
 	what := "the right answer"
 	if c.Field != "" {
-		what = fmt.Sprintf("the engine's %s under seed %d", c.Field, seed)
+		what = fmt.Sprintf("the engine's %s", c.Field)
 	}
-	if cr.Passed {
-		cr.Message = fmt.Sprintf("%s: %s matches %s", c.Answer, v.Text, what)
-	} else {
-		cr.Message = fmt.Sprintf("%s: %s answered %s; %s is %s", c.Answer, at, v.Text, what, cr.Expected)
+	if opts.Reveal {
+		cr.Expected = expected
+		if c.Field != "" {
+			what += fmt.Sprintf(" under seed %d", seed)
+		}
+	}
+	switch {
+	case cr.Passed:
+		cr.Message = fmt.Sprintf("%s: %s matches %s", c.Answer, shown, what)
+	case opts.Reveal:
+		cr.Message = fmt.Sprintf("%s: %s answered %s: %s; %s is %s", c.Answer, at, shown, why, what, expected)
+	default:
+		cr.Message = fmt.Sprintf("%s: %s answered %s: %s", c.Answer, at, shown, why)
 	}
 	return cr
 }
 
 // judgeExpect evaluates an expect check on the finished session, with the
-// lab's own `expect` so that it means exactly what it means in a script.
-func (r *runner) judgeExpect(ctx context.Context, c pack.Check) CheckResult {
-	cmd, err := script.ParseLine(r.ex.File, c.Line, "expect "+c.Expect)
+// lab's own comparison so that it means exactly what it means in a script;
+// an observed field (pack.ObservedFields) is read off the event log.
+func (r *runner) judgeExpect(ctx context.Context, c pack.Check, rep *engine.Report, seed int64, opts Options) CheckResult {
+	var actual any
+	var err error
+	if pack.IsObserved(c.Expr.Field) {
+		actual, err = r.obs.value(c.Expr.Field, rep)
+	} else {
+		actual, err = lab.Field(rep, c.Expr.Field)
+	}
 	if err != nil {
 		return CheckResult{Message: err.Error()}
 	}
-	if err := r.s.Exec(ctx, cmd); err != nil {
-		return CheckResult{Message: err.Error()}
+	ok, err := lab.Compare(actual, c.Expr.Op, c.Expr.Value)
+	if err != nil {
+		return CheckResult{Message: fmt.Sprintf("%s: %v", c.Expr.Field, err)}
 	}
-	exps := r.s.Expectations()
-	e := exps[len(exps)-1]
-	cr := CheckResult{Passed: e.OK, Expected: c.Expect, Actual: e.Actual}
-	if e.OK {
-		cr.Message = fmt.Sprintf("%s holds (actual %s)", c.Expect, e.Actual)
-	} else {
-		cr.Message = fmt.Sprintf("expected %s, but %s is %s", c.Expect, c.Expr.Field, e.Actual)
+	shown := render(actual)
+	cr := CheckResult{Passed: ok, Expected: c.Expect, Actual: shown}
+	under := ""
+	if opts.Reveal {
+		under = fmt.Sprintf(" under seed %d", seed)
 	}
+	if ok {
+		cr.Message = fmt.Sprintf("%s holds (actual %s)", c.Expect, shown)
+		return cr
+	}
+	how := ""
+	if n, isNum := actual.(float64); isNum && c.Expr.Value.Kind == script.Number {
+		switch {
+		case n > c.Expr.Value.Num:
+			how = " (too high)"
+		case n < c.Expr.Value.Num:
+			how = " (too low)"
+		}
+	}
+	cr.Message = fmt.Sprintf("expected %s, but %s is %s%s%s", c.Expect, c.Expr.Field, shown, under, how)
 	return cr
+}
+
+// render formats a field's value as the report shows it.
+func render(v any) string {
+	switch v := v.(type) {
+	case float64:
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	case bool:
+		return strconv.FormatBool(v)
+	case string:
+		if v == "" {
+			return `""`
+		}
+		return v
+	}
+	return fmt.Sprint(v)
 }
 
 // sessionFile is the name the runner gives its session, so that errors the
@@ -261,6 +455,7 @@ type runner struct {
 	ans  *answer.Answer
 	seed int64
 	s    *lab.Session
+	obs  observer
 	at   string // the command running when the time ran out
 	tmp  []string
 }
@@ -312,7 +507,18 @@ func (r *runner) run(ctx context.Context) (*engine.Report, error) {
 				return nil, err
 			}
 			r.at = fmt.Sprintf("%s:%d", p.file, c.Line)
-			if err := r.s.Exec(ctx, c); err != nil {
+			if r.obs.sub == nil && c.Verb != script.VerbSet && c.Verb != script.VerbJob {
+				// Start the runtime with a step of nothing, so that the
+				// observer sees its every event.
+				start := script.Command{Verb: script.VerbStep, Line: c.Line, Col: c.Col}
+				if err := r.s.Exec(ctx, start); err != nil {
+					return nil, r.blame(p, err)
+				}
+				r.obs.sub = r.s.Runtime().Bus().Subscribe(observeSize)
+			}
+			err := r.s.Exec(ctx, c)
+			r.obs.drain()
+			if err != nil {
 				return nil, r.blame(p, err)
 			}
 		}

@@ -118,7 +118,7 @@ func TestConfigurationPartialCredit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if wrong.Passed || wrong.Score != 1 || wrong.MaxScore != 4 || wrong.Error != "" || wrong.Seed != 3 {
+	if wrong.Passed || wrong.Score != 1 || wrong.MaxScore != 4 || wrong.Error != "" || wrong.Seed == nil || *wrong.Seed != 3 || wrong.Seeds != 3 {
 		t.Errorf("at-most-once: %+v", wrong)
 	}
 	if c := wrong.Checks[1]; c.Passed || c.Hint != "pick the semantics" || !strings.Contains(c.Message, "config.ha is none") {
@@ -147,6 +147,12 @@ func TestBrokenAnswerScoresZero(t *testing.T) {
 			t.Errorf("%q: score %g, error %q; want 0 and %q", data, r.Score, r.Error, want)
 		}
 		for _, c := range r.Checks {
+			if c.Visibility == pack.Hidden {
+				if c.Passed || c.Message != "hidden check 1: fail" {
+					t.Errorf("%q: hidden check %+v", data, c)
+				}
+				continue
+			}
 			if c.Passed || !strings.Contains(c.Message, want) {
 				t.Errorf("%q: check %+v", data, c)
 			}
@@ -195,8 +201,23 @@ func TestPrediction(t *testing.T) {
 	}
 	// A wrong choice.
 	r, _ = grade.Bytes(ctx, ex, "answers.yaml", []byte("mode: update\n"), grade.Options{})
-	if c := r.Checks[2]; c.Passed || !strings.Contains(c.Message, "answers.yaml:1:7 answered update; the right answer is append") {
+	if c := r.Checks[2]; c.Passed || c.Message != "mode: answers.yaml:1:7 answered update: not the right answer" || c.Expected != "" {
 		t.Errorf("wrong choice: %+v", c)
+	}
+	r, _ = grade.Bytes(ctx, ex, "answers.yaml", []byte("mode: update\n"), grade.Options{Reveal: true})
+	if c := r.Checks[2]; c.Passed || !strings.Contains(c.Message, "answered update: not the right answer; the right answer is append") || c.Expected != "append" {
+		t.Errorf("wrong choice, revealed: %+v", c)
+	}
+	// A wrong number says which way it is wrong, and nothing of the answer.
+	for _, tc := range []struct {
+		lost float64
+		why  string
+	}{{lost * 2, "too high, outside the tolerance of 10%"}, {lost / 2, "too low, outside the tolerance of 10%"}} {
+		r, _ = grade.Bytes(ctx, ex, "answers.yaml", []byte("lost: "+jsonNum(tc.lost)+"\n"), grade.Options{})
+		c := r.Checks[0]
+		if !strings.HasSuffix(c.Message, tc.why) || strings.Contains(c.Message, jsonNum(lost)) || c.Expected != "" {
+			t.Errorf("lost %g: %+v", tc.lost, c)
+		}
 	}
 }
 
@@ -219,7 +240,7 @@ func TestSeedChangesThePrediction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Seed != 99 || r.Checks[0].Passed {
+	if *r.Seed != 99 || r.Checks[0].Passed {
 		t.Errorf("seed 3's answer under seed 99: %+v", r)
 	}
 }
@@ -340,5 +361,86 @@ func TestJobFiles(t *testing.T) {
 	r, err = grade.Bytes(ctx, conf, "job.yaml", []byte("name: mine\noperators:\n  - name: m\n    kind: map\n"), grade.Options{})
 	if err != nil || r.Score != 0 || !strings.Contains(r.Error, "in the exercise's scenario, after") {
 		t.Errorf("job without the node: %+v, %v", r, err)
+	}
+}
+
+// TestStudentSeeds: the secret and a student's ID give that student's own
+// seed, the same every time and different from another student's; it is
+// not shown unless revealed.
+func TestStudentSeeds(t *testing.T) {
+	ex := lookup(t, testPack(t, func(m map[string]string) {
+		m["pred/exercise.yaml"] = strings.Replace(m["pred/exercise.yaml"], "    tolerance: 10%\n", "", 1)
+	}), "pred")
+	ctx := context.Background()
+	a := grade.Options{Student: "alice", Secret: "s3cret"}
+	b := grade.Options{Student: "bob", Secret: "s3cret"}
+	if grade.StudentSeed("s3cret", "alice", "pred") != grade.StudentSeed("s3cret", "alice", "pred") {
+		t.Error("the same student's seed differs")
+	}
+	if grade.StudentSeed("s3cret", "alice", "pred") == grade.StudentSeed("s3cret", "bob", "pred") ||
+		grade.StudentSeed("s3cret", "alice", "pred") == grade.StudentSeed("other", "alice", "pred") ||
+		grade.StudentSeed("s3cret", "alice", "pred") == grade.StudentSeed("s3cret", "alice", "conf") {
+		t.Error("seeds do not depend on the secret, the student and the exercise")
+	}
+	keyA, err := grade.Key(ctx, ex, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyA2, _ := grade.Key(ctx, ex, a)
+	keyB, _ := grade.Key(ctx, ex, b)
+	if string(keyA) != string(keyA2) || string(keyA) == string(keyB) {
+		t.Errorf("keys: alice %q, again %q, bob %q", keyA, keyA2, keyB)
+	}
+	ra, _ := grade.Bytes(ctx, ex, "answers.yaml", keyA, a)
+	rb, _ := grade.Bytes(ctx, ex, "answers.yaml", keyA, b)
+	if !ra.Passed || rb.Checks[0].Passed {
+		t.Errorf("alice's answers: %+v for alice, %+v for bob", ra, rb)
+	}
+	if ra.Seed != nil {
+		t.Errorf("a student's seed is shown: %d", *ra.Seed)
+	}
+	b.Reveal = true
+	rb, _ = grade.Bytes(ctx, ex, "answers.yaml", keyA, b)
+	if rb.Seed == nil || *rb.Seed != grade.StudentSeed("s3cret", "bob", "pred") {
+		t.Errorf("revealed seed: %v", rb.Seed)
+	}
+}
+
+// TestHiddenChecksKeepTheirDetails: a hidden check is only its number and
+// result, unless revealed.
+func TestHiddenChecksKeepTheirDetails(t *testing.T) {
+	ex := lookup(t, testPack(t, nil), "conf")
+	r, err := grade.Bytes(context.Background(), ex, "settings.lab", []byte("set semantics at-least-once\n"), grade.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := r.Checks[2]
+	if h.Name != "hidden check 1" || h.Message != "hidden check 1: pass" || h.Expected != "" || h.Actual != "" || !h.Passed {
+		t.Errorf("hidden check: %+v", h)
+	}
+	r, _ = grade.Bytes(context.Background(), ex, "settings.lab", []byte("set semantics at-least-once\n"), grade.Options{Reveal: true})
+	if h := r.Checks[2]; h.Name != "secret" || h.Expected != "recovery.failures == 1" {
+		t.Errorf("revealed hidden check: %+v", h)
+	}
+}
+
+// TestSeveralSeeds: a configuration is graded under the exercise's seeds,
+// and a check scores only if it holds under each.
+func TestSeveralSeeds(t *testing.T) {
+	p := testPack(t, func(m map[string]string) {
+		m["scr/exercise.yaml"] = strings.NewReplacer("seed: 3\n", "seed: 3\nseeds: 4\n", "time_limit: 300ms\n", "").Replace(m["scr/exercise.yaml"]) +
+			"  - name: killed map\n    expect: events.killed_nodes == map\n"
+	})
+	ex := lookup(t, p, "scr")
+	if ex.Seeds != 4 {
+		t.Fatalf("seeds: %d", ex.Seeds)
+	}
+	r, err := grade.Bytes(context.Background(), ex, "a.lab", []byte("kill map at 100\nrun 600\n"), grade.Options{})
+	if err != nil || !r.Passed || r.Seeds != 4 {
+		t.Errorf("kill map: %+v, %v", r, err)
+	}
+	r, _ = grade.Bytes(context.Background(), ex, "a.lab", []byte("kill filter at 100\nrun 600\n"), grade.Options{})
+	if c := r.Checks[1]; c.Passed || !strings.Contains(c.Message, "events.killed_nodes is filter") || !strings.Contains(c.Message, "4 of the 4 seeds") {
+		t.Errorf("kill filter: %+v", c)
 	}
 }

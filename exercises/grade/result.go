@@ -12,10 +12,15 @@ type Result struct {
 
 // ExerciseResult is the outcome of grading one exercise.
 type ExerciseResult struct {
-	ID       string  `json:"id"`
-	Title    string  `json:"title"`
-	Kind     string  `json:"kind"`
-	Seed     int64   `json:"seed"`
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	Kind  string `json:"kind"`
+	// Seed is the seed graded under (the first of Seeds); it is left out
+	// when it is a student's own seed and the grader was not told to reveal
+	// it, since with it the scenario's report gives the answers away.
+	Seed *int64 `json:"seed,omitempty"`
+	// Seeds is how many seeds the answer was graded under.
+	Seeds    int     `json:"seeds"`
 	Answer   string  `json:"answer"`
 	Score    float64 `json:"score"`
 	MaxScore float64 `json:"max_score"`
@@ -43,7 +48,9 @@ type CheckResult struct {
 	Score      float64 `json:"score"`
 	Passed     bool    `json:"passed"`
 	Visibility string  `json:"visibility"`
-	// Expected and Actual are what the check wanted and what it found.
+	// Expected is what the check wanted: a visible expect check's
+	// expression; a prediction's right answer only when the grader reveals
+	// it. Actual is what it found (a prediction: what the student answered).
 	Expected string `json:"expected,omitempty"`
 	Actual   string `json:"actual,omitempty"`
 	// Message says what happened, for a person.

@@ -51,10 +51,57 @@ var fieldTypes = func() map[string]string {
 	return types
 }()
 
+// observedTypes are the fields the grader observes in the engine's event
+// log rather than reading them off the report: what happened during the
+// run, not only how it ended, so that a configuration string cannot stand in
+// for the behaviour it names.
+//
+//	events.kills             node failures (the job manager not counted)
+//	events.jobmanager_kills  job manager failures
+//	events.restarts          nodes that came back (restarted or replaced)
+//	events.leader_elections  standby job managers that took over
+//	events.job_failed        whether the job failed
+//	events.killed_nodes      the nodes that failed, sorted, comma-separated
+//	events.replayed_nodes    the nodes whose restart replayed records, likewise
+//	history.written          rows the sink wrote, every rewrite counted
+//	history.rewrites         rows written more than once: history.written
+//	                         minus the rows the sink ends with (a table row
+//	                         overwritten in place, or a row written again)
+var observedTypes = map[string]string{
+	"events.kills":            TypeNumber,
+	"events.jobmanager_kills": TypeNumber,
+	"events.restarts":         TypeNumber,
+	"events.leader_elections": TypeNumber,
+	"events.job_failed":       TypeBool,
+	"events.killed_nodes":     TypeString,
+	"events.replayed_nodes":   TypeString,
+	"history.written":         TypeNumber,
+	"history.rewrites":        TypeNumber,
+}
+
+// ObservedFields lists the fields observed in the event log, sorted.
+func ObservedFields() []string {
+	out := make([]string, 0, len(observedTypes))
+	for k := range observedTypes {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// IsObserved reports whether name is a field observed in the event log.
+func IsObserved(name string) bool {
+	_, ok := observedTypes[name]
+	return ok
+}
+
 // FieldType returns the type of a report field as `expect` names it (a
 // dotted name, or a sink field's short name such as lost).
 func FieldType(name string) (string, error) {
 	if t, ok := fieldTypes[name]; ok {
+		return t, nil
+	}
+	if t, ok := observedTypes[name]; ok {
 		return t, nil
 	}
 	if !strings.Contains(name, ".") {
@@ -64,6 +111,9 @@ func FieldType(name string) (string, error) {
 	}
 	names := make([]string, 0, len(fieldTypes))
 	for k := range fieldTypes {
+		names = append(names, k)
+	}
+	for k := range observedTypes {
 		names = append(names, k)
 	}
 	sort.Strings(names)

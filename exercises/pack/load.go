@@ -16,19 +16,24 @@ import (
 
 	"github.com/streamlab/streamlab/engine/jobspec"
 	"github.com/streamlab/streamlab/exercises/internal/yamldoc"
+	"github.com/streamlab/streamlab/internal/untrusted"
 )
 
 // The keys of exercise.yaml and of each check, in the order the README's "Exercise format" lists
 // them.
 var (
-	exerciseKeys = []string{"id", "title", "topic", "kind", "job", "seed", "time_limit", "answer", "allow", "scenario", "checks"}
+	exerciseKeys = []string{"id", "title", "topic", "kind", "job", "seed", "seeds", "time_limit", "answer", "allow", "scenario", "checks"}
 	checkKeys    = []string{"name", "points", "visibility", "hint", "expect", "answer", "field", "correct", "tolerance", "choices"}
 )
 
 var (
 	idPattern  = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`)
 	keyPattern = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
+	jobPart    = regexp.MustCompile(`^[a-z][a-z0-9_-]*(\.[a-z0-9_-]+)*$`)
 )
+
+// maxPackFile bounds each file of a pack on disk.
+const maxPackFile = 1 << 20
 
 // LoadDir loads the pack in directory dir: a directory of exercise
 // directories, or one exercise directory. An error that is not Problems
@@ -49,7 +54,8 @@ func LoadDir(dir string) (*Pack, error) {
 	if abs, err := filepath.Abs(dir); err == nil {
 		base = filepath.Base(abs)
 	}
-	return load(os.DirFS(dir), filepath.ToSlash(filepath.Clean(dir)), dir, base)
+	// A pack may come from anyone: its files are read as untrusted data.
+	return load(untrusted.FS(dir, maxPackFile), filepath.ToSlash(filepath.Clean(dir)), dir, base)
 }
 
 // Load loads the pack held by fsys, named name in messages. It returns the
@@ -115,7 +121,7 @@ func looksLikeExercise(fsys fs.FS, dir string) bool {
 // pack p (named base: the ID must equal it). It checks the files the
 // exercise names too. The exercise is nil when the file is unusable.
 func loadExercise(p *Pack, dir, base string) (*Exercise, Problems) {
-	e := &Exercise{Dir: dir, Pack: p, Seed: DefaultSeed, TimeLimit: DefaultTimeLimit, Job: DefaultJob}
+	e := &Exercise{Dir: dir, Pack: p, Seed: DefaultSeed, Seeds: DefaultSeeds, TimeLimit: DefaultTimeLimit, Job: DefaultJob}
 	e.File = e.FileName(ExerciseFile)
 	data, err := e.ReadFile(ExerciseFile)
 	if err != nil {
@@ -188,6 +194,11 @@ func (e *Exercise) decode(d *yamldoc.Decoder, data []byte) {
 			}
 		case "seed":
 			e.Seed = d.Int(f)
+		case "seeds":
+			e.Seeds = int(d.Int(f))
+			if e.Seeds < 1 || e.Seeds > MaxSeeds {
+				d.FailAt(f, "seeds: must be from 1 to %d, got %s", MaxSeeds, yamldoc.Text(f.Value))
+			}
 		case "time_limit":
 			e.TimeLimit = d.Duration(f)
 			if e.TimeLimit <= 0 || e.TimeLimit > MaxTimeLimit {
@@ -268,8 +279,19 @@ func (e *Exercise) checkAnswerName(d *yamldoc.Decoder, f yamldoc.Entry) {
 
 // checkAllow checks the allow list.
 func (e *Exercise) checkAllow(d *yamldoc.Decoder, f yamldoc.Entry) {
-	if e.Kind != KindConfiguration || !strings.HasSuffix(e.Answer, ".lab") {
-		d.FailAt(f, "allow: only a configuration exercise whose answer is a .lab file of set lines takes allow")
+	if e.Kind != KindConfiguration {
+		d.FailAt(f, "allow: only a configuration exercise takes allow")
+		return
+	}
+	if !strings.HasSuffix(e.Answer, ".lab") {
+		// A job file answer: allow names the parts of the job that may
+		// differ from the starter (source.watermark, operators.NAME.window,
+		// connector, driver, dependencies).
+		for i, item := range d.List(f) {
+			if i < len(e.Allow) && !jobPart.MatchString(e.Allow[i]) {
+				d.FailAt(item, "allow: %q is not a part of a job file; expected a dotted name such as source.watermark or operators.count.window", e.Allow[i])
+			}
+		}
 		return
 	}
 	for i, item := range d.List(f) {

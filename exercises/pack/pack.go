@@ -47,8 +47,12 @@ const (
 
 // Defaults of optional exercise keys.
 const (
-	DefaultJob       = "clicks"
-	DefaultSeed      = 1
+	DefaultJob  = "clicks"
+	DefaultSeed = 1
+	// DefaultSeeds is how many seeds a configuration, script or recording
+	// answer is graded under; MaxSeeds bounds the exercise's seeds key.
+	DefaultSeeds     = 3
+	MaxSeeds         = 10
 	DefaultTimeLimit = 10 * time.Second
 	MaxTimeLimit     = 10 * time.Minute
 )
@@ -119,8 +123,13 @@ type Exercise struct {
 	Kind  string
 	// Job is a built-in job's name or a job file's path relative to the
 	// exercise directory.
-	Job       string
-	Seed      int64
+	Job  string
+	Seed int64
+	// Seeds is how many seeds a configuration, script or recording answer
+	// is graded under, the first being Seed: every check must hold under
+	// each of them, so that an answer that works by luck does not pass.
+	// A prediction is graded under one seed.
+	Seeds     int
 	TimeLimit time.Duration
 	// Answer is the name of the file the student hands in; the exercise
 	// directory holds its starter version.

@@ -50,10 +50,12 @@ func JUnit(w io.Writer, res *grade.Result) error {
 	total, failed := counts(res)
 	doc := junitSuites{Name: "streamlab grade", Tests: total, Failures: failed}
 	for _, e := range res.Exercises {
-		s := junitSuite{Name: e.ID, Properties: []junitProperty{
-			{"title", e.Title}, {"kind", e.Kind}, {"seed", strconv.FormatInt(e.Seed, 10)},
-			{"answer", e.Answer}, {"score", num(e.Score)}, {"max_score", num(e.MaxScore)},
-		}}
+		s := junitSuite{Name: e.ID, Properties: []junitProperty{{"title", e.Title}, {"kind", e.Kind}}}
+		if e.Seed != nil {
+			s.Properties = append(s.Properties, junitProperty{"seed", strconv.FormatInt(*e.Seed, 10)})
+		}
+		s.Properties = append(s.Properties, junitProperty{"answer", e.Answer}, junitProperty{"score", num(e.Score)},
+			junitProperty{"max_score", num(e.MaxScore)})
 		for _, c := range e.Checks {
 			tc := junitCase{Name: c.Name, Classname: "streamlab." + e.ID}
 			s.Tests++

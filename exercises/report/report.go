@@ -47,14 +47,12 @@ func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 // hidden reports whether a check's details are kept from the student.
 func hidden(c grade.CheckResult) bool { return c.Visibility == pack.Hidden }
 
-// detail is what a student reads about a check: its message and hint, or
-// nothing more than that it is hidden.
+// detail is what a student reads about a check: its message and hint. A
+// hidden check's message is only its number and result (the grader keeps
+// nothing else of it unless told to reveal).
 func detail(c grade.CheckResult) string {
 	if hidden(c) {
-		if c.Passed {
-			return "hidden check"
-		}
-		return "hidden check (its details are not shown)"
+		return c.Message
 	}
 	if c.Hint != "" {
 		return c.Message + "\nhint: " + c.Hint

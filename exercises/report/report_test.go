@@ -20,18 +20,18 @@ func result() *grade.Result {
 	return &grade.Result{
 		Score: 3, MaxScore: 8, Passed: false,
 		Exercises: []grade.ExerciseResult{
-			{ID: "ex-a", Title: "A & B", Kind: "configuration", Seed: 7, Answer: "ex-a/settings.lab", Score: 3, MaxScore: 5,
+			{ID: "ex-a", Title: "A & B", Kind: "configuration", Seed: ptr(7), Answer: "ex-a/settings.lab", Score: 3, MaxScore: 5,
 				Checks: []grade.CheckResult{
 					{Name: "no loss", Points: 2, Score: 2, Passed: true, Visibility: "visible", Expected: "sink.lost == 0", Actual: "0", Message: "sink.lost == 0 holds (actual 0)"},
 					{Name: "no <dup> # 1", Points: 2, Visibility: "visible", Expected: "sink.duplicates == 0", Actual: "12",
 						Message: "expected sink.duplicates == 0, but sink.duplicates is 12", Hint: "use a \"filter\""},
-					{Name: "secret", Points: 1, Score: 1, Passed: true, Visibility: "hidden", Message: "config.restart == x holds"},
+					{Name: "hidden check 1", Points: 1, Score: 1, Passed: true, Visibility: "hidden", Message: "hidden check 1: pass"},
 				}},
-			{ID: "ex-b", Title: "B", Kind: "prediction", Seed: 7, Answer: "ex-b/answers.yaml", MaxScore: 3,
+			{ID: "ex-b", Title: "B", Kind: "prediction", Seed: ptr(7), Answer: "ex-b/answers.yaml", MaxScore: 3,
 				Error: "ex-b/answers.yaml:2:1: unknown key \"lots\"",
 				Checks: []grade.CheckResult{
 					{Name: "lost", Points: 2, Visibility: "visible", Message: "not graded: ex-b/answers.yaml:2:1: unknown key \"lots\""},
-					{Name: "hidden one", Points: 1, Visibility: "hidden", Message: "not graded: secret details"},
+					{Name: "hidden check 1", Points: 1, Visibility: "hidden", Message: "hidden check 1: fail"},
 				}},
 		},
 	}
@@ -39,7 +39,7 @@ func result() *grade.Result {
 
 func passing() *grade.Result {
 	return &grade.Result{Score: 2, MaxScore: 2, Passed: true, Exercises: []grade.ExerciseResult{
-		{ID: "ex-a", Kind: "script", Seed: 1, Score: 2, MaxScore: 2, Passed: true, Checks: []grade.CheckResult{
+		{ID: "ex-a", Kind: "script", Seed: ptr(1), Score: 2, MaxScore: 2, Passed: true, Checks: []grade.CheckResult{
 			{Name: "one", Points: 1, Score: 1, Passed: true, Visibility: "visible"},
 			{Name: "two", Points: 1, Score: 1, Passed: true, Visibility: "hidden"},
 		}},
@@ -161,8 +161,8 @@ func TestTAP(t *testing.T) {
 		"TAP version 13\n1..5\n",
 		"ok 1 - ex-a: no loss\n",
 		"not ok 2 - ex-a: no <dup> \\# 1\n  ---\n  message: \"expected sink.duplicates == 0, but sink.duplicates is 12\\nhint: use a \\\"filter\\\"\"\n",
-		"ok 3 - ex-a: secret\n",
-		"not ok 5 - ex-b: hidden one\n",
+		"ok 3 - ex-a: hidden check 1\n",
+		"not ok 5 - ex-b: hidden check 1\n",
 		"  ...\n",
 	} {
 		if !strings.Contains(out, want) {
@@ -223,9 +223,9 @@ func TestGradescope(t *testing.T) {
 	}{
 		{"ex-a: no loss", "passed", "visible", 2, 2},
 		{"ex-a: no <dup> # 1", "failed", "visible", 0, 2},
-		{"ex-a: secret", "passed", "after_due_date", 1, 1},
+		{"ex-a: hidden check 1", "passed", "after_due_date", 1, 1},
 		{"ex-b: lost", "failed", "visible", 0, 2},
-		{"ex-b: hidden one", "failed", "after_due_date", 0, 1},
+		{"ex-b: hidden check 1", "failed", "after_due_date", 0, 1},
 	} {
 		got := doc.Tests[i]
 		if got.Name != want.name || got.Status != want.status || got.Visibility != want.vis ||
@@ -283,3 +283,4 @@ func TestClassroom(t *testing.T) {
 		t.Errorf("passing status %q", pass.Status)
 	}
 }
+func ptr(n int64) *int64 { return &n }

@@ -32,7 +32,9 @@ func TAP(w io.Writer, res *grade.Result) error {
 			fmt.Fprintf(&b, "  message: %s\n", strconv.Quote(detail(c)))
 			fmt.Fprintf(&b, "  severity: fail\n")
 			fmt.Fprintf(&b, "  points: %s\n", num(c.Points))
-			fmt.Fprintf(&b, "  seed: %d\n", e.Seed)
+			if e.Seed != nil {
+				fmt.Fprintf(&b, "  seed: %d\n", *e.Seed)
+			}
 			fmt.Fprintf(&b, "  answer: %s\n", strconv.Quote(e.Answer))
 			b.WriteString("  ...\n")
 		}

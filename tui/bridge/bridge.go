@@ -78,6 +78,9 @@ type Bridge struct {
 	ticked   bool
 
 	pace pacer
+	// instant: runs are carried out at once, not played (an exercise's
+	// scenario).
+	instant bool
 
 	pending Frame // events and results not yet published
 	dirty   bool
@@ -161,9 +164,6 @@ func (b *Bridge) Run(ctx context.Context) error {
 			b.Handle(r)
 		case now := <-t.C():
 			b.Tick(now)
-			if b.needObs {
-				b.observe()
-			}
 			b.Publish()
 		}
 	}
@@ -205,6 +205,9 @@ func (b *Bridge) Frame() Frame {
 	f.Started = b.rt != nil
 	f.Paused, f.Speed = b.paused, b.speed
 	f.ClockMS = int64(b.pace.clockMS)
+	if b.pace.typed {
+		f.Playing, f.PlayEndMS = true, int64(b.pace.end())
+	}
 	f.Settings = b.settings
 	f.Script = b.rec[:len(b.rec):len(b.rec)]
 	f.Fatal = b.broken

@@ -38,6 +38,22 @@ func ticks(b *Bridge, at *time.Time, n int, dt time.Duration) {
 	}
 }
 
+// playOut ticks a typed run to its end at ×speed, a frame at a time,
+// observing the lesson as the loop in Run does.
+func playOut(t *testing.T, b *Bridge, at *time.Time) {
+	t.Helper()
+	for i := 0; b.Playing(); i++ {
+		if i > 100_000 {
+			t.Fatal("a played run did not end")
+		}
+		ticks(b, at, 1, time.Second/30)
+		if b.needObs {
+			b.observe()
+		}
+		b.Publish()
+	}
+}
+
 func results(fs ...Frame) []Result {
 	var out []Result
 	for _, f := range fs {
@@ -312,6 +328,7 @@ func TestProbeWatchesAnIdInEveryFrame(t *testing.T) {
 	for _, line := range []string{"set semantics at-least-once", "set mode append", "set filter bloom m=512 k=3", "run 2s"} {
 		b.Handle(Request{Kind: Line, Line: line})
 	}
+	b.Handle(Request{Kind: Finish})
 	f := b.Frame()
 	if f.Probe != nil {
 		t.Fatalf("a probe before any was asked: %+v", f.Probe)

@@ -20,6 +20,10 @@ type Frame struct {
 	// ClockMS is the bridge's smooth virtual clock (ms since the start):
 	// rates are computed over it.
 	ClockMS int64
+	// Playing says a typed run is being played; it ends at PlayEndMS of
+	// virtual time.
+	Playing   bool
+	PlayEndMS int64
 	// Settings are the effective settings: job, mode, sink, semantics, ha,
 	// filter, seed, executor, and any other key set so far.
 	Settings map[string]string

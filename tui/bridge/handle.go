@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/lab"
 	"github.com/streamlab/streamlab/engine/script"
 )
@@ -22,6 +23,8 @@ func (b *Bridge) Handle(r Request) {
 		b.paused = true
 	case Resume:
 		b.resume()
+	case Finish:
+		b.endPlay()
 	case StepOne:
 		b.paused = true
 		b.stepOne()
@@ -89,6 +92,16 @@ func (b *Bridge) line(text string) {
 		return
 	}
 	wasInFlight := b.pace.busy
+	if wasInFlight && c.Verb == script.VerbKill && !c.HasAt && !c.AtCommit && c.Node != engine.JobManager {
+		placed, err := b.killInPlay(c)
+		if err != nil {
+			b.fail(text, plain(err))
+			return
+		}
+		b.note(Result{Line: placed, Info: c.Node + " dies at the next record it processes"})
+		return
+	}
+	b.endPlay()
 	b.finishQuantum()
 	if b.freshFor(c) {
 		return
@@ -101,6 +114,12 @@ func (b *Bridge) line(text string) {
 			// configuration the engine refuses is the command's to report.
 			_ = b.ensureRuntime()
 		}
+	}
+	if c.Verb == script.VerbRun && !b.instant && !IsMax(b.speed) && b.sess.Config().Executor != engine.ExecConcurrent {
+		if err := b.startPlay(c); err != nil {
+			b.fail(text, plain(err))
+		}
+		return
 	}
 	if err := b.exec(c); err != nil {
 		b.fail(text, plain(err))

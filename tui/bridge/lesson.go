@@ -36,11 +36,13 @@ func (b *Bridge) openSession(r Request) {
 		return
 	}
 	b.paused = true
+	b.instant = true // a scenario sets the stage: its runs are not played
 	for _, line := range r.Lines {
 		if t := strings.TrimSpace(line); t != "" && !strings.HasPrefix(t, "#") {
 			b.line(t)
 		}
 	}
+	b.instant = false
 	b.observe()
 }
 
@@ -78,7 +80,7 @@ func (b *Bridge) observe() {
 		return
 	}
 	b.drainBus()
-	o := lessons.Observation{Events: b.obsEvents, Rejected: b.obsRejected}
+	o := lessons.Observation{Events: b.obsEvents, Rejected: b.obsRejected, Session: int(b.gen)}
 	if b.rt != nil {
 		if rep, err := b.sess.Report(); err == nil {
 			o.Report = rep

@@ -21,9 +21,11 @@ func TestLessonFollowsTheReferenceSolution(t *testing.T) {
 			}
 			b := newBridge(t, Options{Seed: 1})
 			b.Handle(Request{Kind: OpenSession, Lesson: l, Seed: 7, Workspace: t.TempDir()})
+			at := t0
 			for i, st := range l.Steps {
 				for _, line := range st.Solution {
 					b.Handle(Request{Kind: Line, Line: line})
+					playOut(t, b, &at)
 				}
 				f := b.Frame()
 				if f.Lesson == nil || f.Lesson.Done <= i {

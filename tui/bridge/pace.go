@@ -31,14 +31,30 @@ type pacer struct {
 	steps    int64 // steps taken in this quantum
 	estimate int64 // steps the quantum is expected to take
 	lastRun  int64 // steps the previous quantum took
+	// runLine is the index in the recording of the quantum's run line: a
+	// kill typed while it plays is placed before it (see killInPlay).
+	runLine int
+	// typed: the quantum is a run the learner typed, played at the lab's
+	// speed whether or not time runs by itself; wasPaused is whether the
+	// lab was paused before it, and is again once it ends.
+	typed     bool
+	wasPaused bool
 }
 
 func (p *pacer) end() float64 { return p.startMS + p.lenMS }
 
 // Tick advances virtual time by the wall time since the previous tick
 // times the speed, admitting and processing quanta as it goes.
+// A lesson's step tracker then looks at what the tick did.
 func (b *Bridge) Tick(now time.Time) {
 	defer b.guard("a tick")
+	b.tick(now)
+	if b.needObs {
+		b.observe()
+	}
+}
+
+func (b *Bridge) tick(now time.Time) {
 	dt := time.Duration(0)
 	if b.ticked {
 		dt = min(max(now.Sub(b.lastTick), 0), maxTickGap)
@@ -49,6 +65,10 @@ func (b *Bridge) Tick(now time.Time) {
 	}
 	b.dirty = true
 	p := &b.pace
+	if p.typed {
+		b.play(dt)
+		return
+	}
 	if IsMax(b.speed) {
 		b.finishQuantum()
 		if b.admit(quantum(b.speed)) {
@@ -93,6 +113,7 @@ func (b *Bridge) admit(d time.Duration) bool {
 	snap := b.rt.Snapshot()
 	p := &b.pace
 	p.open, p.busy = true, true
+	p.runLine = len(b.rec) - 1
 	p.startMS = float64(snap.TimeMS - d.Milliseconds())
 	p.lenMS = float64(d.Milliseconds())
 	p.clockMS = max(p.clockMS, p.startMS)
@@ -179,4 +200,129 @@ func (b *Bridge) syncClock() {
 	if t := float64(b.rt.Snapshot().TimeMS); t > p.clockMS && (!p.open || t > p.end()) {
 		p.clockMS, p.open = t, false
 	}
+}
+
+// playFrameSteps bounds the steps one frame of a played run may take
+// beyond what its virtual time calls for: a replay after a rollback moves
+// the playhead back, and catching up is shown over a few frames.
+const playFrameSteps = 20_000
+
+// startPlay admits a typed run and plays it: every tick steps the
+// scheduler until the engine's playhead (Runtime.NowMS) passes the smooth
+// clock, so at ×1 a second of virtual time takes a second. Only the
+// admission is the command's; what is processed when is the wall clock's
+// pacing, and finishing the run (Run to quiet) gives exactly the report the
+// recorded line gives headless.
+func (b *Bridge) startPlay(c script.Command) error {
+	if err := b.ensureRuntime(); err != nil {
+		return err
+	}
+	from := b.rt.AdmittedUntilMS()
+	n, err := b.sess.Admit(c)
+	if err != nil {
+		return err
+	}
+	b.record(c.String())
+	p := &b.pace
+	p.open, p.busy, p.typed = true, true, true
+	p.runLine = len(b.rec) - 1
+	p.startMS = float64(from)
+	p.lenMS = float64(b.rt.AdmittedUntilMS() - from)
+	p.clockMS = max(p.clockMS, p.startMS)
+	p.steps, p.estimate = 0, 0
+	p.wasPaused = b.paused
+	b.paused = false
+	b.note(Result{Line: c.String(), Info: fmt.Sprintf("%d records, %.1f s of virtual time, playing at %s · > finishes it, space pauses",
+		n, p.lenMS/1000, FormatSpeed(b.speed))})
+	return nil
+}
+
+// play advances a typed run by one tick's worth of virtual time.
+func (b *Bridge) play(dt time.Duration) {
+	p := &b.pace
+	if IsMax(b.speed) {
+		b.endPlay()
+		return
+	}
+	p.clockMS = min(p.clockMS+float64(dt.Microseconds())/1000*b.speed, p.end())
+	target := int64(p.clockMS)
+	last := p.clockMS >= p.end()
+	for budget := b.opts.StepBudget; budget > 0; budget-- {
+		if !last && b.rt.NowMS() > target {
+			break
+		}
+		if !last && p.steps >= playFrameSteps && b.rt.NowMS() < target-1000 {
+			p.steps = 0 // catching up after a rewind: the rest next frame
+			break
+		}
+		if !b.stepOnce() {
+			break
+		}
+	}
+	p.steps = 0
+	if b.tracker != nil && b.seq%6 == 0 {
+		b.needObs = true // a lesson step may be met mid-run
+	}
+	if !p.busy || last {
+		b.endPlay()
+	}
+}
+
+// endPlay finishes the typed run in flight at once (the fast-forward key,
+// a maximum speed, or its end) and puts the lab back as it was before.
+func (b *Bridge) endPlay() {
+	p := &b.pace
+	if !p.typed {
+		return
+	}
+	b.finishQuantum()
+	p.typed, p.open = false, false
+	p.clockMS = max(p.clockMS, float64(b.rt.AdmittedUntilMS()))
+	if p.wasPaused {
+		b.paused = true
+	}
+	b.note(Result{Info: "run finished at t " + clockText(int64(p.clockMS))})
+	b.checkStop()
+}
+
+// Playing reports whether a typed run is being played.
+func (b *Bridge) Playing() bool { return b.pace.typed }
+
+// killInPlay places a kill typed while a run plays at the node's next
+// record: `kill NODE at N` with N one more than it has processed. In the
+// recording the line goes before the run line, where a script has to say
+// it; the engine counts a node's records from the start, so the replayed
+// kill fires at the same step.
+func (b *Bridge) killInPlay(c script.Command) (string, error) {
+	var in int64 = -1
+	for _, n := range b.rt.Snapshot().Nodes {
+		if n.Name == c.Node {
+			in = n.In
+		}
+	}
+	if in < 0 {
+		return "", fmt.Errorf("no node %q in this job", c.Node)
+	}
+	line := fmt.Sprintf("kill %s at %d", c.Node, in+1)
+	kc, err := script.ParseLine(b.file(), b.lineNo+1, line)
+	if err != nil {
+		return "", err
+	}
+	if err := b.sess.Exec(b.ctx, kc); err != nil {
+		return "", err
+	}
+	p := &b.pace
+	rec := make([]string, 0, len(b.rec)+1) // a new array: old frames keep theirs
+	rec = append(rec, b.rec[:p.runLine]...)
+	rec = append(rec, kc.String())
+	b.rec = append(rec, b.rec[p.runLine:]...)
+	b.lineNo++
+	p.runLine++
+	b.dirty = true
+	return kc.String(), nil
+}
+
+// clockText writes virtual ms as the status bar does: m:ss.t.
+func clockText(ms int64) string {
+	return fmt.Sprintf("%d:%04.1f", ms/60000, float64(ms%60000)/1000)
 }

@@ -40,6 +40,9 @@ const (
 	// writes the lesson's files to the workspace and follows the lesson's
 	// steps from Request.Done on.
 	OpenSession
+	// Finish plays the typed run in flight to its end at once (the
+	// fast-forward key).
+	Finish
 )
 
 // Request is what the UI asks of the bridge.

@@ -1,0 +1,155 @@
+package bridge
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/engine/lab"
+	"github.com/streamlab/streamlab/lessons"
+)
+
+func nodeState(f Frame, name string) engine.NodeSnapshot {
+	for _, n := range f.Snap.Nodes {
+		if n.Name == name {
+			return n
+		}
+	}
+	return engine.NodeSnapshot{}
+}
+
+// replaySame replays the bridge's recording headless and compares the
+// report with the live session's, byte for byte.
+func replaySame(t *testing.T, b *Bridge) string {
+	t.Helper()
+	live, err := b.Session().Report()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := strings.Join(b.Script(), "\n") + "\n"
+	replayed, err := lab.RunScript(context.Background(), "saved.lab", []byte(src), lab.Options{})
+	if err != nil {
+		t.Fatalf("replay: %v\n%s", err, src)
+	}
+	lj, _ := json.Marshal(live)
+	rj, _ := json.Marshal(replayed)
+	if !bytes.Equal(lj, rj) {
+		t.Errorf("live and replayed reports differ\nscript:\n%s\nlive:\n%s\nreplayed:\n%s", src, lj, rj)
+	}
+	return src
+}
+
+// A typed run plays at ×1: the clock and the nodes move frame by frame, the
+// killed counter is seen down and then back, lesson 3's second step is
+// current while it is down, and the recording replays to the same report.
+func TestTypedRunPlaysInVirtualTime(t *testing.T) {
+	l, err := lessons.Find("3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := newBridge(t, Options{Seed: 1})
+	b.Handle(Request{Kind: OpenSession, Lesson: l, Seed: 7, Workspace: t.TempDir()})
+	for _, line := range []string{"job clicks", "set semantics at-most-once", "kill count[1] at 1200", "run 3000"} {
+		b.Handle(Request{Kind: Line, Line: line})
+	}
+	if !b.Playing() {
+		t.Fatal("run 3000 is not playing")
+	}
+	at := t0
+	var sawDown, sawBack bool
+	doneWhileDown := -1
+	var lastClock, lastIn int64
+	for i := 0; b.Playing(); i++ {
+		ticks(b, &at, 1, time.Second/30)
+		if b.needObs {
+			b.observe()
+		}
+		f := b.Frame()
+		if f.ClockMS < lastClock {
+			t.Fatalf("frame %d: the clock went back from %d to %d", i, lastClock, f.ClockMS)
+		}
+		lastClock = f.ClockMS
+		if want := int64(i+1) * 1000 / 30; f.Playing && (f.ClockMS < want-50 || f.ClockMS > want+50) {
+			t.Fatalf("frame %d: clock %d ms, want about %d at ×1", i, f.ClockMS, want)
+		}
+		src := nodeState(f, "source")
+		if f.Playing && src.Out > lastIn+100 {
+			t.Fatalf("frame %d: the source emitted %d records in one frame at ×1 (100/s)", i, src.Out-lastIn)
+		}
+		lastIn = src.Out
+		c1 := nodeState(f, "count[1]")
+		if c1.State != engine.NodeRunning && f.Lesson != nil {
+			sawDown = true
+			doneWhileDown = max(doneWhileDown, f.Lesson.Done)
+		}
+		if sawDown && c1.State == engine.NodeRunning && !sawBack {
+			sawBack = true
+			if f.ClockMS < 12_000 {
+				t.Errorf("count[1] back at %d ms", f.ClockMS)
+			}
+		}
+		if i > 2000 {
+			t.Fatal("the run did not end")
+		}
+	}
+	if doneWhileDown != 1 {
+		t.Errorf("while count[1] was down the lesson had at most %d steps done, want step 1 done and step 2 (the replacement) current", doneWhileDown)
+	}
+	if !sawDown || !sawBack {
+		t.Errorf("saw count[1] down %v, back %v", sawDown, sawBack)
+	}
+	if lastClock < 29_000 || lastClock > 31_000 {
+		t.Errorf("run 3000 ended at %d ms, want 30 s", lastClock)
+	}
+	replaySame(t, b)
+}
+
+// A kill typed while a run plays takes effect at the node's next record;
+// the recording places it before the run and replays to the same report.
+func TestKillWhilePlayingIsPlacedByRecord(t *testing.T) {
+	b := newBridge(t, Options{Job: "clicks", Seed: 4})
+	b.Handle(Request{Kind: Line, Line: "set semantics at-least-once"})
+	b.Handle(Request{Kind: Line, Line: "run 20s"})
+	at := t0
+	ticks(b, &at, 150, time.Second/30) // 5 s in
+	in := nodeState(b.Frame(), "count[0]").In
+	b.Handle(Request{Kind: Line, Line: "kill count[0]"})
+	ticks(b, &at, 2, time.Second/30)
+	f := b.Frame()
+	if st := nodeState(f, "count[0]").State; st == engine.NodeRunning {
+		t.Errorf("count[0] still %s two frames after the kill", st)
+	}
+	if !f.Playing {
+		t.Error("the kill stopped the run from playing")
+	}
+	b.Handle(Request{Kind: Finish})
+	if b.Playing() {
+		t.Fatal("Finish left the run playing")
+	}
+	src := replaySame(t, b)
+	want := "kill count[0] at " + itoa(in+1) + "\nrun 20s\n"
+	if !strings.HasSuffix(src, want) {
+		t.Errorf("recording ends\n%s\nwant it to end with\n%s", src, want)
+	}
+}
+
+// At the maximum speed, or for a scenario's lines, a run is done at once.
+func TestRunAtMaxSpeedIsImmediate(t *testing.T) {
+	b := newBridge(t, Options{Job: "clicks", Seed: 1, Speed: Max})
+	b.Handle(Request{Kind: Line, Line: "run 3000"})
+	if b.Playing() {
+		t.Error("a run at ×max is playing")
+	}
+	if got := b.Frame().Snap.Offset; got != 3000 {
+		t.Errorf("offset %d after run 3000 at ×max", got)
+	}
+}
+
+func itoa(n int64) string { return strconvFormat(n) }
+
+func strconvFormat(n int64) string { return strconv.FormatInt(n, 10) }
