@@ -69,6 +69,7 @@ func drawSpec(t *rapid.T) jobspec.Spec {
 		case jobspec.KindWindowCount:
 			op.Window = time.Duration(rapid.SampledFrom([]int{5, 10, 20}).Draw(t, "window")) * time.Second
 			op.Slide = op.Window / time.Duration(rapid.SampledFrom([]int{1, 1, 2, 4}).Draw(t, "slides"))
+			op.Key = rapid.SampledFrom([]string{"", jobspec.KeyAction, jobspec.KeyDevice}).Draw(t, "key")
 		}
 		spec.Operators = append(spec.Operators, op)
 		prev = op.Parallelism
