@@ -89,3 +89,8 @@ cover: ## Run the tests with coverage and print the total
 
 clean: ## Remove built binaries and coverage files
 	rm -rf bin coverage.out coverage.html
+
+.PHONY: golden-answers
+golden-answers: ## Rewrite the pinned answer keys of the built-in exercises and the lessons' answers
+	$(GO) test ./exercises -run AnswerKeysArePinned -update
+	$(GO) test ./lessons -run AnswersArePinned -update
