@@ -39,7 +39,7 @@ func TestPredictionAtItsTolerance(t *testing.T) {
 	} {
 		check := pack.Check{Answer: "x", Field: c.field, Tolerance: c.tolerance, Relative: c.relative}
 		a := &answer.Answer{File: "answers.yaml", Values: map[string]answer.Value{"x": {Type: pack.TypeNumber, Num: c.answer, Text: "?"}}}
-		if got := judgePrediction(check, a, rep, 1); got.Passed != c.pass {
+		if got := judgePrediction(check, a, rep, 1, Options{}); got.Passed != c.pass {
 			t.Errorf("%s (%s): answer %v with tolerance %v (relative %v): passed %v, want %v (%s)",
 				c.field, "truth", c.answer, c.tolerance, c.relative, got.Passed, c.pass, got.Message)
 		}
