@@ -18,7 +18,7 @@ import (
 
 // TestMain checks that no goroutine outlives the tests, and makes each
 // property test run propertyChecks cases (fewer with -short) unless told
-// otherwise with -rapid.checks. The seed is not fixed: rapid draws a new one
+// otherwise with -rapid.checks (or RAPID_CHECKS). The seed is not fixed: rapid draws a new one
 // every run and prints it with a failure (-rapid.seed reproduces it), and
 // the failing case is kept under testdata/rapid, where every later run
 // replays it first.
@@ -26,7 +26,7 @@ func TestMain(m *testing.M) {
 	flag.Parse()
 	set := map[string]bool{}
 	flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if !set["rapid.checks"] {
+	if !set["rapid.checks"] && os.Getenv("RAPID_CHECKS") == "" {
 		checks := propertyChecks
 		if testing.Short() {
 			checks = propertyChecks / 5
