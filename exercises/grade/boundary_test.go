@@ -1,6 +1,7 @@
 package grade
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/streamlab/streamlab/engine"
@@ -42,6 +43,34 @@ func TestPredictionAtItsTolerance(t *testing.T) {
 		if got := judgePrediction(check, a, rep, 1, Options{}); got.Passed != c.pass {
 			t.Errorf("%s (%s): answer %v with tolerance %v (relative %v): passed %v, want %v (%s)",
 				c.field, "truth", c.answer, c.tolerance, c.relative, got.Passed, c.pass, got.Message)
+		}
+	}
+}
+
+// What a student is shown at the boundary: the right value with its
+// tolerance (none when it is 0), and which side of it a wrong answer fell.
+func TestPredictionToleranceIsShown(t *testing.T) {
+	rep := &engine.Report{}
+	rep.Sink.Duplicates = 40
+	for _, c := range []struct {
+		tolerance float64
+		answer    float64
+		expected  string
+		why       string
+	}{
+		{3, 43.01, "40 ± 3", "too high, outside the tolerance of 3"},
+		{3, 36.5, "40 ± 3", "too low, outside the tolerance of 3"},
+		{0, 41, "40", "too high"},
+	} {
+		check := pack.Check{Answer: "x", Field: "sink.duplicates", Tolerance: c.tolerance}
+		a := &answer.Answer{File: "answers.yaml", Values: map[string]answer.Value{"x": {Type: pack.TypeNumber, Num: c.answer, Text: "?"}}}
+		got := judgePrediction(check, a, rep, 1, Options{Reveal: true})
+		if got.Passed || got.Expected != c.expected || !strings.Contains(got.Message, c.why) {
+			t.Errorf("answer %v, tolerance %v: passed %v, expected %q, message %q; want expected %q and %q in the message",
+				c.answer, c.tolerance, got.Passed, got.Expected, got.Message, c.expected, c.why)
+		}
+		if c.tolerance == 0 && strings.Contains(got.Message, "outside the tolerance") {
+			t.Errorf("tolerance 0: %q speaks of a tolerance", got.Message)
 		}
 	}
 }
