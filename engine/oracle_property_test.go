@@ -59,9 +59,8 @@ func TestSlidingWindowsUnderUpstreamBackup(t *testing.T) {
 			cfg.Deployment = engine.DeployManaged
 		}
 		cfg.Provision = time.Duration(rapid.IntRange(0, 30_000).Draw(t, "provision")) * time.Millisecond
-		// Deterministic executor only: upstream backup with a kill under
-		// the concurrent executor was reported to panic (an engine bug
-		// still open when this test was written).
+		// Deterministic executor only: the engine refuses upstream backup
+		// under the concurrent executor (it trims and replays per channel).
 		s := scenario{spec: spec, cfg: cfg, dir: dir}
 		var counters []string
 		for _, n := range spec.Nodes() {
