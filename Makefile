@@ -112,3 +112,7 @@ mutate: ## Mutation testing (gremlins): the engine's window, checkpoint, upstrea
 			tee -a mutate.out | grep -E '^ *(LIVED|TIMED OUT)|Killed:|Test efficacy|Mutator coverage' ; \
 	done; \
 	echo "mutate: $$(( $$(date +%s) - start )) s; every mutant's status is in mutate.out"
+
+.PHONY: planted
+planted: ## Plant, one at a time in a copy of the tree, the bugs the tests once missed; each must fail its tests
+	bash .ci/planted
