@@ -128,10 +128,10 @@ func drawScenario(t *rapid.T, semantics, dir string) scenario {
 	cfg.Deployment = rapid.SampledFrom([]string{engine.DeployManaged, engine.DeployManaged, engine.DeployStandalone}).Draw(t, "deployment")
 	if cfg.HA == engine.HAUpstreamBackup && cfg.Mode == engine.ModeUpdate && aggregates {
 		// Engine bug: upstream backup in update mode loses a count when
-		// window counters are killed repeatedly in a standalone deployment
-		// (see TestSlidingWindowsUnderUpstreamBackup); managed only until
+		// window counters are killed one after the other (see
+		// TestSlidingWindowsUnderUpstreamBackup); append mode instead until
 		// it is fixed.
-		cfg.Deployment = engine.DeployManaged
+		cfg.Mode = engine.ModeAppend
 	}
 	cfg.CheckpointInterval = rapid.Int64Range(50, 800).Draw(t, "interval")
 	cfg.Restart = drawRestart(t)
