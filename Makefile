@@ -23,7 +23,7 @@ GOLDEN   ?= ./tui/...
 
 .DEFAULT_GOAL := help
 
-.PHONY: help build run test test-race bench lint fmt golden tidy-check fuzz cover clean soak
+.PHONY: help build run test test-race bench lint fmt golden tidy-check fuzz cover clean soak release
 
 help: ## List the targets
 	@echo "usage: make TARGET [VAR=value ...]"
@@ -87,8 +87,21 @@ cover: ## Run the tests with coverage and print the total
 	$(GO) test -count=1 -coverprofile=coverage.out $(PKGS)
 	$(GO) tool cover -func=coverage.out | tail -n 1
 
-clean: ## Remove built binaries and coverage files
-	rm -rf bin coverage.out coverage.html
+clean: ## Remove built binaries, release archives and coverage files
+	rm -rf bin dist coverage.out coverage.html
+
+# Platforms `make release` builds for (GOOS/GOARCH).
+PLATFORMS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
+
+release: ## Cross-build dist/streamlab-VERSION-OS-ARCH for every platform, with SHA256SUMS
+	@set -e; rm -rf dist; mkdir -p dist; \
+	for p in $(PLATFORMS); do \
+		os=$${p%/*}; arch=$${p#*/}; ext=; [ "$$os" = windows ] && ext=.exe; \
+		out=dist/streamlab-$(VERSION)-$$os-$$arch$$ext; \
+		echo "== $$out"; \
+		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags '$(LDFLAGS) -s -w' -o $$out .; \
+	done; \
+	cd dist && sha256sum streamlab-* > SHA256SUMS && cat SHA256SUMS
 
 .PHONY: golden-answers
 golden-answers: ## Rewrite the pinned answer keys of the built-in exercises and the lessons' answers

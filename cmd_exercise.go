@@ -19,6 +19,7 @@ import (
 	"github.com/streamlab/streamlab/exercises/pack"
 	"github.com/streamlab/streamlab/exercises/report"
 	"github.com/streamlab/streamlab/exercises/watch"
+	"github.com/streamlab/streamlab/internal/userfile"
 )
 
 func (c *cli) exerciseCmd() *cobra.Command {
@@ -120,7 +121,11 @@ func showText(e *pack.Exercise) string {
 		fmt.Fprintf(&b, "topic       %s\n", e.Topic)
 	}
 	fmt.Fprintf(&b, "job         %s\n", e.Job)
-	fmt.Fprintf(&b, "seed        %d\n", e.Seed)
+	if e.Kind == pack.KindPrediction {
+		fmt.Fprintf(&b, "seed        %d (or your own, from your instructor's secret)\n", e.Seed)
+	} else {
+		fmt.Fprintf(&b, "seeds       %d, from %d (every check must hold under each)\n", e.Seeds, e.Seed)
+	}
 	fmt.Fprintf(&b, "time limit  %s\n", e.TimeLimit)
 	fmt.Fprintf(&b, "answer      %s (streamlab exercise init %s copies the starter)\n", e.Answer, e.ID)
 	if len(e.Allow) > 0 {
@@ -141,27 +146,45 @@ func showText(e *pack.Exercise) string {
 		if ch.Answer != "" {
 			what = "answer " + ch.Answer
 		}
+		name := ch.Name
 		if ch.Visibility == pack.Hidden {
-			what = "hidden"
+			what, name = "hidden", "a hidden check"
 		}
-		fmt.Fprintf(&b, "    %-4g %s (%s)\n", ch.Points, ch.Name, what)
+		fmt.Fprintf(&b, "    %-4g %s (%s)\n", ch.Points, name, what)
 	}
 	return b.String()
 }
 
 func (c *cli) exerciseLintCmd() *cobra.Command {
-	return &cobra.Command{
+	var hidden string
+	cmd := &cobra.Command{
 		Use:   "lint [DIR...]",
 		Short: "Check an exercise pack (exit 1 on findings)",
 		Long: `Check the exercise pack in each DIR (the built-in pack when none is given):
 the format of every exercise.yaml, the files each exercise names, its
 scenario and its checks, and then a dry run of each exercise with its starter
-answer. Every problem is printed as FILE:LINE:COLUMN: message.
+answer. Every problem is printed as FILE:LINE:COLUMN: message. With
+--hidden DIR, the instructor's private overlay too: its checks, and a dry
+run of every exercise it adds hidden checks to.
 
 Exit status: 0 when the pack is clean, 1 when there are findings, 2 when a
 DIR cannot be read.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var all []*lint.Finding
+			overlay := func(p *pack.Pack) error {
+				if hidden == "" || p == nil {
+					return nil
+				}
+				fs, err := lint.Overlay(cmd.Context(), p, hidden)
+				if err != nil {
+					if cmd.Context().Err() != nil {
+						return failed(err)
+					}
+					return badInput(fmt.Errorf("--hidden: %w", err))
+				}
+				all = append(all, fs...)
+				return nil
+			}
 			if len(args) == 0 {
 				p, err := exercises.Builtin()
 				if p == nil {
@@ -172,6 +195,9 @@ DIR cannot be read.`,
 					return failed(err)
 				}
 				all = fs
+				if err := overlay(p); err != nil {
+					return err
+				}
 			}
 			for _, dir := range args {
 				fs, err := lint.Dir(cmd.Context(), dir)
@@ -182,6 +208,11 @@ DIR cannot be read.`,
 					return badInput(err)
 				}
 				all = append(all, fs...)
+				if p, _ := pack.LoadDir(dir); p != nil {
+					if err := overlay(p); err != nil {
+						return err
+					}
+				}
 			}
 			var b strings.Builder
 			for _, f := range all {
@@ -194,6 +225,8 @@ DIR cannot be read.`,
 			return nil
 		},
 	}
+	cmd.Flags().StringVar(&hidden, "hidden", "", "lint the instructor's private overlay in `DIR` with the pack")
+	return cmd
 }
 
 func (c *cli) exerciseWatchCmd() *cobra.Command {
@@ -297,16 +330,17 @@ Exit status: 0, or 2 for bad input.`,
 				if err != nil {
 					return badInput(fmt.Errorf("%s: %w", e.FileName(name), err))
 				}
-				dst := filepath.Join(*dir, e.ID, name)
-				if _, err := os.Stat(dst); err == nil && !*force {
-					return badInput(fmt.Errorf("%s exists; use --force to overwrite it", dst))
-				} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				sub := filepath.Join(*dir, e.ID)
+				if st, err := os.Lstat(sub); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+					return badInput(fmt.Errorf("%s is a symbolic link; streamlab writes only into a real directory under --dir", sub))
+				}
+				if err := os.MkdirAll(sub, 0o755); err != nil {
 					return badInput(err)
 				}
-				if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-					return badInput(err)
-				}
-				if err := os.WriteFile(dst, data, 0o644); err != nil {
+				// Atomic, never through a link at dst, and only with --force
+				// over a file that is there.
+				dst := filepath.Join(sub, name)
+				if err := userfile.WriteFile(dst, *force, 0o644, data); err != nil {
 					return badInput(err)
 				}
 				fmt.Fprintln(c.stdout, dst)

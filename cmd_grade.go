@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/exercises"
 	"github.com/streamlab/streamlab/exercises/grade"
 	"github.com/streamlab/streamlab/exercises/pack"
@@ -51,6 +52,11 @@ the report does not show. Configuration, script and recording answers are
 graded under the exercise's seeds (3 unless its seeds key says otherwise),
 and a check scores only if it holds under every one.
 
+--class DIR grades a whole class: DIR holds one subdirectory of answers per
+student, named by the student's ID (the student for per-student seeds when
+there is a secret). --format csv writes a gradebook, a row per student with
+each exercise's score; text and json work too.
+
 --hidden DIR is the instructor's private overlay: DIR/ID/checks.yaml adds
 hidden checks to exercise ID, and DIR/secret holds the secret.
 
@@ -63,7 +69,7 @@ exercise), 2 for misuse: bad flags, a broken exercise pack.`,
 	}
 	d, fs := c.defaults, cmd.Flags()
 	answers := fs.String("answers", ".", "read the answers from `DIR`")
-	fs.String("format", d.Format, "report format: text, json, junit, tap, gradescope or classroom")
+	fs.String("format", d.Format, "report format: text, json, junit, tap, gradescope or classroom; csv with --class")
 	fs.Int64("seed", d.Seed, "seed `N` of every run (overrides the exercises')")
 	out := fs.String("out", "", "write the report to `FILE` instead of standard output")
 	packDir := fs.String("pack", "", "grade the exercises of the pack in `DIR` instead of the built-in ones")
@@ -71,9 +77,10 @@ exercise), 2 for misuse: bad flags, a broken exercise pack.`,
 	student := fs.String("student", "", "derive this student's seeds from the secret (default $STREAMLAB_STUDENT or $GITHUB_REPOSITORY)")
 	secret := fs.String("secret", "", "the pack's secret for per-student seeds (default $STREAMLAB_GRADE_SECRET)")
 	hidden := fs.String("hidden", "", "add the hidden checks and secret of the instructor's overlay in `DIR`")
+	class := fs.String("class", "", "grade every student: `DIR` holds a subdirectory of answers per student")
 
-	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		cfg, err := c.load(cmd, allFormats)
+	cmd.RunE = func(cmd *cobra.Command, args []string) (retErr error) {
+		cfg, err := c.load(cmd, gradeFormats)
 		if err != nil {
 			return err
 		}
@@ -97,12 +104,23 @@ exercise), 2 for misuse: bad flags, a broken exercise pack.`,
 			exs = o.Apply(exs)
 			opts.Secret = o.Secret
 		}
+		if *class != "" {
+			return c.gradeClass(cmd, exs, *class, *student, *secret, *out, cfg.Format, opts)
+		}
+		if cfg.Format == "csv" {
+			return badInput(errors.New("--format csv is the gradebook of a class: give --class DIR"))
+		}
 		opts.Student, opts.Secret, err = studentSeeds(*student, *secret, opts.Secret)
 		if err != nil {
 			return err
 		}
 		res, err := grade.All(cmd.Context(), exs, *answers, opts)
 		switch {
+		case errors.Is(err, grade.ErrInterrupted):
+			interrupted := err // the report so far is still written
+			defer func() { retErr = badInput(interrupted) }()
+		case errors.Is(err, engine.ErrInternal):
+			return internalError(err)
 		case errors.Is(err, grade.ErrBrokenPack):
 			return badInput(err)
 		case err != nil:
@@ -131,6 +149,92 @@ exercise), 2 for misuse: bad flags, a broken exercise pack.`,
 		return failed(fmt.Errorf("%d of %d exercises did not pass (score %g/%g)", n, len(res.Exercises), res.Score, res.MaxScore))
 	}
 	return cmd
+}
+
+// gradeFormats are grade's formats: the report formats, and csv for a
+// class's gradebook.
+var gradeFormats = append(append([]string{}, allFormats...), "csv")
+
+// gradeClass grades every student's answers under dir, a subdirectory per
+// student, and writes the class's report.
+func (c *cli) gradeClass(cmd *cobra.Command, exs []*pack.Exercise, dir, student, secret, out, format string, opts grade.Options) error {
+	if student != "" {
+		return badInput(errors.New("--class grades every student; --student names one"))
+	}
+	if format != "text" && format != "json" && format != "csv" {
+		return badInput(fmt.Errorf("--class writes text, json or csv, not %s", format))
+	}
+	if err := checkDir(dir, "--class"); err != nil {
+		return err
+	}
+	if secret == "" {
+		secret = os.Getenv("STREAMLAB_GRADE_SECRET")
+	}
+	if secret != "" {
+		opts.Secret = secret
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return badInput(fmt.Errorf("--class %s: %w", dir, err))
+	}
+	var students []report.Student
+	var interrupted error
+	passed := true
+	for _, de := range entries {
+		if interrupted != nil {
+			break
+		}
+		name := de.Name()
+		if !de.IsDir() || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
+			continue
+		}
+		o := opts
+		if o.Secret != "" {
+			o.Student = name
+		}
+		res, err := grade.All(cmd.Context(), exs, filepath.Join(dir, name), o)
+		switch {
+		case errors.Is(err, grade.ErrInterrupted):
+			interrupted = fmt.Errorf("%w (at student %s; the students after are not in the report)", err, name)
+		case errors.Is(err, engine.ErrInternal):
+			return internalError(err)
+		case errors.Is(err, grade.ErrBrokenPack):
+			return badInput(err)
+		case err != nil:
+			return failed(err)
+		}
+		passed = passed && res.Passed
+		students = append(students, report.Student{ID: name, Result: res})
+	}
+	if len(students) == 0 {
+		return badInput(fmt.Errorf("--class %s: no student directories in it", dir))
+	}
+	var buf bytes.Buffer
+	switch format {
+	case "csv":
+		err = report.Gradebook(&buf, students)
+	case "json":
+		err = report.ClassJSON(&buf, students)
+	default:
+		err = report.ClassText(&buf, students)
+	}
+	if err != nil {
+		return failed(err)
+	}
+	if out == "" {
+		if _, err := c.stdout.Write(buf.Bytes()); err != nil {
+			return failed(err)
+		}
+	} else if err := writeFileAtomic(out, buf.Bytes()); err != nil {
+		return badInput(fmt.Errorf("--out %s: %w", out, err))
+	}
+	if interrupted != nil {
+		return badInput(interrupted)
+	}
+	if !passed {
+		return failed(fmt.Errorf("not every student passed every exercise"))
+	}
+	return nil
 }
 
 // studentSeeds resolves the student and the secret from the flags, the

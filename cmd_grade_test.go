@@ -87,7 +87,7 @@ func TestGradeBrokenAnswer(t *testing.T) {
 	os.WriteFile(bad, []byte("lost: 3\nlots: 4\n"), 0o644)
 	r := streamlab(t, "", "grade", "--answers", dir, "gap-recovery", "upstream-backup")
 	if r.code != 1 || !strings.Contains(r.stdout, bad+`:2:1: unknown key "lots"`) ||
-		!strings.Contains(r.stdout, "gap-recovery     prediction  0/7      FAIL") || !strings.Contains(r.stdout, "upstream-backup  script      8/8      pass") {
+		!strings.Contains(r.stdout, "gap-recovery     prediction  0/8      FAIL") || !strings.Contains(r.stdout, "upstream-backup  script      8/8      pass") {
 		t.Errorf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 }
@@ -258,5 +258,46 @@ func TestGradeHiddenOverlay(t *testing.T) {
 	os.WriteFile(filepath.Join(bad, "nosuch", "checks.yaml"), []byte("checks: []\n"), 0o644)
 	if r := streamlab(t, "", "grade", "--answers", dir, "--hidden", bad); r.code != 2 || !strings.Contains(r.stderr, "nosuch") {
 		t.Errorf("an overlay for no exercise: exit %d %s", r.code, r.stderr)
+	}
+}
+
+// TestGradeClass grades a class directory: a gradebook row per student,
+// each under the student's own seeds, so a copied answer does not pass.
+func TestGradeClass(t *testing.T) {
+	isolate(t)
+	t.Setenv("GITHUB_REPOSITORY", "")
+	ex, _ := exercises.Lookup("gap-recovery")
+	class := t.TempDir()
+	key, err := grade.Key(context.Background(), ex, grade.Options{Student: "alice", Secret: "k2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"alice", "=bob"} {
+		os.MkdirAll(filepath.Join(class, s), 0o755)
+		os.WriteFile(filepath.Join(class, s, "answers.yaml"), key, 0o644)
+	}
+	os.MkdirAll(filepath.Join(class, ".git"), 0o755)
+	r := streamlab(t, "", "grade", "--class", class, "--secret", "k2", "--format", "csv", "gap-recovery")
+	want := "student,gap-recovery,score,max_score,passed\n'=bob,"
+	if r.code != 1 || !strings.HasPrefix(r.stdout, want) || !strings.Contains(r.stdout, "\nalice,8,8,8,yes\n") || strings.Contains(r.stdout, "=bob,8") {
+		t.Errorf("gradebook: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = streamlab(t, "", "grade", "--class", class, "--secret", "k2", "--format", "json", "gap-recovery")
+	var back []struct {
+		Student string       `json:"student"`
+		Result  grade.Result `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &back); err != nil || len(back) != 2 || back[1].Student != "alice" || !back[1].Result.Passed {
+		t.Errorf("json: %v\n%s", err, r.stdout)
+	}
+	for _, args := range [][]string{
+		{"grade", "--format", "csv", "gap-recovery"},
+		{"grade", "--class", class, "--format", "junit"},
+		{"grade", "--class", class, "--student", "x", "--secret", "k"},
+		{"grade", "--class", filepath.Join(class, "nosuch")},
+	} {
+		if r := streamlab(t, "", args...); r.code != 2 {
+			t.Errorf("%v: exit %d %s", args, r.code, r.stderr)
+		}
 	}
 }

@@ -128,7 +128,7 @@ func (a *Answer) Want() string {
 	if a.Kind == CheckChoice {
 		return fmt.Sprintf("%c) %s", 'a'+a.Option, a.Options[a.Option])
 	}
-	v := strconv.FormatFloat(a.Value, 'f', -1, 64)
+	v := strconv.FormatFloat(math.Round(a.Value*100)/100, 'f', -1, 64) // a share shows as 48.3, not 48.297213…
 	if a.Tolerance > 0 {
 		return fmt.Sprintf("%s (±%s)", v, strconv.FormatFloat(math.Round(a.Tolerance*100)/100, 'f', -1, 64))
 	}

@@ -20,6 +20,7 @@ func ExampleTracker() {
 	sess := lab.NewSession("lab", lab.Options{})
 	defer sess.Close()
 	var sub *engine.Subscription
+	// The lesson's fourth step needs a new session; this one does three.
 	for i, line := range []string{"job clicks", "set semantics at-most-once", "kill count[1] at 1200", "run 3000", "run 30s"} {
 		c, _ := script.ParseLine("lab", i+1, line)
 		var o lessons.Observation
@@ -42,20 +43,20 @@ func ExampleTracker() {
 	// after "run 3000": step 1 done: Kill a counter
 	// after "run 3000": step 2 done: The replacement
 	// after "run 30s": step 3 done: A permanent gap
-	// finished: true
+	// finished: false
 }
 
 // The final check's answer comes from the engine, run under the learner's
 // seed; Judge compares the learner's answer with it.
 func ExampleLesson_Solve() {
-	l, _ := lessons.Find("membership")
+	l, _ := lessons.Find("output-modes")
 	a, err := l.Solve(context.Background(), 1)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	v, _ := a.Judge("9 586")
+	v, _ := a.Judge("5")
 	fmt.Println(l.Check.Unit, a.Want(), v.Correct)
 	// Output:
-	// bits 9586 true
+	// rows 5 true
 }

@@ -15,18 +15,28 @@ import (
 )
 
 // A check's answer is computed from the reports of its named runs. sum is
-// `TERM [+|- TERM]...`, a term a number or RUN.FIELD (`main.sink.lost`);
-// condition is `SUM OP SUM` with one of == != < <= > >=. Tokens are
-// separated by spaces.
+// `TERM [+|- TERM]...`, a term `FACTOR [*|/ FACTOR]...` evaluated from left
+// to right, a factor a number or RUN.FIELD (`main.sink.lost`): `*` and `/`
+// bind tighter than `+` and `-`, so `100 * a.x / a.y - 5` is a percentage
+// minus five. A condition is `SUM OP SUM` with one of == != < <= > >=, or
+// several joined by `and`. Tokens are separated by spaces.
 type sum []term
 
 type term struct {
-	neg        bool
+	neg     bool
+	factors []factor
+}
+
+type factor struct {
+	div        bool // divides the product so far (else multiplies)
 	num        float64
 	run, field string // a reference when run != ""
 }
 
-type condition struct {
+// condition holds when every comparison holds.
+type condition []comparison
+
+type comparison struct {
 	left, right sum
 	op          string
 }
@@ -40,73 +50,111 @@ func parseSum(text string, runs map[string]string) (sum, error) {
 		return nil, fmt.Errorf("expected a number or RUN.FIELD, e.g. main.sink.lost")
 	}
 	var s sum
-	neg := false
+	cur := term{}
 	for i, tok := range toks {
 		if i%2 == 1 {
-			if tok != "+" && tok != "-" {
-				return nil, fmt.Errorf("expected + or - after %q, got %q", toks[i-1], tok)
+			switch tok {
+			case "+", "-":
+				s = append(s, cur)
+				cur = term{neg: tok == "-"}
+			case "*", "/":
+			default:
+				return nil, fmt.Errorf("expected +, -, * or / after %q, got %q", toks[i-1], tok)
 			}
-			neg = tok == "-"
 			continue
 		}
-		t, err := parseTerm(tok, runs)
+		f, err := parseFactor(tok, runs)
 		if err != nil {
 			return nil, err
 		}
-		t.neg = neg
-		s = append(s, t)
+		f.div = i > 0 && toks[i-1] == "/"
+		cur.factors = append(cur.factors, f)
 	}
 	if len(toks)%2 == 0 {
 		return nil, fmt.Errorf("expected a term after the last %q", toks[len(toks)-1])
 	}
-	return s, nil
+	return append(s, cur), nil
 }
 
-func parseTerm(tok string, runs map[string]string) (term, error) {
+func parseFactor(tok string, runs map[string]string) (factor, error) {
 	if n, err := strconv.ParseFloat(tok, 64); err == nil {
-		return term{num: n}, nil
+		return factor{num: n}, nil
 	}
 	run, field, ok := strings.Cut(tok, ".")
 	if !ok || run == "" || field == "" {
-		return term{}, fmt.Errorf("expected a number or RUN.FIELD such as main.sink.lost, got %q", tok)
+		return factor{}, fmt.Errorf("expected a number or RUN.FIELD such as main.sink.lost, got %q", tok)
 	}
 	if _, known := runs[run]; !known {
-		return term{}, fmt.Errorf("%q names no run of this check; its runs are %s", run, runNames(runs))
+		return factor{}, fmt.Errorf("%q names no run of this check; its runs are %s", run, runNames(runs))
 	}
 	if !knownField(field) {
-		return term{}, fmt.Errorf("%q is not a report field", field)
+		return factor{}, fmt.Errorf("%q is not a report field", field)
 	}
-	return term{run: run, field: field}, nil
+	return factor{run: run, field: field}, nil
 }
 
-// parseCondition reads `SUM OP SUM`.
+// parseCondition reads `SUM OP SUM [and SUM OP SUM]...`.
 func parseCondition(text string, runs map[string]string) (condition, error) {
+	var c condition
+	var part []string
+	for i, tok := range append(strings.Fields(text), "and") {
+		if tok != "and" {
+			part = append(part, tok)
+			continue
+		}
+		if len(part) == 0 && i > 0 {
+			return nil, fmt.Errorf("expected a comparison on each side of \"and\"")
+		}
+		cmp, err := parseComparison(strings.Join(part, " "), runs)
+		if err != nil {
+			return nil, err
+		}
+		c, part = append(c, cmp), nil
+	}
+	return c, nil
+}
+
+func parseComparison(text string, runs map[string]string) (comparison, error) {
 	toks := strings.Fields(text)
 	for i, tok := range toks {
 		if comparisons[tok] {
 			left, err := parseSum(strings.Join(toks[:i], " "), runs)
 			if err != nil {
-				return condition{}, err
+				return comparison{}, err
 			}
 			right, err := parseSum(strings.Join(toks[i+1:], " "), runs)
 			if err != nil {
-				return condition{}, err
+				return comparison{}, err
 			}
-			return condition{left: left, right: right, op: tok}, nil
+			return comparison{left: left, right: right, op: tok}, nil
 		}
 	}
-	return condition{}, fmt.Errorf("expected a comparison SUM OP SUM, e.g. \"ub.recovery.replayed > ps.recovery.replayed\"")
+	return comparison{}, fmt.Errorf("expected a comparison SUM OP SUM, e.g. \"ub.recovery.replayed > ps.recovery.replayed\", or several joined by \"and\"")
 }
 
-// eval computes the sum over the runs' reports.
+// eval computes the sum over the runs' reports. Dividing by zero is an
+// error, not an infinity.
 func (s sum) eval(reps map[string]*engine.Report) (float64, error) {
 	var total float64
 	for _, t := range s {
-		v := t.num
-		if t.run != "" {
-			var err error
-			if v, err = numberField(reps[t.run], t.field); err != nil {
-				return 0, fmt.Errorf("%s.%s: %w", t.run, t.field, err)
+		v := 1.0
+		for i, f := range t.factors {
+			x := f.num
+			if f.run != "" {
+				var err error
+				if x, err = numberField(reps[f.run], f.field); err != nil {
+					return 0, fmt.Errorf("%s.%s: %w", f.run, f.field, err)
+				}
+			}
+			switch {
+			case i == 0:
+				v = x
+			case f.div && x == 0:
+				return 0, fmt.Errorf("division by zero")
+			case f.div:
+				v /= x
+			default:
+				v *= x
 			}
 		}
 		if t.neg {
@@ -118,15 +166,21 @@ func (s sum) eval(reps map[string]*engine.Report) (float64, error) {
 }
 
 func (c condition) eval(reps map[string]*engine.Report) (bool, error) {
-	a, err := c.left.eval(reps)
-	if err != nil {
-		return false, err
+	for _, cmp := range c {
+		a, err := cmp.left.eval(reps)
+		if err != nil {
+			return false, err
+		}
+		b, err := cmp.right.eval(reps)
+		if err != nil {
+			return false, err
+		}
+		ok, err := lab.Compare(a, cmp.op, script.Value{Kind: script.Number, Num: b})
+		if err != nil || !ok {
+			return false, err
+		}
 	}
-	b, err := c.right.eval(reps)
-	if err != nil {
-		return false, err
-	}
-	return lab.Compare(a, c.op, script.Value{Kind: script.Number, Num: b})
+	return true, nil
 }
 
 // numberField reads a numeric report field.

@@ -89,6 +89,9 @@ func lessonFacts(t *testing.T) map[string][]fact {
 		"node-failure": {
 			{text: "after 5 s", check: func() bool { return cfg.Deployment == engine.DeployManaged && cfg.Provision == 5*time.Second }},
 			{text: "provision=5s", check: func() bool { return cfg.Provision == 5*time.Second }},
+			{text: "its first wait is shorter than the provisioning, so here the 5 s decide", check: func() bool {
+				return cfg.Restart.Kind == engine.RestartExponential && cfg.Restart.Initial*11/10 < cfg.Provision
+			}},
 		},
 		"rollback": {
 			{text: "counts 1 000 clicks", ref: "6 pages × 1 000 clicks per 15-second window, so every count must be exactly 1 000"},
@@ -101,11 +104,18 @@ func lessonFacts(t *testing.T) map[string][]fact {
 				st := bloom(t, filter.Spec{Kind: filter.KindBloom, N: 10000, P: 0.01})
 				return st.M == 95851 && st.K == 7
 			}},
-			{text: "−1000 · ln 0.01", check: func() bool {
-				st := bloom(t, filter.Spec{Kind: filter.KindBloom, N: 1000, P: 0.01})
-				return st.M == 9586 && st.K == 7
+			{text: "a sorted array of the 64-bit ids\nholds exactly 64 bits an id", check: func() bool { return filter.KeyBytes*8 == 64 }},
+			{text: "holds about\n302 bits an id", ref: "a Go map[uint64]struct{} of the same ids takes 37.7 MB (302 bits per id)"},
+			{text: "synthetic list of ten thousand", check: func() bool { return engine.PasswordListSize == 10_000 }},
+			{text: "one login in twenty", check: func() bool { return spec(t, "passwords").Source.Compromised == 0.05 }},
+			{text: "a share p = 0.05 is flagged by mistake, about 4.75", check: func() bool {
+				c := spec(t, "passwords").Source.Compromised
+				return math.Abs(100*(1-c)*0.05-4.75) < 1e-9
 			}},
-			{text: "bits per id for\n1% false positives", check: func() bool { return math.Round(filter.BitsFor(1000, 0.01)/1000) == 10 }},
+			{text: "about 4.75 of every 9.75 flagged logins", check: func() bool {
+				c := spec(t, "passwords").Source.Compromised
+				return math.Abs(100*(1-c)*0.05+100*c-9.75) < 1e-9
+			}},
 			{text: "Since Spark 3.5", ref: "Spark's guide deduplicates on the id and the event-time column, or (3.5+) dropDuplicatesWithinWatermark(\"id\")"},
 		},
 		"precise": {
@@ -132,6 +142,8 @@ func lessonFacts(t *testing.T) map[string][]fact {
 			{text: "up to ±10%", check: func() bool { return restartDefaults(t, engine.RestartExponential).Jitter == 0.1 }},
 			{text: "FLINK-33736 changed the max from 5 min and the multiplier from 2", ref: "Before 1.19 the max backoff was 5 min and the multiplier 2.0 (FLINK-33736 changed both"},
 			{text: "FLINK-32895 added the attempts", ref: "FLINK-32895 added the attempts limit"},
+			{text: "With the default 5 s of\nprovisioning", check: func() bool { return cfg.Provision == 5*time.Second && cfg.Restart.Initial < cfg.Provision }},
+			{text: "(2.x keeps them;", ref: "Flink 1.19 and later, which 2.x keeps (the restart defaults of FLINK-33736 and FLINK-32895)"},
 			{text: "2.25 seconds", check: func() bool {
 				s := restartDefaults(t, engine.RestartExponential)
 				return s.Initial.Seconds()*s.Multiplier*s.Multiplier == 2.25
@@ -149,6 +161,7 @@ func lessonFacts(t *testing.T) map[string][]fact {
 			}},
 		},
 		"job-start": {
+			{text: "2.x keeps it", ref: "Flink 1.19 and later, which 2.x keeps (the restart defaults of FLINK-33736 and FLINK-32895)"},
 			{text: "on Flink\n  1.19", check: func() bool { return engine.FlinkVersion == "1.19" }},
 		},
 	}
@@ -243,6 +256,21 @@ func TestFlinkRestartDefaults(t *testing.T) {
 	} {
 		if !strings.Contains(l.Text, row) {
 			t.Errorf("lesson 8's table has no row %q", row)
+		}
+	}
+	// The README's table says the same, in the same form.
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range []string{
+		"| `fixed-delay` | `attempts=1 delay=1s` |",
+		"| `failure-rate` | `max=1 interval=1m delay=1s`",
+		"| `exponential-delay` | `initial=1s max=1m multiplier=1.5 reset=1h jitter=0.1`",
+		"These are the defaults of Flink 1.19 and later (2.x keeps them)",
+	} {
+		if !strings.Contains(string(readme), row) {
+			t.Errorf("the README's restart table has no %q", row)
 		}
 	}
 	if engine.DefaultConfig().Restart != want[engine.RestartExponential] {

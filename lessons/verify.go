@@ -137,6 +137,12 @@ func Verify(ctx context.Context, l *Lesson, seed int64) *Result {
 			res.Err = fmt.Errorf("step %d (%s) is not done after its solution; its goal is %s", i+1, st.Title, st.Goal)
 			return res
 		}
+		// A fresh step's experiment is its own session: a goal the session
+		// before already met would be ticked off before the learner ran it.
+		if st.Fresh && res.Steps[i].Session < sessions {
+			res.Err = fmt.Errorf("step %d (%s) starts a new session, but the session before already met its goal (after %q): its goal is %s, which does not tell its experiment from the one before", i+1, st.Title, res.Steps[i].After, st.Goal)
+			return res
+		}
 	}
 	if res.Answer, err = l.Solve(ctx, seed); err != nil {
 		res.Err = err

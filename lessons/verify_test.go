@@ -37,9 +37,10 @@ func TestEveryLessonCanBeFinished(t *testing.T) {
 
 func TestVerifyFailsALessonThatCannotBeFinished(t *testing.T) {
 	cases := map[string]struct{ old, new, want string }{
-		"goal never met":   {"source.records >= 100", "source.records >= 200", "step 1 (Run) is not done after its solution; its goal is source.records >= 200"},
-		"refused command":  {"      run 100\n", "      set ha active-standby\n      set mode complete\n", `step 1 (Run): "set mode complete"`},
-		"check cannot run": {"  kind: choice\n  question: Which?\n  options: [a, b]\n  answer: 1", "  kind: number\n  question: Which?\n  runs:\n    main: job nosuch\n  answer: main.sink.lost", `check run main`},
+		"goal never met":        {"source.records >= 100", "source.records >= 200", "step 1 (Run) is not done after its solution; its goal is source.records >= 200"},
+		"refused command":       {"      run 100\n", "      set ha active-standby\n      set mode complete\n", `step 1 (Run): "set mode complete"`},
+		"fresh step met before": {"check:\n", "  - title: Again\n    fresh: true\n    instruction: Run it again.\n    goal: {expect: [source.records >= 50]}\n    hints: [Run.]\n    solution: |\n      job passthrough\n      run 100\ncheck:\n", "step 2 (Again) starts a new session, but the session before already met its goal"},
+		"check cannot run":      {"  kind: choice\n  question: Which?\n  options: [a, b]\n  answer: 1", "  kind: number\n  question: Which?\n  runs:\n    main: job nosuch\n  answer: main.sink.lost", `check run main`},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -143,6 +143,7 @@ func (m *Model) resize(w, h int) {
 	m.filter.SetSize(size(PaneFilter))
 	m.events.SetSize(size(PaneEvents))
 	m.guide.SetSize(size(PaneLesson))
+	m.predict.SetSize(size(PaneLesson))
 	if !m.inLayout(m.focus) {
 		m.setFocus(PanePipeline)
 	}

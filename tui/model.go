@@ -26,6 +26,7 @@ import (
 	"github.com/streamlab/streamlab/tui/palette"
 	"github.com/streamlab/streamlab/tui/picker"
 	"github.com/streamlab/streamlab/tui/pipeline"
+	"github.com/streamlab/streamlab/tui/predict"
 	"github.com/streamlab/streamlab/tui/styles"
 )
 
@@ -109,6 +110,7 @@ type Model struct {
 	// A lesson or an exercise: its pane, the learner's progress, and the
 	// check's answer once the engine has worked it out.
 	guide    lessonpane.Model
+	predict  predict.Model // a prediction exercise's form
 	catalog  []*lessons.Lesson
 	progress *lessons.Progress
 	answer   *lessons.Answer

@@ -10,6 +10,7 @@ import (
 	"github.com/streamlab/streamlab/tui/bridge"
 	"github.com/streamlab/streamlab/tui/filterpane"
 	"github.com/streamlab/streamlab/tui/home"
+	"github.com/streamlab/streamlab/tui/predict"
 )
 
 // Update routes a message: sizes to the layout, frames to the panes, keys
@@ -26,6 +27,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.solved(msg)
 	case gradedMsg:
 		return m.graded(msg), nil
+	case predict.ObservedMsg, predict.GradedMsg:
+		return m.predictUpdate(msg)
 	case savedMsg:
 		if msg.err != nil {
 			m.msg = message{text: "could not save your progress: " + msg.err.Error(), isErr: true}
@@ -44,6 +47,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		if m.screen == ScreenHome {
 			return m.homeKey(msg)
+		}
+		if m.predict.Capturing() && !m.palette.Active() {
+			return m.predictUpdate(msg)
 		}
 		return m.labKey(msg)
 	}
@@ -107,11 +113,20 @@ func (m *Model) openLab(job string) {
 	m.setFocus(PanePipeline)
 }
 
-// send hands a request to the bridge; a full queue is reported, not hidden.
-func (m *Model) send(r bridge.Request) {
+// send hands a request to the bridge and reports whether it went; a
+// request the guard refuses, or a full queue, is reported, not hidden.
+func (m *Model) send(r bridge.Request) bool {
+	if m.opts.Guard != nil {
+		if err := m.opts.Guard(r); err != nil {
+			m.msg = message{text: err.Error(), isErr: true}
+			return false
+		}
+	}
 	if !m.eng.Send(r) {
 		m.msg = message{text: "the engine is busy; try again", isErr: true}
+		return false
 	}
+	return true
 }
 
 // labKey handles a key on the lab screen: dialogs first, then the lab's
@@ -135,8 +150,9 @@ func (m Model) labKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case m.confirm != "":
 		switch {
 		case key.Matches(k, m.yesNo.Yes):
-			m.send(bridge.Request{Kind: bridge.Reconfigure, Line: m.confirm})
-			m.msg = message{text: "restarting the job with " + m.confirm}
+			if m.send(bridge.Request{Kind: bridge.Reconfigure, Line: m.confirm}) {
+				m.msg = message{text: "restarting the job with " + m.confirm}
+			}
 			m.confirm = ""
 		case key.Matches(k, m.yesNo.No):
 			m.msg = message{text: "kept the job running as it was"}
@@ -264,6 +280,12 @@ func (m *Model) submit(line string) {
 	verb, _, _ := strings.Cut(strings.TrimSpace(line), " ")
 	fresh := m.frame.Lesson != nil && m.frame.Lesson.Fresh // the bridge opens a new session
 	if (verb == script.VerbSet || verb == script.VerbJob) && m.frame.Started && !fresh {
+		if m.opts.Guard != nil {
+			if err := m.opts.Guard(bridge.Request{Kind: bridge.Reconfigure, Line: line}); err != nil {
+				m.msg = message{text: err.Error(), isErr: true}
+				return // refused before asking to restart for it
+			}
+		}
 		m.confirm = line
 		return
 	}
@@ -273,6 +295,7 @@ func (m *Model) submit(line string) {
 	case script.VerbResume:
 		m.paused = false
 	}
-	m.send(bridge.Request{Kind: bridge.Line, Line: line})
-	m.msg = message{text: "> " + line}
+	if m.send(bridge.Request{Kind: bridge.Line, Line: line}) {
+		m.msg = message{text: "> " + line}
+	}
 }

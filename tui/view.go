@@ -1,11 +1,9 @@
 package tui
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/streamlab/streamlab/tui/bridge"
@@ -34,16 +32,16 @@ func (m Model) View() string {
 }
 
 func (m Model) tooSmallView() string {
-	text := fmt.Sprintf("streamlab needs a terminal of at least %d×%d;\nthis one is %d×%d.\n\nMake the window larger (or the font smaller).\nq quits.",
-		MinWidth, MinHeight, m.w, m.h)
-	return lipgloss.Place(m.w, m.h, lipgloss.Center, lipgloss.Center, m.st.Warn.Render(text))
+	return tooSmallText(m.w, m.h, m.st.Warn) // terminal.go: fits 40×10
 }
 
 // labLines draws the lab screen: status bar, panes, message line, help.
 func (m Model) labLines() []string {
 	lines := []string{m.statusBar()}
 	body := append(m.pipeline.Lines(), m.bottomLines()...)
-	if m.guide.Active() {
+	if m.predict.Active() {
+		body = draw.Join(body, m.predict.Lines())
+	} else if m.guide.Active() {
 		body = draw.Join(body, m.guide.Lines())
 	}
 	switch {
@@ -97,6 +95,8 @@ func (m Model) activeKeys() helpKeys {
 		return helpKeys{m.yesNo}
 	case m.guide.Asking():
 		return helpKeys{m.guide.AnswerKeys()}
+	case m.predict.Capturing():
+		return helpKeys{m.predict.Keys()}
 	}
 	if m.guide.Active() {
 		return helpKeys{guideHelp{m.guide.Keys(), m.keys}, m.focusedKeys()}

@@ -17,12 +17,14 @@ import (
 //	exact
 //	bloom n=10000 p=0.01   sized by the library for n ids at rate p
 //	bloom m=512 k=3        exactly m bits and k hash functions
+//	rotating n=1000 p=0.01 two Bloom filters of n ids each, the older
+//	                       dropped when the newer is full
 //
 // The zero Spec means none.
 type Spec struct {
-	Kind string  // KindNone, KindExact or KindBloom
-	N    uint    // bloom by estimate: expected ids, > 0
-	P    float64 // bloom by estimate: wanted false-positive rate, 0 < P < 1
+	Kind string  // KindNone, KindExact, KindBloom or KindRotating
+	N    uint    // bloom by estimate, rotating: expected ids (a generation's), > 0
+	P    float64 // bloom by estimate, rotating: wanted false-positive rate, 0 < P < 1
 	M, K uint    // bloom by size: bits (> 0) and hash functions (1…64)
 }
 
@@ -47,7 +49,7 @@ func specErrorf(format string, args ...any) error {
 	return specError(fmt.Sprintf(format, args...))
 }
 
-const expectedForms = "expected none, exact, bloom n=N p=P or bloom m=M k=K"
+const expectedForms = "expected none, exact, bloom n=N p=P, bloom m=M k=K or rotating n=N p=P"
 
 // ParseSpec reads a spec in the lab script form: words are the positional
 // words after `set filter` (exactly one, the kind), params the name=value
@@ -71,6 +73,8 @@ func ParseSpec(words []string, params map[string]string) (Spec, error) {
 		}
 		return Spec{Kind: kind}, nil
 	case KindBloom:
+	case KindRotating:
+		return parseRotating(params)
 	default:
 		return Spec{}, specErrorf("unknown kind %q; %s", kind, expectedForms)
 	}
@@ -119,6 +123,29 @@ func ParseSpec(words []string, params map[string]string) (Spec, error) {
 		}
 	default:
 		return Spec{}, specErrorf("bloom needs its size; expected n=N p=P, e.g. bloom n=10000 p=0.01, or m=M k=K, e.g. bloom m=512 k=3")
+	}
+	return s, s.Validate()
+}
+
+// parseRotating reads `rotating n=N p=P`.
+func parseRotating(params map[string]string) (Spec, error) {
+	for _, name := range sortedNames(params) {
+		if name != "n" && name != "p" {
+			return Spec{}, specErrorf("rotating: unknown parameter %s=%s; expected n=N p=P, e.g. rotating n=1000 p=0.01", name, params[name])
+		}
+	}
+	for _, name := range []string{"n", "p"} {
+		if _, ok := params[name]; !ok {
+			return Spec{}, specErrorf("rotating: %s missing; expected n=N p=P, e.g. rotating n=1000 p=0.01", name)
+		}
+	}
+	s := Spec{Kind: KindRotating}
+	var err error
+	if s.N, err = parseCount("n", params["n"]); err != nil {
+		return Spec{}, err
+	}
+	if s.P, err = parseRate(params["p"]); err != nil {
+		return Spec{}, err
 	}
 	return s, s.Validate()
 }
@@ -177,6 +204,19 @@ func (s Spec) Validate() error {
 			return specErrorf("%s takes no parameters, got %s", s.kindName(), s.paramString())
 		}
 		return nil
+	case KindRotating:
+		if s.M != 0 || s.K != 0 || s.N == 0 {
+			return specErrorf("rotating: %s; expected n=N p=P, e.g. rotating n=1000 p=0.01", s.paramString())
+		}
+		// Each generation is a Bloom filter of N ids at rate P, and both
+		// count against the limit.
+		if err := s.genSpec().Validate(); err != nil {
+			return err
+		}
+		if m, _ := s.genSpec().BloomParams(); uint64(m)*Generations > MaxBits {
+			return specErrorf("rotating: %d generations of m=%d bits; expected at most %d bits in all", Generations, m, MaxBits)
+		}
+		return nil
 	case KindBloom:
 	default:
 		return specErrorf("unknown kind %q; %s", s.Kind, expectedForms)
@@ -221,6 +261,8 @@ func (s Spec) Validate() error {
 // for other kinds.
 func (s Spec) BloomParams() (m, k uint) {
 	switch {
+	case s.Kind == KindRotating:
+		return bloom.EstimateParameters(s.N, s.P)
 	case s.Kind != KindBloom:
 		return 0, 0
 	case s.N != 0:
@@ -233,6 +275,9 @@ func (s Spec) BloomParams() (m, k uint) {
 // reads back to the same Spec: "none", "exact", "bloom n=10000 p=0.01",
 // "bloom m=512 k=3".
 func (s Spec) String() string {
+	if s.Kind == KindRotating {
+		return "rotating " + s.paramString()
+	}
 	if s.Kind != KindBloom {
 		if p := s.paramString(); p != "" {
 			return s.kindName() + " " + p

@@ -50,7 +50,7 @@ func TestParseSpecErrors(t *testing.T) {
 		line string
 		want string // in the message
 	}{
-		{"", "missing kind; expected none, exact, bloom n=N p=P or bloom m=M k=K"},
+		{"", "missing kind; expected none, exact, bloom n=N p=P, bloom m=M k=K or rotating n=N p=P"},
 		{"blom", `unknown kind "blom"; expected none, exact`},
 		{"bloom exact", `unexpected "exact" after "bloom"`},
 		{"exact n=10", "exact takes no parameters, got n=10"},

@@ -208,3 +208,44 @@ func TestLocateAndLoad(t *testing.T) {
 		t.Errorf("Load names the file and line: %v", err)
 	}
 }
+
+// TestScriptCannotChangeWhatTheScenarioFixes: a set line for a key the
+// scenario sets is an error at the answer's line.
+func TestScriptCannotChangeWhatTheScenarioFixes(t *testing.T) {
+	ex := load(t, "s", strings.NewReplacer("KIND", "script", "answer: a.lab\n", "answer: a.lab\nscenario: |\n  set semantics at-least-once\n  set mode append\n").Replace(scriptEx), "a.lab")
+	_, err := answer.Parse(ex, "a.lab", []byte("run 100\nset mode update\n"))
+	if err == nil || !strings.Contains(err.Error(), "a.lab:2:5: the exercise's scenario fixes mode (pack/s/exercise.yaml:") {
+		t.Errorf("set mode: %v", err)
+	}
+	if _, err := answer.Parse(ex, "a.lab", []byte("set sink table\nrun 100\n")); err != nil {
+		t.Errorf("a key the scenario leaves alone: %v", err)
+	}
+}
+
+// TestJobFileAllow: a job file answer may change only the parts allow
+// names; anything else is an error at its line.
+func TestJobFileAllow(t *testing.T) {
+	starter := "name: mine\nsource:\n  watermark: 5s\noperators:\n  - name: p\n    kind: parse\n  - name: count\n    kind: window-count\n    window: 10s\n"
+	fsys := fstest.MapFS{
+		"j/exercise.yaml": {Data: []byte("id: j\ntitle: t\nkind: configuration\nanswer: job.yaml\nallow: [source.watermark]\nscenario: run 100\nchecks:\n  - name: ok\n    expect: job.state == running\n")},
+		"j/README.md":     {Data: []byte("task")},
+		"j/job.yaml":      {Data: []byte(starter)},
+	}
+	p, err := pack.Load(fsys, "pack")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := p.Exercises[0]
+	if _, err := answer.Parse(ex, "job.yaml", []byte(strings.Replace(starter, "5s", "30s", 1))); err != nil {
+		t.Errorf("the watermark changed: %v", err)
+	}
+	for data, want := range map[string]string{
+		strings.Replace(starter, "window: 10s", "window: 1m", 1):                                                              "job.yaml:9:5: the answer changes operators.count.window; this exercise lets you change only source.watermark",
+		strings.Replace(starter, "  - name: count", "  - name: none\n    kind: filter\n    drop: [view]\n  - name: count", 1): "the answer changes operators.",
+		strings.Replace(starter, "name: mine", "name: other", 1):                                                              "job.yaml:1:1: the answer changes name",
+	} {
+		if _, err := answer.Parse(ex, "job.yaml", []byte(data)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: got %v, want %q", data, err, want)
+		}
+	}
+}

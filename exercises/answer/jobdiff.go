@@ -39,15 +39,27 @@ func checkJobChanges(ex *pack.Exercise, file string, data []byte, spec jobspec.S
 		}
 	}
 	sort.Strings(changed)
+	var bad []string
 	for _, k := range changed {
-		if allowed(ex.Allow, k) {
-			continue
+		if !allowed(ex.Allow, k) {
+			bad = append(bad, k)
 		}
-		line, col := locate(data, k)
-		return &Error{File: file, Line: line, Col: col, Msg: fmt.Sprintf("the answer changes %s; this exercise lets you change only %s",
-			k, strings.Join(ex.Allow, ", "))}
 	}
-	return nil
+	if len(bad) == 0 {
+		return nil
+	}
+	// Name a change the file shows: a default that follows another key
+	// (a window's slide) is not written where the change is.
+	k := bad[0]
+	for _, b := range bad {
+		if _, _, ok := find(data, b[strings.LastIndex(b, ".")+1:]); ok {
+			k = b
+			break
+		}
+	}
+	line, col := locate(data, k)
+	return &Error{File: file, Line: line, Col: col, Msg: fmt.Sprintf("the answer changes %s; this exercise lets you change only %s",
+		k, strings.Join(ex.Allow, ", "))}
 }
 
 // allowed reports whether part k may change: an allow entry names it or a
@@ -112,10 +124,19 @@ func join(prefix, k string) string {
 func locate(data []byte, k string) (int, int) {
 	parts := strings.Split(k, ".")
 	for i := len(parts) - 1; i >= 0; i-- {
-		re := regexp.MustCompile(`(?mi)^([ \t]*(?:-[ \t]*)?(?:name:[ \t]*)?)` + regexp.QuoteMeta(parts[i]) + `\b`)
-		if m := re.FindSubmatchIndex(data); m != nil {
-			return 1 + strings.Count(string(data[:m[0]]), "\n"), m[3] - m[0] + 1
+		if line, col, ok := find(data, parts[i]); ok {
+			return line, col
 		}
 	}
 	return 1, 1
+}
+
+// find finds a key (or an operator's name) at the start of a line.
+func find(data []byte, key string) (int, int, bool) {
+	re := regexp.MustCompile(`(?mi)^([ \t]*(?:-[ \t]*)?(?:name:[ \t]*)?)` + regexp.QuoteMeta(key) + `\b`)
+	m := re.FindSubmatchIndex(data)
+	if m == nil {
+		return 0, 0, false
+	}
+	return 1 + strings.Count(string(data[:m[0]]), "\n"), m[3] - m[0] + 1, true
 }

@@ -374,8 +374,11 @@ func TestStudentSeeds(t *testing.T) {
 	ctx := context.Background()
 	a := grade.Options{Student: "alice", Secret: "s3cret"}
 	b := grade.Options{Student: "bob", Secret: "s3cret"}
-	if grade.StudentSeed("s3cret", "alice", "pred") != grade.StudentSeed("s3cret", "alice", "pred") {
-		t.Error("the same student's seed differs")
+	first := grade.StudentSeed("s3cret", "alice", "pred")
+	for range 3 {
+		if grade.StudentSeed("s3cret", "alice", "pred") != first || first <= 0 {
+			t.Error("the same student's seed differs, or is not positive")
+		}
 	}
 	if grade.StudentSeed("s3cret", "alice", "pred") == grade.StudentSeed("s3cret", "bob", "pred") ||
 		grade.StudentSeed("s3cret", "alice", "pred") == grade.StudentSeed("other", "alice", "pred") ||
@@ -442,5 +445,50 @@ func TestSeveralSeeds(t *testing.T) {
 	r, _ = grade.Bytes(context.Background(), ex, "a.lab", []byte("kill filter at 100\nrun 600\n"), grade.Options{})
 	if c := r.Checks[1]; c.Passed || !strings.Contains(c.Message, "events.killed_nodes is filter") || !strings.Contains(c.Message, "4 of the 4 seeds") {
 		t.Errorf("kill filter: %+v", c)
+	}
+}
+
+// TestObservedHistory: the table's write history tells update mode, which
+// rewrites a window's row at every trigger, from append mode, which writes
+// it once; and the event log tells which node was killed and replayed.
+func TestObservedHistory(t *testing.T) {
+	p := testPack(t, func(m map[string]string) {
+		m["obs/exercise.yaml"] = `id: obs
+title: t
+kind: configuration
+job: clicks
+seed: 5
+seeds: 1
+answer: settings.lab
+allow: [mode]
+scenario: |
+  set semantics exactly-once
+  set sink table
+  kill count[1] at 700
+  run 3000
+checks:
+  - name: no rewrites
+    expect: history.rewrites == 0
+  - name: rows written
+    expect: history.written > 0
+  - name: killed
+    expect: events.killed_nodes == count[1]
+  - name: one kill, no job manager
+    expect: events.jobmanager_kills == 0
+  - name: a restart
+    expect: events.restarts >= 1
+`
+		m["obs/README.md"] = "task"
+		m["obs/settings.lab"] = "set mode update\n"
+	})
+	ex := lookup(t, p, "obs")
+	ctx := context.Background()
+	app, err := grade.Bytes(ctx, ex, "settings.lab", []byte("set mode append\n"), grade.Options{})
+	if err != nil || !app.Passed {
+		t.Errorf("append: %+v, %v", app, err)
+	}
+	upd, err := grade.Bytes(ctx, ex, "settings.lab", []byte("set mode update\n"), grade.Options{})
+	if err != nil || upd.Checks[0].Passed || !strings.Contains(upd.Checks[0].Message, "history.rewrites is") || !upd.Checks[1].Passed || !upd.Checks[2].Passed {
+		t.Errorf("update: %+v, %v", upd, err)
 	}
 }

@@ -17,16 +17,18 @@ import (
 
 // observer keeps the tallies of one run's event log.
 type observer struct {
-	sub      *engine.Subscription
-	missed   int64
-	kills    int64
-	jmKills  int64
-	restarts int64
-	leaders  int64
-	failed   bool
-	written  int64
-	killed   []string
-	replayed []string
+	sub       *engine.Subscription
+	missed    int64
+	unread    int64 // batch events whose row count could not be read
+	kills     int64
+	jmKills   int64
+	restarts  int64
+	leaders   int64
+	failed    bool
+	written   int64
+	killed    []string
+	replayed  []string
+	maxReplay int64
 }
 
 // observeSize bounds the events buffered between two drains: the grader
@@ -53,8 +55,10 @@ func (o *observer) drain() {
 				}
 			}
 		case engine.EventNodeRestarted:
-			if e.Node != engine.JobManager {
-				o.restarts++
+			o.restarts++ // a task, or the whole job restored by the job manager
+			if !strings.HasPrefix(e.Text, "source replaced") {
+				// A replaced source's N is the offset it reads from.
+				o.maxReplay = max(o.maxReplay, e.N)
 			}
 			if e.N > 0 && !slices.Contains(o.replayed, e.Node) {
 				o.replayed = append(o.replayed, e.Node)
@@ -64,10 +68,13 @@ func (o *observer) drain() {
 		case engine.EventJobFailed:
 			o.failed = true
 		case engine.EventBatchCommitted:
-			if m := batchRows.FindStringSubmatch(e.Text); m != nil {
-				n, _ := strconv.ParseInt(m[1], 10, 64)
-				o.written += n
+			m := batchRows.FindStringSubmatch(e.Text)
+			if m == nil {
+				o.unread++
+				continue
 			}
+			n, _ := strconv.ParseInt(m[1], 10, 64)
+			o.written += n
 		}
 	}
 }
@@ -97,6 +104,14 @@ func (o *observer) value(name string, rep *engine.Report) (any, error) {
 		return list(o.killed), nil
 	case "events.replayed_nodes":
 		return list(o.replayed), nil
+	case "events.max_replayed":
+		return float64(o.maxReplay), nil
+	case "history.written", "history.rewrites":
+		if o.unread > 0 {
+			return nil, fmt.Errorf("%s: %d of the sink's commits did not say how many rows they wrote", name, o.unread)
+		}
+	}
+	switch name {
 	case "history.written":
 		return float64(o.written), nil
 	case "history.rewrites":

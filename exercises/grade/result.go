@@ -8,6 +8,9 @@ type Result struct {
 	// Seed is the seed that overrode every exercise's own, if one did.
 	Seed      *int64           `json:"seed,omitempty"`
 	Exercises []ExerciseResult `json:"exercises"`
+	// Interrupted is true when a signal stopped grading: the exercises not
+	// graded by then fail with that reason.
+	Interrupted bool `json:"interrupted,omitempty"`
 }
 
 // ExerciseResult is the outcome of grading one exercise.

@@ -64,6 +64,32 @@ func Pack(ctx context.Context, p *pack.Pack, loadErr error) ([]*Finding, error) 
 	return out, nil
 }
 
+// Overlay lints an instructor's private overlay (pack.ReadOverlay) in dir
+// for pack p: its problems, then a dry run of every exercise it adds hidden
+// checks to, with them. The error is for a directory that cannot be read.
+func Overlay(ctx context.Context, p *pack.Pack, dir string) ([]*Finding, error) {
+	o, err := pack.ReadOverlay(p, dir)
+	var probs pack.Problems
+	switch {
+	case errors.As(err, &probs):
+		return probs, nil
+	case err != nil:
+		return nil, err
+	}
+	var out []*Finding
+	for i, ex := range o.Apply(p.Exercises) {
+		if len(ex.Checks) == len(p.Exercises[i].Checks) {
+			continue
+		}
+		fs, err := dryRun(ctx, ex)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, fs...)
+	}
+	return out, nil
+}
+
 // hasProblems reports whether a finding is about one of ex's files.
 func hasProblems(ex *pack.Exercise, fs []*Finding) bool {
 	prefix := ex.FileName("")
@@ -94,6 +120,10 @@ func dryRun(ctx context.Context, ex *pack.Exercise) ([]*Finding, error) {
 		return []*Finding{asFinding(err, ex.File, "")}, nil
 	case err != nil:
 		return nil, err
+	case ex.Kind == pack.KindConfiguration && !strings.HasSuffix(ex.Answer, ".lab") && strings.Contains(res.Error, "job submission failed"):
+		// A starter job file that will not start is the task (fix it), not
+		// a pack that cannot be graded.
+		return nil, nil
 	case res.At != nil && res.At.Line > 0:
 		msg := strings.TrimPrefix(res.Error, fmt.Sprintf("%s:%d:%d: ", res.At.File, res.At.Line, res.At.Col))
 		return []*Finding{{File: res.At.File, Line: res.At.Line, Col: res.At.Col, Msg: "the starter answer cannot be graded: " + msg}}, nil

@@ -6,8 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/streamlab/streamlab/exercises/lint"
+	"github.com/streamlab/streamlab/exercises/pack"
 )
 
 func writePack(t *testing.T, files map[string]string) string {
@@ -100,5 +102,35 @@ func TestFindings(t *testing.T) {
 func TestUnreadableDir(t *testing.T) {
 	if _, err := lint.Dir(context.Background(), filepath.Join(t.TempDir(), "missing")); err == nil {
 		t.Error("a missing directory should be an error, not a finding")
+	}
+}
+
+// TestOverlay lints an instructor's overlay with its pack: its problems at
+// their positions, and a dry run with its hidden checks.
+func TestOverlay(t *testing.T) {
+	p, err := pack.Load(fstest.MapFS{
+		"ex/exercise.yaml": {Data: []byte("id: ex\ntitle: t\nkind: configuration\njob: passthrough\nanswer: settings.lab\nscenario: run 100\nchecks:\n  - name: ran\n    expect: source.records >= 100\n")},
+		"ex/README.md":     {Data: []byte("task")},
+		"ex/settings.lab":  {Data: []byte("set semantics at-least-once\n")},
+	}, "pack")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "ex"), 0o755)
+	os.WriteFile(filepath.Join(dir, "ex", "checks.yaml"), []byte("checks:\n  - name: secret\n    expect: sink.nosuch == 1\n"), 0o644)
+	fs, err := lint.Overlay(context.Background(), p, dir)
+	if err != nil || len(fs) != 1 || !strings.Contains(fs[0].Error(), filepath.Join(dir, "ex", "checks.yaml")+":3:13: expect: unknown report field") {
+		t.Errorf("bad overlay: %v, %v", fs, err)
+	}
+	// A clean overlay whose hidden check the starter already passes, with
+	// the visible ones: the dry run reports a starter with full marks.
+	os.WriteFile(filepath.Join(dir, "ex", "checks.yaml"), []byte("checks:\n  - name: secret\n    expect: source.records >= 1\n"), 0o644)
+	fs, err = lint.Overlay(context.Background(), p, dir)
+	if err != nil || len(fs) != 1 || !strings.Contains(fs[0].Error(), "full") {
+		t.Errorf("overlay dry run: %v, %v", fs, err)
+	}
+	if _, err := lint.Overlay(context.Background(), p, filepath.Join(dir, "nosuch")); err == nil {
+		t.Error("a missing overlay directory is not an error")
 	}
 }

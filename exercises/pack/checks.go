@@ -58,11 +58,13 @@ var fieldTypes = func() map[string]string {
 //
 //	events.kills             node failures (the job manager not counted)
 //	events.jobmanager_kills  job manager failures
-//	events.restarts          nodes that came back (restarted or replaced)
+//	events.restarts          restarts: a node restarted or replaced, or the
+//	                         whole job restored from a checkpoint
 //	events.leader_elections  standby job managers that took over
 //	events.job_failed        whether the job failed
 //	events.killed_nodes      the nodes that failed, sorted, comma-separated
 //	events.replayed_nodes    the nodes whose restart replayed records, likewise
+//	events.max_replayed      the most records one restart replayed
 //	history.written          rows the sink wrote, every rewrite counted
 //	history.rewrites         rows written more than once: history.written
 //	                         minus the rows the sink ends with (a table row
@@ -75,6 +77,7 @@ var observedTypes = map[string]string{
 	"events.job_failed":       TypeBool,
 	"events.killed_nodes":     TypeString,
 	"events.replayed_nodes":   TypeString,
+	"events.max_replayed":     TypeNumber,
 	"history.written":         TypeNumber,
 	"history.rewrites":        TypeNumber,
 }

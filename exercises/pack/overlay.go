@@ -124,7 +124,7 @@ func (e *Exercise) decodeOverlay(file string, data []byte) ([]Check, Problems) {
 		return nil, Problems{{File: file, Line: 1, Col: 1, Msg: "empty file: expected checks: followed by a list of hidden checks"}}
 	}
 	x := *e
-	x.File, x.Checks = file, nil
+	x.File, x.Checks, x.overlay = file, nil, true
 	for _, f := range d.Mapping(yamldoc.Entry{Key: "overlay", Value: root}, "the overlay", []string{"checks"}) {
 		x.decodeChecks(d, f)
 	}

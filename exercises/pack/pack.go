@@ -151,6 +151,8 @@ type Exercise struct {
 	Pack *Pack
 	// File is exercise.yaml's name in messages.
 	File string
+	// overlay is set while an overlay's checks are read for the exercise.
+	overlay bool
 }
 
 // Check is one graded property of an exercise.
