@@ -38,7 +38,7 @@ run: ## Open the terminal lab (go run .); pass arguments with ARGS='...'
 
 test: ## Vet, then run every test with the race detector (what CI runs)
 	$(GO) vet $(PKGS)
-	$(GO) test -race -count=1 $(PKGS)
+	$(GO) test -race -count=1 -timeout 25m $(PKGS)
 
 test-race: ## Run the tests with the race detector at GOMAXPROCS=1 and 2
 	GOMAXPROCS=1 $(GO) test -race -count=1 $(PKGS)

@@ -188,6 +188,9 @@ func (c *cli) serve(ctx context.Context, srv *classroom.Server, ln net.Listener,
 	sctx, cancel := context.WithTimeout(context.Background(), stopGrace)
 	defer cancel()
 	err := srv.Shutdown(sctx)
+	// Serve may not have taken the listener yet when the stop came, and a
+	// listener it never took would keep it accepting: close it here too.
+	ln.Close()
 	if serr := <-served; !errors.Is(serr, classroom.ErrClosed) && err == nil {
 		err = serr
 	}
