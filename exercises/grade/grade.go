@@ -15,6 +15,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -311,6 +312,9 @@ func judgePrediction(c pack.Check, a *answer.Answer, rep *engine.Report, seed in
 	if !ok {
 		return CheckResult{Message: fmt.Sprintf("%s: no answer in %s", c.Answer, a.File)}
 	}
+	if v.Err != "" {
+		return CheckResult{Actual: untrusted.Quote(v.Text, maxAnswerText), Message: untrusted.Quote(v.Err, maxQuoted)}
+	}
 	var truth string
 	var num float64
 	isNum := false
@@ -361,10 +365,17 @@ func judgePrediction(c pack.Check, a *answer.Answer, rep *engine.Report, seed in
 			}
 		}
 	} else {
-		cr.Passed = v.Text == truth
+		given := v.Text
+		if b, ok := answer.ParseBool(given); ok && (truth == "true" || truth == "false") {
+			given = strconv.FormatBool(b)
+		}
+		cr.Passed = pack.NormalChoice(given) == pack.NormalChoice(truth)
 		why = "not the right answer"
 		if len(c.Choices) > 0 {
 			why = "not the right choice"
+			if !slices.ContainsFunc(c.Choices, func(x string) bool { return pack.NormalChoice(x) == pack.NormalChoice(given) }) {
+				why = "not one of the choices " + strings.Join(c.Choices, ", ")
+			}
 		}
 	}
 	what := "the right answer"

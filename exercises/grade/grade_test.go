@@ -492,3 +492,41 @@ checks:
 		t.Errorf("update: %+v, %v", upd, err)
 	}
 }
+
+// TestForgivingAnswers: a choice matches whatever its case and spacing, an
+// answer outside the choices names them, a boolean is read in YAML's forms,
+// and a bad value fails its own check only, naming its key and line.
+func TestForgivingAnswers(t *testing.T) {
+	ex := lookup(t, testPack(t, func(m map[string]string) {
+		m["pred/exercise.yaml"] += "  - name: ha\n    answer: ha\n    correct: upstream-backup\n    choices: [none, upstream-backup, checkpoint]\n" +
+			"  - name: correct\n    answer: correct\n    field: sink.correct\n"
+	}), "pred")
+	ctx := context.Background()
+	key, err := grade.Key(ctx, ex, grade.Options{Reveal: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	correct := "False"
+	if strings.Contains(string(key), "correct: true") {
+		correct = "Yes"
+	}
+	data := strings.Replace(string(key), "state: running", "state: RUNNING", 1)
+	data = strings.Replace(data, "state: failed", "state: ' Failed '", 1)
+	data = strings.Replace(data, "ha: upstream-backup", "ha: Upstream Backup", 1)
+	data = strings.Replace(data, "correct: true", "correct: "+correct, 1)
+	data = strings.Replace(data, "correct: false", "correct: "+correct, 1)
+	r, err := grade.Bytes(ctx, ex, "answers.yaml", []byte(data), grade.Options{})
+	if err != nil || !r.Passed {
+		t.Fatalf("forgiving forms of the key: %+v, %v\n%s", r, err, data)
+	}
+	r, _ = grade.Bytes(ctx, ex, "answers.yaml", []byte("ha: upstream\nlost: lots\nmode: Append\n"), grade.Options{})
+	if c := r.Checks[3]; c.Passed || !strings.HasSuffix(c.Message, "not one of the choices none, upstream-backup, checkpoint") {
+		t.Errorf("outside the choices: %+v", c)
+	}
+	if c := r.Checks[0]; c.Passed || !strings.Contains(c.Message, `answers.yaml:2:7: lost: expected a number, got string "lots"`) {
+		t.Errorf("bad number: %+v", c)
+	}
+	if r.Error != "" || !r.Checks[2].Passed {
+		t.Errorf("a bad value fails more than its own check: %+v", r)
+	}
+}
