@@ -125,7 +125,7 @@ func showText(e *pack.Exercise) string {
 	} else {
 		fmt.Fprintf(&b, "seeds       %d, from %d (every check must hold under each)\n", e.Seeds, e.Seed)
 	}
-	fmt.Fprintf(&b, "time limit  %s\n", e.TimeLimit)
+	fmt.Fprintf(&b, "budget      %d records, %d scheduler steps per run\n", e.Budget.Records, e.Budget.Steps)
 	fmt.Fprintf(&b, "answer      %s (streamlab exercise init %s copies the starter)\n", e.Answer, e.ID)
 	if len(e.Allow) > 0 {
 		fmt.Fprintf(&b, "may set     %s\n", strings.Join(e.Allow, ", "))

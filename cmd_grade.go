@@ -29,8 +29,11 @@ ID is read from DIR/ID/FILE when DIR has a directory ID, else from DIR/FILE,
 where FILE is the exercise's answer file (streamlab exercise show ID).
 
 Every exercise runs on the deterministic executor under its own seed, or
-under --seed N (or STREAMLAB_SEED) when given, within its time limit: the
-same answers and seed always give the same grade. Each check scores its
+under --seed N (or STREAMLAB_SEED) when given, within its budget of records
+and scheduler steps (not wall time): the same answers and seed always give
+the same grade, on any machine under any load. An answer that goes over the
+budget scores zero on its exercise, naming the line; the exercise's
+time_limit is only a guard against a grader bug, and exits 2 with no score. Each check scores its
 points; a broken answer (malformed YAML, an unknown key, a missing file, a
 line the engine rejects) scores zero on its exercise with a message naming
 the file and line, and grading goes on.
@@ -115,7 +118,9 @@ exercise), 2 for misuse: bad flags, a broken exercise pack.`,
 		}
 		res, err := grade.All(cmd.Context(), exs, *answers, opts)
 		switch {
-		case errors.Is(err, grade.ErrBrokenPack):
+		case errors.Is(err, grade.ErrBrokenPack), errors.Is(err, grade.ErrGuard):
+			// A broken pack, or the wall-time guard: exit 2, never a
+			// student's zero.
 			return badInput(err)
 		case err != nil:
 			return failed(err)
@@ -184,7 +189,9 @@ func (c *cli) gradeClass(cmd *cobra.Command, exs []*pack.Exercise, dir, student,
 		}
 		res, err := grade.All(cmd.Context(), exs, filepath.Join(dir, name), o)
 		switch {
-		case errors.Is(err, grade.ErrBrokenPack):
+		case errors.Is(err, grade.ErrBrokenPack), errors.Is(err, grade.ErrGuard):
+			// A broken pack, or the wall-time guard: exit 2, never a
+			// student's zero.
 			return badInput(err)
 		case err != nil:
 			return failed(err)

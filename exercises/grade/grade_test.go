@@ -245,24 +245,98 @@ func TestSeedChangesThePrediction(t *testing.T) {
 	}
 }
 
-func TestTimeLimit(t *testing.T) {
-	ex := lookup(t, testPack(t, nil), "scr")
-	runaway := []byte(strings.Repeat("run 10000000\n", 50))
-	start := time.Now()
-	r, err := grade.Bytes(context.Background(), ex, "a.lab", runaway, grade.Options{})
-	if err != nil {
-		t.Fatal(err)
+// TestBudget: an answer that does too much fails at the line that went
+// over the exercise's budget, whether it admits too many records at once,
+// in a run by time, or takes too many steps; within it, it passes.
+func TestBudget(t *testing.T) {
+	ex := lookup(t, testPack(t, func(m map[string]string) {
+		m["scr/exercise.yaml"] = strings.Replace(m["scr/exercise.yaml"], "time_limit: 300ms\n", "budget:\n  records: 5000\n  steps: 40000\n", 1)
+	}), "scr")
+	if ex.Budget != (pack.Budget{Records: 5000, Steps: 40000}) || ex.TimeLimit != pack.DefaultTimeLimit {
+		t.Fatalf("budget %+v, guard %s", ex.Budget, ex.TimeLimit)
 	}
-	if took := time.Since(start); took > 20*time.Second {
-		t.Errorf("a 300ms time limit took %s", took)
+	ctx := context.Background()
+	for data, want := range map[string]string{
+		"run 600\nrun 10000000\n": "a.lab:2:1: over the exercise's budget of 5000 records: this run would admit 10000600 in all",
+		"run 600\nrun 10h\n":      "a.lab:2:1: over the exercise's budget of 5000 records: this run admitted",
+		"run 600\nstep 100000\n":  "a.lab:2:1: over the exercise's budget of 40000 scheduler steps",
+	} {
+		r, err := grade.Bytes(ctx, ex, "a.lab", []byte(data), grade.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Passed || r.Score != 0 || !strings.Contains(r.Error, want) {
+			t.Errorf("%q: %+v; want %q", data, r, want)
+		}
 	}
-	if r.Passed || r.Score != 0 || !strings.Contains(r.Error, "time limit of 300ms exceeded") || !strings.Contains(r.Error, "a.lab:") {
-		t.Errorf("runaway answer: %+v", r)
-	}
-	// Options.TimeLimit replaces the exercise's.
-	r, err = grade.Bytes(context.Background(), ex, "a.lab", []byte("run 600\n"), grade.Options{TimeLimit: time.Minute})
+	r, err := grade.Bytes(ctx, ex, "a.lab", []byte("run 600\n"), grade.Options{})
 	if err != nil || !r.Passed {
-		t.Errorf("within the limit: %+v, %v", r, err)
+		t.Errorf("within the budget: %+v, %v", r, err)
+	}
+	// Options.Budget replaces the exercise's.
+	r, err = grade.Bytes(ctx, ex, "a.lab", []byte("run 600\n"), grade.Options{Budget: pack.Budget{Records: 100}})
+	if err != nil || r.Passed || !strings.Contains(r.Error, "budget of 100 records") {
+		t.Errorf("Options.Budget: %+v, %v", r, err)
+	}
+}
+
+// TestGuardIsAnInternalError: the wall-time guard (time_limit) stopping a
+// run is the grader's error, exit 2, never a student's zero.
+func TestGuardIsAnInternalError(t *testing.T) {
+	ex := lookup(t, testPack(t, nil), "scr")
+	if ex.TimeLimit != 300*time.Millisecond || ex.Budget.Records != pack.DefaultBudgetRecords {
+		t.Fatalf("time_limit read as the guard: %s, %+v", ex.TimeLimit, ex.Budget)
+	}
+	runaway := []byte(strings.Repeat("run 100000\n", 5))
+	start := time.Now()
+	r, err := grade.Bytes(context.Background(), ex, "a.lab", runaway, grade.Options{TimeLimit: time.Nanosecond})
+	if took := time.Since(start); took > 20*time.Second {
+		t.Errorf("a 1ns guard took %s", took)
+	}
+	if !errors.Is(err, grade.ErrGuard) || !strings.Contains(err.Error(), "wall-time guard of 1ns") || !strings.Contains(err.Error(), " at ") {
+		t.Errorf("guard: %+v, %v", r, err)
+	}
+}
+
+// TestSameScoreUnderLoad: a heavy answer graded alone and four at once
+// gets the same result, byte for byte: the budget counts work, not time.
+func TestSameScoreUnderLoad(t *testing.T) {
+	ex := lookup(t, testPack(t, func(m map[string]string) {
+		m["scr/exercise.yaml"] = strings.Replace(m["scr/exercise.yaml"], "time_limit: 300ms\n", "budget:\n  records: 60000\n  steps: 150000\n", 1)
+	}), "scr")
+	ctx := context.Background()
+	answers := []string{"kill map at 20000\nrun 30000\n", "run 30000\nrun 30000\n"}
+	alone := map[string]string{}
+	for _, a := range answers {
+		r, err := grade.Bytes(ctx, ex, "a.lab", []byte(a), grade.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(r)
+		alone[a] = string(b)
+	}
+	if !strings.Contains(alone[answers[0]], `"passed":true`) || !strings.Contains(alone[answers[1]], "budget of 150000 scheduler steps") {
+		t.Fatalf("alone: %v", alone)
+	}
+	type out struct{ answer, json string }
+	results := make(chan out, 8)
+	for i := range 8 {
+		a := answers[i%2]
+		go func() {
+			r, err := grade.Bytes(ctx, ex, "a.lab", []byte(a), grade.Options{})
+			if err != nil {
+				results <- out{a, err.Error()}
+				return
+			}
+			b, _ := json.Marshal(r)
+			results <- out{a, string(b)}
+		}()
+	}
+	for range 8 {
+		o := <-results
+		if o.json != alone[o.answer] {
+			t.Errorf("%q under load:\n%s\nalone:\n%s", o.answer, o.json, alone[o.answer])
+		}
 	}
 }
 
