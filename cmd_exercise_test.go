@@ -59,7 +59,7 @@ func TestExerciseStart(t *testing.T) {
 
 func TestExerciseLint(t *testing.T) {
 	isolate(t)
-	if r := streamlab(t, "", "exercise", "lint"); r.code != 0 || r.stdout != "" {
+	if r := streamlab(t, "", "exercise", "lint"); r.code != 0 || r.stdout != "16 exercises checked, with a dry run each: no problems found\n" {
 		t.Errorf("built-in pack: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	good := writePack(t, "ok", `id: ok
@@ -150,5 +150,41 @@ func TestExerciseWatch(t *testing.T) {
 	if !strings.Contains(text, "upstream-backup  script  3/8") || !strings.Contains(text, "== "+answerFile+" changed") ||
 		!strings.Contains(text, "upstream-backup  script  8/8      pass") {
 		t.Errorf("watch output:\n%s", text)
+	}
+}
+
+// TestExerciseTest: a pack's wrong answer that a check rewards fails
+// exercise test, naming the check; as expected, it passes.
+func TestExerciseTest(t *testing.T) {
+	isolate(t)
+	dir := writePack(t, "rec", `id: rec
+title: t
+kind: configuration
+job: clicks
+answer: settings.lab
+allow: [restart]
+scenario: |
+  kill count[1] at 300
+  run 3000
+checks:
+  - name: running
+    expect: job.state == running
+  - name: recovers quickly
+    expect: recovery.time_ms < 10000
+`, "settings.lab", "set restart none\n", "tests/tests.yaml", "- answer: ref.lab\n  score: full\n- answer: none.lab\n  score: 0\n",
+		"tests/ref.lab", "set restart fixed-delay attempts=3 delay=1s\n", "tests/none.lab", "set restart none\n")
+	r := streamlab(t, "", "exercise", "test", "--pack", dir, "--seeds", "2")
+	if r.code != 1 || !strings.Contains(r.stdout, "FAIL  rec: 2 answers under seeds 1, 2\n") ||
+		!strings.Contains(r.stdout, `none.lab under seed 2 scored 1 of 2, want 0; the checks that gave it points: "recovers quickly"`) ||
+		!strings.HasSuffix(r.stdout, "1 exercises, 2 stored answers, under 2 seeds: 2 scores off\n") {
+		t.Errorf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	os.WriteFile(filepath.Join(dir, "rec", "tests", "tests.yaml"), []byte("- answer: ref.lab\n  score: full\n- answer: none.lab\n  score: [0, 1]\n"), 0o644)
+	if r := streamlab(t, "", "exercise", "test", "--pack", dir); r.code != 0 || !strings.HasSuffix(r.stdout, "under 3 seeds: every score as expected\n") {
+		t.Errorf("as expected: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	os.WriteFile(filepath.Join(dir, "rec", "tests", "tests.yaml"), []byte("- answer: ref.lab\n  score: lots\n"), 0o644)
+	if r := streamlab(t, "", "exercise", "test", "--pack", dir); r.code != 2 || !strings.Contains(r.stderr, "tests.yaml:2:10: score:") {
+		t.Errorf("bad tests.yaml: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }

@@ -166,6 +166,7 @@ func writePack(t *testing.T, id, yaml string, files ...string) string {
 	os.WriteFile(filepath.Join(ex, "exercise.yaml"), []byte(yaml), 0o644)
 	os.WriteFile(filepath.Join(ex, "README.md"), []byte("task\n"), 0o644)
 	for i := 0; i+1 < len(files); i += 2 {
+		os.MkdirAll(filepath.Dir(filepath.Join(ex, files[i])), 0o755)
 		os.WriteFile(filepath.Join(ex, files[i]), []byte(files[i+1]), 0o644)
 	}
 	return dir
