@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/streamlab/streamlab/engine/jobspec"
 	"github.com/streamlab/streamlab/exercises"
 	"github.com/streamlab/streamlab/exercises/answer"
 	"github.com/streamlab/streamlab/exercises/grade"
@@ -37,18 +39,27 @@ Exit status: 0, 1 for lint findings or a score off, 2 for bad input.`,
 	}
 	start := &cobra.Command{
 		Use:   "start ID",
-		Short: "Open exercise ID in the terminal lab",
+		Short: "Open exercise ID in the terminal lab (--pack DIR for an instructor's)",
 		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := c.load(cmd, nil)
+	}
+	startPack := packFlag(start)
+	start.RunE = func(cmd *cobra.Command, args []string) error {
+		cfg, err := c.load(cmd, nil)
+		if err != nil {
+			return err
+		}
+		if *startPack != "" {
+			p, err := loadPack(*startPack)
 			if err != nil {
 				return err
 			}
-			if _, err := exercises.Lookup(args[0]); err != nil {
-				return badInput(err)
-			}
-			return c.runTUI(cfg, "exercise:"+args[0])
-		},
+			exercises.Use(p)
+			defer exercises.Use(nil)
+		}
+		if _, err := exercises.Lookup(args[0]); err != nil {
+			return badInput(err)
+		}
+		return c.runTUI(cfg, "exercise:"+args[0])
 	}
 	c.tuiFlags(start)
 	cmd.AddCommand(c.exerciseListCmd(), c.exerciseShowCmd(), start, c.exerciseLintCmd(),
@@ -324,10 +335,19 @@ func (c *cli) watch(ctx context.Context, ticks <-chan time.Time, exs []*pack.Exe
 func (c *cli) exerciseInitCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "init [ID...]",
-		Short: "Copy exercises' tasks and starter answers into a directory",
-		Long: `Copy the task (README.md) and the starter answer of each exercise ID (all
-of them when none is named) into DIR/ID/, the layout streamlab grade
---answers DIR reads. It never overwrites a file unless --force is given.
+		Short: "Copy exercises' tasks, starter answers, jobs and scenarios into a directory",
+		Long: `Copy into DIR/ID/, the layout streamlab grade --answers DIR reads,
+everything an answer to each exercise ID (all of them when none is named)
+is tried against: the task (README.md), the starter answer, the exercise's
+job file (and the events file it replays) when it has one, and, but for a
+prediction, its scenario as scenario.lab, a script that runs the job as the
+grader does:
+
+    cat scenario.lab a.lab | streamlab run -         (a script)
+    cat settings.lab scenario.lab | streamlab run -  (a configuration)
+
+A pack's tests (reference and wrong answers) are never copied. It never
+overwrites a file unless --force is given.
 
 Exit status: 0, or 2 for bad input.`,
 	}
@@ -340,12 +360,12 @@ Exit status: 0, or 2 for bad input.`,
 			return err
 		}
 		for _, e := range exs {
-			for _, name := range []string{pack.TaskFile, e.Answer} {
-				data, err := e.ReadFile(name)
-				if err != nil {
-					return badInput(fmt.Errorf("%s: %w", e.FileName(name), err))
-				}
-				dst := filepath.Join(*dir, e.ID, name)
+			files, err := starterFiles(e)
+			if err != nil {
+				return badInput(err)
+			}
+			for _, f := range files {
+				dst := filepath.Join(*dir, e.ID, filepath.FromSlash(f.name))
 				if _, err := os.Stat(dst); err == nil && !*force {
 					return badInput(fmt.Errorf("%s exists; use --force to overwrite it", dst))
 				} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -354,7 +374,7 @@ Exit status: 0, or 2 for bad input.`,
 				if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 					return badInput(err)
 				}
-				if err := os.WriteFile(dst, data, 0o644); err != nil {
+				if err := writeFileAtomic(dst, f.data); err != nil {
 					return badInput(err)
 				}
 				fmt.Fprintln(c.stdout, dst)
@@ -363,4 +383,69 @@ Exit status: 0, or 2 for bad input.`,
 		return nil
 	}
 	return cmd
+}
+
+// starterFile is one file exercise init writes.
+type starterFile struct {
+	name string // relative to the exercise's directory, with slashes
+	data []byte
+}
+
+// scenarioName is the file exercise init writes an exercise's scenario to.
+const scenarioName = "scenario.lab"
+
+// starterFiles are the files a student's starter gets for e: the task, the
+// starter answer, the job file with the events it replays, and the
+// scenario as a script.
+func starterFiles(e *pack.Exercise) ([]starterFile, error) {
+	var out []starterFile
+	seen := map[string]bool{}
+	add := func(name string) error {
+		if seen[name] {
+			return nil
+		}
+		seen[name] = true
+		data, err := e.ReadFile(name)
+		if err != nil {
+			return fmt.Errorf("%s: %w", e.FileName(name), err)
+		}
+		out = append(out, starterFile{name, data})
+		return nil
+	}
+	for _, name := range []string{pack.TaskFile, e.Answer} {
+		if err := add(name); err != nil {
+			return nil, err
+		}
+	}
+	job := "job " + e.Job
+	if e.JobIsFile() {
+		if err := add(e.Job); err != nil {
+			return nil, err
+		}
+		job = "job " + path.Base(e.Job)
+		if spec, err := jobspec.Parse(e.FileName(e.Job), out[len(out)-1].data); err == nil && spec.Source.File != "" && filepath.IsLocal(spec.Source.File) {
+			if err := add(path.Join(path.Dir(e.Job), filepath.ToSlash(spec.Source.File))); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if e.Kind == pack.KindPrediction || strings.TrimSpace(e.ScenarioText) == "" || seen[scenarioName] {
+		return out, nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# The scenario of exercise %s, as the grader runs it (a copy: changing it\n", e.ID)
+	b.WriteString("# changes nothing the grader does).\n")
+	switch {
+	case e.Kind == pack.KindConfiguration && strings.HasSuffix(e.Answer, ".lab"):
+		fmt.Fprintf(&b, "# Try your answer: cat %s %s | streamlab run -\n", e.Answer, scenarioName)
+	case e.Kind == pack.KindConfiguration:
+		fmt.Fprintf(&b, "# Try your answer: streamlab run %s\n", scenarioName)
+		job = "job " + e.Answer
+	default:
+		fmt.Fprintf(&b, "# Try your answer: cat %s %s | streamlab run -\n", scenarioName, e.Answer)
+	}
+	fmt.Fprintf(&b, "%s\n", job)
+	b.WriteString(strings.TrimRight(e.ScenarioText, "\n") + "\n")
+	out = append(out, starterFile{scenarioName, []byte(b.String())})
+	return out, nil
 }

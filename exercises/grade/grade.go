@@ -687,7 +687,7 @@ func (r *runner) jobPath() (string, error) {
 		}
 		return p, os.WriteFile(p, a.Data, 0o600)
 	}
-	if !ex.JobIsFile() {
+	if !ex.JobIsFile() || filepath.IsAbs(ex.Job) {
 		return ex.Job, nil
 	}
 	if ex.Pack.Dir != "" {
