@@ -59,7 +59,7 @@ func TestExerciseStart(t *testing.T) {
 
 func TestExerciseLint(t *testing.T) {
 	isolate(t)
-	if r := streamlab(t, "", "exercise", "lint"); r.code != 0 || r.stdout != "16 exercises checked, with a dry run each: no problems found\n" {
+	if r := streamlab(t, "", "exercise", "lint"); r.code != 0 || r.stdout != "17 exercises checked, with a dry run each: no problems found\n" {
 		t.Errorf("built-in pack: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	good := writePack(t, "ok", `id: ok
