@@ -267,7 +267,7 @@ Exit status: 0 when stopped, 2 for bad input.`,
 	}
 	d, fs := c.defaults, cmd.Flags()
 	answers := fs.String("answers", ".", "read the answers from `DIR`")
-	fs.Int64("seed", d.Seed, "seed `N` of every run (overrides the exercises')")
+	seedOverrideFlag(fs, d.Seed)
 	interval := fs.Duration("interval", 500*time.Millisecond, "how often to look at the answer files")
 	packDir := packFlag(cmd)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/streamlab/streamlab/exercises"
 	"github.com/streamlab/streamlab/exercises/grade"
@@ -72,7 +73,7 @@ exercise), 2 for misuse: bad flags, a broken exercise pack.`,
 	d, fs := c.defaults, cmd.Flags()
 	answers := fs.String("answers", ".", "read the answers from `DIR`")
 	fs.String("format", d.Format, "report format: text, json, junit, tap, gradescope or classroom; csv with --class")
-	fs.Int64("seed", d.Seed, "seed `N` of every run (overrides the exercises')")
+	seedOverrideFlag(fs, d.Seed)
 	out := fs.String("out", "", "write the report to `FILE` instead of standard output")
 	packDir := fs.String("pack", "", "grade the exercises of the pack in `DIR` instead of the built-in ones")
 	reveal := fs.Bool("reveal", false, "add the expected values, hidden checks' details and seeds (for the instructor)")
@@ -341,4 +342,12 @@ func writeFileAtomic(path string, data []byte) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// seedOverrideFlag adds --seed N, which overrides every exercise's own
+// seed. Without it each exercise runs under its own seed (or a student's),
+// never the configuration's default, so the help shows no default.
+func seedOverrideFlag(fs *pflag.FlagSet, def int64) {
+	fs.Int64("seed", def, "seed `N` of every run, overriding each exercise's own (default: each exercise's own seed)")
+	fs.Lookup("seed").DefValue = "0"
 }

@@ -246,8 +246,9 @@ func scenarioSets(ex *pack.Exercise, key string) (string, bool) {
 
 // parseScript reads a .lab answer and checks it against the exercise: a
 // configuration holds set lines only; a script or recording may not change
-// the job or the executor. A recording's pause and resume lines are dropped:
-// they only paced the terminal lab.
+// the job, the seed or the executor. A recording's pause and resume lines
+// are dropped, as they only paced the terminal lab, and so is its set seed
+// line: the lab records its seed, and the grader grades under its own.
 func (a *Answer) parseScript(ex *pack.Exercise) error {
 	sc, err := script.Parse(a.File, a.Data)
 	if err != nil {
@@ -284,6 +285,12 @@ func (a *Answer) parseScript(ex *pack.Exercise) error {
 		case script.VerbSet:
 			if c.Args[0].Text == "executor" {
 				return fail(c.Args[0].Line, c.Args[0].Col, "grading always runs the deterministic executor; remove this line")
+			}
+			if c.Args[0].Text == "seed" {
+				if ex.Kind == pack.KindRecording {
+					continue // the lab records its seed; the grader sets its own
+				}
+				return fail(c.Args[0].Line, c.Args[0].Col, "the grader sets the seed (each answer is graded under several); remove this line")
 			}
 			if at, fixed := scenarioSets(ex, c.Args[0].Text); fixed {
 				return fail(c.Args[0].Line, c.Args[0].Col, "the exercise's scenario fixes %s (%s); the answer cannot change it", c.Args[0].Text, at)

@@ -154,6 +154,7 @@ func TestScript(t *testing.T) {
 	for data, want := range map[string]string{
 		"job clicks\n":                 "a.lab:1:5: this exercise runs job passthrough",
 		"set executor concurrent\n":    "a.lab:1:5: grading always runs the deterministic executor",
+		"run 10\nset seed 4\n":         "a.lab:2:5: the grader sets the seed",
 		"run 100\nkill\n":              "a.lab:2:",
 		"run 100 \"unterminated\n":     "a.lab:1:",
 		strings.Repeat("x", 5000):      "a.lab:1:",
@@ -166,7 +167,7 @@ func TestScript(t *testing.T) {
 	// Pause and resume pace the terminal lab: a recording drops them, a
 	// script keeps them (and the engine rejects them).
 	rec := load(t, "s", strings.Replace(scriptEx, "KIND", "recording", 1), "a.lab")
-	a, err = answer.Parse(rec, "a.lab", []byte("run 100\npause\nresume\nrun 100\n"))
+	a, err = answer.Parse(rec, "a.lab", []byte("job passthrough\nset seed 7\nrun 100\npause\nresume\nrun 100\n"))
 	if err != nil || len(a.Commands) != 2 {
 		t.Errorf("recording: %+v, %v", a, err)
 	}

@@ -663,6 +663,12 @@ func (r *runner) blame(p part, err error) error {
 		return &PackError{ID: r.ex.ID, Err: err}
 	}
 	if p.file == r.ex.ScenarioFile && r.ex.Kind == pack.KindConfiguration {
+		var le *lab.Error
+		if r.ans.Job != nil && errors.As(err, &le) {
+			// The student's job file is what lacks the scenario's node
+			// (or setting): say so against it, not the instructor's file.
+			return &answer.Error{File: r.ans.File, Msg: fmt.Sprintf("this job cannot run the exercise's scenario: %s (in the exercise's scenario, %s:%d)", le.Msg, le.File, le.Line)}
+		}
 		return fmt.Errorf("%w (in the exercise's scenario, after the settings of %s)", err, r.ans.File)
 	}
 	return err

@@ -433,7 +433,8 @@ func TestJobFiles(t *testing.T) {
 	}
 	// The scenario kills map: a job without it fails the answer, not the pack.
 	r, err = grade.Bytes(ctx, conf, "job.yaml", []byte("name: mine\noperators:\n  - name: m\n    kind: map\n"), grade.Options{})
-	if err != nil || r.Score != 0 || !strings.Contains(r.Error, "in the exercise's scenario, after") {
+	if err != nil || r.Score != 0 || !strings.HasPrefix(r.Error, `job.yaml: this job cannot run the exercise's scenario: no such node "map"`) ||
+		!strings.Contains(r.Error, "(in the exercise's scenario, pack/conf/exercise.yaml:") || r.At == nil || r.At.File != "job.yaml" {
 		t.Errorf("job without the node: %+v, %v", r, err)
 	}
 }
