@@ -102,3 +102,30 @@ release: ## Cross-build dist/streamlab-VERSION-OS-ARCH for every platform, with 
 		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags '$(LDFLAGS) -s -w' -o $$out .; \
 	done; \
 	cd dist && sha256sum streamlab-* > SHA256SUMS && cat SHA256SUMS
+
+.PHONY: golden-answers
+golden-answers: ## Rewrite the pinned answer keys of the built-in exercises and the lessons' answers
+	$(GO) test ./exercises -run AnswerKeysArePinned -update
+	$(GO) test ./lessons -run AnswersArePinned -update
+
+# Mutation testing: the pinned gremlins, how many mutants run at once, and
+# what each scope leaves out (a regexp of paths relative to the package).
+GREMLINS        ?= $(GO) run github.com/go-gremlins/gremlins/cmd/gremlins@v0.6.0
+MUTATE_WORKERS  ?= 2
+MUTATE_ENGINE   ?= -E '(lab|jobspec|table|filter|script|internal)/' -E '(^|/)(active_standby|bus|chain|concurrent|config|dedup|deps|deterministic|driver|gap|node|passive_standby|passwords|playhead|record|report|report_format|restart|runtime|scheme|sink|snapshot|recovery|source)\.go$$'
+MUTATE_LESSONS  ?= -E '(^|/)(lessons|load|meta|progress|session|verify)\.go$$'
+
+.PHONY: mutate
+mutate: ## Mutation testing (gremlins): the engine's window, checkpoint, upstream-backup and ledger code, exercises/grade, lessons' checks; about 40 minutes on 2 cores; prints each package's score
+	@set -o pipefail; start=$$(date +%s); : > mutate.out; \
+	for scope in "./exercises/grade" "./lessons $(MUTATE_LESSONS)" "./engine $(MUTATE_ENGINE)"; do \
+		set -- $$scope; pkg=$$1; shift; \
+		echo "== $$pkg"; \
+		eval GOFLAGS=-short $(GREMLINS) unleash --workers $(MUTATE_WORKERS) --timeout-coefficient 5 "$$@" $$pkg 2>&1 | \
+			tee -a mutate.out | grep -E '^ *(LIVED|TIMED OUT)|Killed:|Test efficacy|Mutator coverage' ; \
+	done; \
+	echo "mutate: $$(( $$(date +%s) - start )) s; every mutant's status is in mutate.out"
+
+.PHONY: planted
+planted: ## Plant, one at a time in a copy of the tree, the bugs the tests once missed; each must fail its tests
+	bash .ci/planted

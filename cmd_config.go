@@ -9,15 +9,19 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cast"
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/streamlab/streamlab/assets"
 	"github.com/streamlab/streamlab/engine/jobspec"
+	"github.com/streamlab/streamlab/engine/lab"
 )
 
 // Config is streamlab's configuration after the defaults, the configuration
@@ -44,6 +48,18 @@ type Config struct {
 	// in memory.
 	DB string `mapstructure:"db"`
 
+	// The classroom server's settings (`streamlab serve`; State also for
+	// `streamlab class status`). Addr is where it listens; State keeps the
+	// host key and the students' files (empty: classroom/ in the learner's
+	// state directory); Roster, when set, admits only its keys; MaxSessions
+	// bounds the labs open at once; IdleTimeout closes a lab left without a
+	// key pressed that long.
+	Addr        string        `mapstructure:"addr"`
+	State       string        `mapstructure:"state"`
+	Roster      string        `mapstructure:"roster"`
+	MaxSessions int           `mapstructure:"max-sessions"`
+	IdleTimeout time.Duration `mapstructure:"idle-timeout"`
+
 	// SeedSet reports whether the seed was given by a flag or the
 	// environment. Only then does it override a lab script's `set seed`;
 	// a seed in the configuration file is a default for the terminal lab.
@@ -54,7 +70,8 @@ type Config struct {
 
 // configKeys are the configuration keys, as they appear in the configuration
 // file, as flag names and (upper-cased, after STREAMLAB_) in the environment.
-var configKeys = []string{"seed", "format", "theme", "mouse", "speed", "job", "executor", "db"}
+var configKeys = []string{"seed", "format", "theme", "mouse", "speed", "job", "executor", "db",
+	"addr", "state", "roster", "max-sessions", "idle-timeout"}
 
 // envPrefix prefixes every configuration key in the environment.
 const envPrefix = "STREAMLAB"
@@ -294,6 +311,12 @@ func checkConfig(v *viper.Viper, src sources) error {
 			want = "a whole number"
 			if f, ok := val.(float64); ok && f != math.Trunc(f) {
 				err = errors.New("fraction")
+			} else if text, ok := val.(string); ok {
+				// The environment and a file's quoted value: the same rule as `set seed`.
+				var n int64
+				if n, err = lab.ParseSeed(strings.TrimSpace(text)); err == nil {
+					v.Set(k, n)
+				}
 			} else {
 				_, err = cast.ToInt64E(val)
 			}
@@ -303,6 +326,16 @@ func checkConfig(v *viper.Viper, src sources) error {
 		case "mouse":
 			want = "true or false"
 			_, err = cast.ToBoolE(val)
+		case "max-sessions":
+			want = "a whole number"
+			if f, ok := val.(float64); ok && f != math.Trunc(f) {
+				err = errors.New("fraction")
+			} else {
+				_, err = cast.ToIntE(val)
+			}
+		case "idle-timeout":
+			want = "a duration such as 30m"
+			_, err = cast.ToDurationE(val)
 		default:
 			want = "a string"
 			switch val.(type) {
@@ -339,6 +372,12 @@ func validateConfig(cfg Config, src sources, formats []string) error {
 	if !(cfg.Speed > 0) || math.IsInf(cfg.Speed, 0) {
 		return fmt.Errorf("%s = %v: want a number above 0", src.of("speed"), cfg.Speed)
 	}
+	if cfg.MaxSessions < 1 {
+		return fmt.Errorf("%s = %d: want at least 1", src.of("max-sessions"), cfg.MaxSessions)
+	}
+	if cfg.IdleTimeout < time.Second {
+		return fmt.Errorf("%s = %s: want at least 1s", src.of("idle-timeout"), cfg.IdleTimeout)
+	}
 	if _, ok := jobspec.Builtin(cfg.Job); !ok {
 		return fmt.Errorf("%s = %q: unknown job, known: %s", src.of("job"), cfg.Job, strings.Join(jobspec.Names(), ", "))
 	}
@@ -365,4 +404,38 @@ func (cfg Config) seedOverride() *int64 {
 	}
 	seed := cfg.Seed
 	return &seed
+}
+
+// seedFlag is the value of every --seed flag: it takes a seed by the same
+// rule as `set seed` and STREAMLAB_SEED (lab.ParseSeed), where pflag's own
+// int64 would also take 0x10 and read 010 as 8.
+type seedFlag struct{ n *int64 }
+
+func (f seedFlag) String() string {
+	if f.n == nil {
+		return "0"
+	}
+	return strconv.FormatInt(*f.n, 10)
+}
+
+func (f seedFlag) Set(s string) error {
+	n, err := lab.ParseSeed(s)
+	if err != nil {
+		return err
+	}
+	*f.n = n
+	return nil
+}
+
+func (f seedFlag) Type() string { return "int64" }
+
+// unifySeedFlags gives every command's --seed flag the one seed rule.
+func unifySeedFlags(cmd *cobra.Command) {
+	if f := cmd.Flags().Lookup("seed"); f != nil && f.Value.Type() == "int64" {
+		n, _ := strconv.ParseInt(f.Value.String(), 10, 64)
+		f.Value = seedFlag{&n}
+	}
+	for _, sub := range cmd.Commands() {
+		unifySeedFlags(sub)
+	}
 }

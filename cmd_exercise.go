@@ -21,6 +21,7 @@ import (
 	"github.com/streamlab/streamlab/exercises/pack"
 	"github.com/streamlab/streamlab/exercises/report"
 	"github.com/streamlab/streamlab/exercises/watch"
+	"github.com/streamlab/streamlab/internal/userfile"
 )
 
 func (c *cli) exerciseCmd() *cobra.Command {
@@ -364,17 +365,18 @@ Exit status: 0, or 2 for bad input.`,
 			if err != nil {
 				return badInput(err)
 			}
+			sub := filepath.Join(*dir, e.ID)
+			if st, err := os.Lstat(sub); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+				return badInput(fmt.Errorf("%s is a symbolic link; streamlab writes only into a real directory under --dir", sub))
+			}
 			for _, f := range files {
-				dst := filepath.Join(*dir, e.ID, filepath.FromSlash(f.name))
-				if _, err := os.Stat(dst); err == nil && !*force {
-					return badInput(fmt.Errorf("%s exists; use --force to overwrite it", dst))
-				} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
-					return badInput(err)
-				}
+				dst := filepath.Join(sub, filepath.FromSlash(f.name))
 				if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 					return badInput(err)
 				}
-				if err := writeFileAtomic(dst, f.data); err != nil {
+				// Atomic, never through a link at dst, and only with --force
+				// over a file that is there.
+				if err := userfile.WriteFile(dst, *force, 0o644, f.data); err != nil {
 					return badInput(err)
 				}
 				fmt.Fprintln(c.stdout, dst)

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/exercises"
 	"github.com/streamlab/streamlab/exercises/grade"
 	"github.com/streamlab/streamlab/exercises/pack"
@@ -82,7 +83,7 @@ exercise), 2 for misuse: bad flags, a broken exercise pack.`,
 	hidden := fs.String("hidden", "", "add the hidden checks and secret of the instructor's overlay in `DIR`")
 	class := fs.String("class", "", "grade every student: `DIR` holds a subdirectory of answers per student")
 
-	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+	cmd.RunE = func(cmd *cobra.Command, args []string) (retErr error) {
 		cfg, err := c.load(cmd, gradeFormats)
 		if err != nil {
 			return err
@@ -119,9 +120,12 @@ exercise), 2 for misuse: bad flags, a broken exercise pack.`,
 		}
 		res, err := grade.All(cmd.Context(), exs, *answers, opts)
 		switch {
-		case errors.Is(err, grade.ErrBrokenPack), errors.Is(err, grade.ErrGuard):
-			// A broken pack, or the wall-time guard: exit 2, never a
-			// student's zero.
+		case errors.Is(err, grade.ErrInterrupted):
+			interrupted := err // the report so far is still written
+			defer func() { retErr = badInput(interrupted) }()
+		case errors.Is(err, engine.ErrInternal):
+			return internalError(err)
+		case errors.Is(err, grade.ErrBrokenPack):
 			return badInput(err)
 		case err != nil:
 			return failed(err)
@@ -178,8 +182,12 @@ func (c *cli) gradeClass(cmd *cobra.Command, exs []*pack.Exercise, dir, student,
 		return badInput(fmt.Errorf("--class %s: %w", dir, err))
 	}
 	var students []report.Student
+	var interrupted error
 	passed := true
 	for _, de := range entries {
+		if interrupted != nil {
+			break
+		}
 		name := de.Name()
 		if !de.IsDir() || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
 			continue
@@ -190,9 +198,11 @@ func (c *cli) gradeClass(cmd *cobra.Command, exs []*pack.Exercise, dir, student,
 		}
 		res, err := grade.All(cmd.Context(), exs, filepath.Join(dir, name), o)
 		switch {
-		case errors.Is(err, grade.ErrBrokenPack), errors.Is(err, grade.ErrGuard):
-			// A broken pack, or the wall-time guard: exit 2, never a
-			// student's zero.
+		case errors.Is(err, grade.ErrInterrupted):
+			interrupted = fmt.Errorf("%w (at student %s; the students after are not in the report)", err, name)
+		case errors.Is(err, engine.ErrInternal):
+			return internalError(err)
+		case errors.Is(err, grade.ErrBrokenPack):
 			return badInput(err)
 		case err != nil:
 			return failed(err)
@@ -221,6 +231,9 @@ func (c *cli) gradeClass(cmd *cobra.Command, exs []*pack.Exercise, dir, student,
 		}
 	} else if err := writeFileAtomic(out, buf.Bytes()); err != nil {
 		return badInput(fmt.Errorf("--out %s: %w", out, err))
+	}
+	if interrupted != nil {
+		return badInput(interrupted)
 	}
 	if !passed {
 		return failed(fmt.Errorf("not every student passed every exercise"))

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
@@ -25,8 +26,10 @@ terminal lab, and print the report to standard output.
 --seed overrides the script's "set seed" (so does STREAMLAB_SEED); a seed in
 the configuration file does not.
 
-Exit status: 0 when every expect holds, 1 when one fails (or the job cannot
-run), 2 for bad input: bad flags, an unreadable file, an invalid script.`,
+Exit status: 0 when every expect holds; 1 when one fails, when the job
+failed (unless the script expects job.state) or could not start; 2 for bad
+input (bad flags, an unreadable file, an invalid script), an interrupted
+run or an internal error.`,
 		Args: cobra.MaximumNArgs(1),
 	}
 	d, fs := c.defaults, cmd.Flags()
@@ -35,6 +38,7 @@ run), 2 for bad input: bad flags, an unreadable file, an invalid script.`,
 	fs.String("db", d.DB, "keep the table sink's SQLite database at `PATH`")
 	fs.String("executor", d.Executor, "what runs the nodes: deterministic or concurrent")
 	dump := fs.String("dump-source", "", "write the source log as JSON Lines to `FILE`")
+	force := fs.Bool("force", false, "let --dump-source replace a file that exists")
 
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		cfg, err := c.load(cmd, reportFormats)
@@ -49,12 +53,15 @@ run), 2 for bad input: bad flags, an unreadable file, an invalid script.`,
 		if err != nil {
 			return badInput(err)
 		}
-		opts := lab.Options{DBPath: cfg.DB, DumpSource: *dump, Executor: cfg.Executor, Log: c.stdout}
+		opts := lab.Options{DBPath: cfg.DB, DumpSource: *dump, Force: *force, Executor: cfg.Executor, Log: c.stdout}
 		if cfg.Format == "json" {
 			opts.Log = c.stderr // standard output carries one JSON object
 		}
 		opts.Seed = cfg.seedOverride()
 		rep, err := lab.RunScript(cmd.Context(), name, src, opts)
+		if rep != nil && cfg.DB != "" && rep.Config.Sink != engine.SinkTable {
+			fmt.Fprintf(c.stderr, "streamlab: note: the database %s was not written: --db keeps the table sink's database, and this script uses the %s sink (set sink table)\n", cfg.DB, rep.Config.Sink)
+		}
 		return finishRun(c.stdout, cfg.Format, rep, err)
 	}
 	return cmd
@@ -89,20 +96,50 @@ func (c *cli) readScript(name string, implicit bool) ([]byte, error) {
 }
 
 // maxScriptBytes bounds a lab script: the parser takes at most MaxLines
-// lines of MaxLineBytes, so anything longer is refused before it is read
-// (a script named /dev/zero must not fill the memory).
-const maxScriptBytes = script.MaxLines * (script.MaxLineBytes + 1)
+// lines of MaxLineBytes, so anything longer is refused while it is read,
+// as is a line longer than MaxLineBytes (a script named /dev/zero must
+// cost a few kilobytes, not the memory).
+const maxScriptBytes = script.MaxLines * (script.MaxLineBytes + 2)
 
-// readCapped reads r, named name in messages, up to maxScriptBytes.
+// readCapped reads r, named name in messages, up to maxScriptBytes, and
+// stops at the first line too long for the parser.
 func readCapped(r io.Reader, name string) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(r, maxScriptBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: cannot read lab script: %w", name, err)
+	var out []byte
+	buf := make([]byte, 32<<10)
+	line, lineLen := 1, 0
+	for {
+		n, err := r.Read(buf)
+		for _, b := range buf[:n] {
+			if b == '\n' {
+				line, lineLen = line+1, 0
+				continue
+			}
+			if lineLen++; lineLen > script.MaxLineBytes+1 { // +1: a \r before the \n
+				return nil, fmt.Errorf("%s:%d: line is longer than %d bytes; a lab script line is at most %d", name, line, script.MaxLineBytes, script.MaxLineBytes)
+			}
+		}
+		out = append(out, buf[:n]...)
+		if len(out) > maxScriptBytes {
+			return nil, fmt.Errorf("%s: a lab script has at most %d lines of %d bytes; this one is longer than %d bytes", name, script.MaxLines, script.MaxLineBytes, maxScriptBytes)
+		}
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: cannot read lab script: %w", name, err)
+		}
 	}
-	if len(b) > maxScriptBytes {
-		return nil, fmt.Errorf("%s: a lab script has at most %d lines of %d bytes; this one is longer than %d bytes", name, script.MaxLines, script.MaxLineBytes, maxScriptBytes)
+}
+
+// checksState reports whether the script expects something of job.state
+// itself: a script that expects the job to fail succeeds when it does.
+func checksState(rep *engine.Report) bool {
+	for _, e := range rep.Expectations {
+		if strings.Contains(e.Expr, "job.state") {
+			return true
+		}
 	}
-	return b, nil
+	return false
 }
 
 // finishRun prints the report rep (when there is one) in format and turns
@@ -122,6 +159,10 @@ func finishRun(w io.Writer, format string, rep *engine.Report, runErr error) err
 		}
 	}
 	switch {
+	case errors.Is(runErr, engine.ErrInternal):
+		return internalError(runErr)
+	case errors.Is(runErr, lab.ErrInterrupted):
+		return badInput(fmt.Errorf("%w: the report above is what the run had done", runErr))
 	case errors.Is(runErr, lab.ErrBadInput):
 		return badInput(runErr)
 	case runErr != nil:
@@ -130,6 +171,9 @@ func finishRun(w io.Writer, format string, rep *engine.Report, runErr error) err
 		return failed(errors.New("the script produced no report"))
 	}
 	if rep.ExpectationsHold() {
+		if rep.Job.State == engine.StateFailed && !checksState(rep) {
+			return failed(fmt.Errorf("the job failed: %s", rep.Job.Error))
+		}
 		return nil
 	}
 	var bad []engine.Expectation

@@ -33,10 +33,41 @@ const (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible(context.Background(), os.Stderr)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
+}
+
+// interruptible returns a context that SIGINT or SIGTERM cancels: the
+// command stops at its next check (within a second), writes what it has
+// and exits 2. A second signal exits 2 at once, for a command stuck where
+// nothing checks (a read from a terminal, say).
+func interruptible(parent context.Context, stderr io.Writer) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(parent)
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-sigs:
+			fmt.Fprintf(stderr, "streamlab: %v: stopping; send it again to quit at once\n", s)
+			cancel()
+		case <-done:
+			return
+		}
+		select {
+		case s := <-sigs:
+			fmt.Fprintf(stderr, "streamlab: %v: quitting\n", s)
+			os.Exit(exitBadInput)
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		close(done)
+		cancel()
+	}
 }
 
 // exitError is an error that ends streamlab with a given exit code. Commands
@@ -51,6 +82,12 @@ func (e *exitError) Unwrap() error { return e.err }
 
 // badInput wraps err as an exit-2 error.
 func badInput(err error) error { return &exitError{code: exitBadInput, err: err} }
+
+// internalError wraps err, a failure of streamlab or of the machine rather
+// than of the input, as an exit-2 error that says so.
+func internalError(err error) error {
+	return &exitError{code: exitBadInput, err: fmt.Errorf("%w (not a problem with your input)", err)}
+}
 
 // failed wraps err as an exit-1 error.
 func failed(err error) error { return &exitError{code: exitFailed, err: err} }
@@ -159,9 +196,12 @@ configuration file and the built-in defaults, in that order of precedence.`,
 		c.lessonsCmd(),  // cmd_lessons.go
 		c.gradeCmd(),    // cmd_grade.go
 		c.exerciseCmd(), // cmd_exercise.go
+		c.serveCmd(),    // cmd_serve.go
+		c.classCmd(),    // cmd_class.go
 		c.versionCmd(),
 	)
 
+	unifySeedFlags(root)
 	root.Version = versionText()
 	root.SetVersionTemplate("{{.Version}}")
 	return root

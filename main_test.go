@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -231,7 +232,8 @@ func TestLoadConfigDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Config{Seed: 1, Format: "text", Theme: "default", Mouse: true, Speed: 1, Job: "clicks", Executor: "deterministic", DB: ""}
+	want := Config{Seed: 1, Format: "text", Theme: "default", Mouse: true, Speed: 1, Job: "clicks", Executor: "deterministic", DB: "",
+		Addr: ":2222", MaxSessions: 200, IdleTimeout: 30 * time.Minute}
 	if got != want {
 		t.Errorf("defaults:\n got %+v\nwant %+v", got, want)
 	}

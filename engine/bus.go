@@ -85,9 +85,14 @@ func (b *Bus) Publish(e Event) {
 func (s *Subscription) push(e Event) {
 	s.mu.Lock()
 	if len(s.buf) == s.size {
-		copy(s.buf, s.buf[1:])
-		s.buf = s.buf[:len(s.buf)-1]
+		// Full: the oldest goes. buf is a window into a backing array
+		// twice the size, moved down only when it reaches the end, so a
+		// slow subscriber costs O(1) per event, not a copy of the buffer.
+		s.buf = s.buf[1:]
 		s.missed++
+		if cap(s.buf) == len(s.buf) {
+			s.buf = append(make([]Event, 0, 2*s.size), s.buf...)
+		}
 	}
 	s.buf = append(s.buf, e)
 	s.mu.Unlock()

@@ -1,6 +1,10 @@
 package engine
 
-import "github.com/streamlab/streamlab/engine/jobspec"
+import (
+	"context"
+
+	"github.com/streamlab/streamlab/engine/jobspec"
+)
 
 // chain runs a job's logical plan as direct function calls: one instance of
 // each operator, no channels, no scheduler, no failures. It is the ledger's
@@ -75,6 +79,23 @@ func (c *chain) drain() {
 		e, ok := c.cur.next()
 		if !ok {
 			return
+		}
+		c.handle(e)
+	}
+}
+
+// drainContext is drain, stopping with ctx's error when ctx ends: the
+// failure-free run may have millions of admitted records to go through.
+func (c *chain) drainContext(ctx context.Context) error {
+	for i := 0; ; i++ {
+		if i%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		e, ok := c.cur.next()
+		if !ok {
+			return nil
 		}
 		c.handle(e)
 	}

@@ -14,6 +14,12 @@ import (
 // message says which rule and why.
 var ErrBadConfig = errors.New("invalid configuration")
 
+// ErrInternal marks a failure that is neither the input's fault nor the
+// job's: the machine would not give the engine what it needs (a temporary
+// file, say). Commands say so, and exit 2, instead of blaming the script
+// or a student's answer.
+var ErrInternal = errors.New("internal error")
+
 // Mode is a Structured Streaming output mode.
 type Mode string
 

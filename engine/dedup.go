@@ -16,13 +16,23 @@ const dedupName = "dedup"
 // the truth — the ids it really has seen — only to tell a duplicate from a
 // false positive (a first sighting the filter wrongly calls seen), which
 // the lab reports as a false drop.
+//
+// An exact filter is its own truth: it keeps no second set, which would
+// double the memory that grows with the ids seen and the cost of every
+// checkpoint's copy.
 type dedupOp struct {
 	passive
 	f          filter.Filter
-	truth      map[uint64]struct{}
-	firsts     int64 // first sightings
-	drops      int64 // records dropped
-	falseDrops int64 // first sightings dropped
+	truth      map[uint64]struct{} // nil for an exact filter
+	firsts     int64               // first sightings
+	drops      int64               // records dropped
+	falseDrops int64               // first sightings dropped
+	// expected sums, over the first sightings, the formula's rate at the
+	// fill each one met: the false drops theory predicts, the same
+	// quantity falseDrops measures.
+	expected float64
+	// m and k shape a Bloom filter (0 for other kinds).
+	m, k uint64
 }
 
 func newDedup(spec filter.Spec) (*dedupOp, error) {
@@ -33,7 +43,27 @@ func newDedup(spec filter.Spec) (*dedupOp, error) {
 	if f == nil {
 		return nil, fmt.Errorf("%w: a dedup stage needs a filter: set filter exact or bloom", ErrBadConfig)
 	}
-	return &dedupOp{f: f, truth: map[uint64]struct{}{}}, nil
+	d := &dedupOp{f: f}
+	if spec.Kind != filter.KindExact {
+		d.truth = map[uint64]struct{}{}
+	}
+	if st := f.Stats(); st.Kind == filter.KindBloom {
+		d.m, d.k = st.M, st.K
+	}
+	return d, nil
+}
+
+// rateForNext is the formula's chance that the next new id is taken for
+// seen. For a Bloom filter n is every distinct id offered so far, the
+// falsely dropped ones too: their bits were set already, so the filter is
+// in the state of one that took them all. (Counting only the ids it took
+// for new would predict too few: those are the ids whose bits were not all
+// set, which fill it faster than n random ids would.)
+func (d *dedupOp) rateForNext() float64 {
+	if d.m > 0 {
+		return filter.TheoreticalFP(d.m, d.k, d.firsts)
+	}
+	return d.f.RateNow()
 }
 
 // DedupID is the id a dedup stage filters on: a source event's id, or, for
@@ -48,8 +78,18 @@ func DedupID(r Record) uint64 {
 
 func (d *dedupOp) record(r Record, out emitter) {
 	id := DedupID(r)
+	if d.truth == nil { // exact: the filter's answer is the truth
+		if d.f.TestAndAdd(id) {
+			d.drops++
+			return
+		}
+		d.firsts++
+		out.emit(r)
+		return
+	}
 	_, seen := d.truth[id]
 	if !seen {
+		d.expected += d.rateForNext()
 		d.truth[id] = struct{}{}
 		d.firsts++
 	}
@@ -69,6 +109,7 @@ type dedupState struct {
 	filter                    []byte
 	truth                     map[uint64]struct{}
 	firsts, drops, falseDrops int64
+	expected                  float64
 }
 
 func (d *dedupOp) snapshot() any {
@@ -76,7 +117,7 @@ func (d *dedupOp) snapshot() any {
 	if err != nil {
 		panic(fmt.Sprintf("dedup: encoding the filter: %v", err)) // a filter always encodes
 	}
-	return &dedupState{filter: b, truth: maps.Clone(d.truth), firsts: d.firsts, drops: d.drops, falseDrops: d.falseDrops}
+	return &dedupState{filter: b, truth: maps.Clone(d.truth), firsts: d.firsts, drops: d.drops, falseDrops: d.falseDrops, expected: d.expected}
 }
 
 func (d *dedupOp) restore(state any) {
@@ -85,7 +126,7 @@ func (d *dedupOp) restore(state any) {
 		panic(fmt.Sprintf("dedup: restoring the filter: %v", err)) // written by the same spec
 	}
 	d.truth = maps.Clone(s.truth)
-	d.firsts, d.drops, d.falseDrops = s.firsts, s.drops, s.falseDrops
+	d.firsts, d.drops, d.falseDrops, d.expected = s.firsts, s.drops, s.falseDrops, s.expected
 }
 
 func (d *dedupOp) stateBytes() int64 { return d.f.Stats().Bytes }
@@ -99,12 +140,18 @@ type FilterStats struct {
 	Firsts     int64
 	// MeasuredFP is false drops over first sightings.
 	MeasuredFP float64
+	// ExpectedFalseDrops is what the formula predicts for FalseDrops: its
+	// rate at the fill each first sighting met, summed.
+	ExpectedFalseDrops float64
 }
 
 func (d *dedupOp) stats() FilterStats {
-	s := FilterStats{Stats: d.f.Stats(), Spec: d.f.Spec().String(), FalseDrops: d.falseDrops, Drops: d.drops, Firsts: d.firsts}
+	s := FilterStats{Stats: d.f.Stats(), Spec: d.f.Spec().String(), FalseDrops: d.falseDrops, Drops: d.drops, Firsts: d.firsts, ExpectedFalseDrops: d.expected}
 	if d.firsts > 0 {
 		s.MeasuredFP = float64(d.falseDrops) / float64(d.firsts)
+	}
+	if d.m > 0 {
+		s.EstimatedFP = d.rateForNext() // n: every distinct id offered, as above
 	}
 	return s
 }

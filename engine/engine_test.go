@@ -16,23 +16,31 @@ import (
 	"github.com/streamlab/streamlab/engine/jobspec"
 )
 
-// TestMain checks that no goroutine outlives the tests, and makes the
-// property tests run 200 cases per property from a fixed seed unless told
-// otherwise (-rapid.checks, -rapid.seed), so `make test` is the same on
-// every machine.
+// TestMain checks that no goroutine outlives the tests, and makes each
+// property test run propertyChecks cases (fewer with -short) unless told
+// otherwise with -rapid.checks (or RAPID_CHECKS). The seed is not fixed: rapid draws a new one
+// every run and prints it with a failure (-rapid.seed reproduces it), and
+// the failing case is kept under testdata/rapid, where every later run
+// replays it first.
 func TestMain(m *testing.M) {
 	flag.Parse()
 	set := map[string]bool{}
 	flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	for name, value := range map[string]string{"rapid.checks": "200", "rapid.seed": "20261202"} {
-		if !set[name] {
-			if err := flag.Set(name, value); err != nil {
-				panic(err)
-			}
+	if !set["rapid.checks"] && os.Getenv("RAPID_CHECKS") == "" {
+		checks := propertyChecks
+		if testing.Short() {
+			checks = propertyChecks / 5
+		}
+		if err := flag.Set("rapid.checks", fmt.Sprint(checks)); err != nil {
+			panic(err)
 		}
 	}
 	goleak.VerifyTestMain(m)
 }
+
+// propertyChecks is how many cases each property test runs in `make test`:
+// seven properties, so 315 generated cases a run, each run new ones.
+const propertyChecks = 45
 
 // clock parses "15:04" on 2026-01-01 into Unix ms.
 func clock(t *testing.T, hhmm string) int64 {

@@ -1,5 +1,7 @@
 package engine
 
+import "github.com/streamlab/streamlab/engine/jobspec"
+
 // Ledger is the ground truth: it compares what the real sink holds with what
 // a failure-free run of the same job and seed holds, in terms of the input
 // records' effects.
@@ -18,14 +20,34 @@ package engine
 //	lost       = expected − unique,  expected = Σ exp
 //
 // A row is correct when got == exp; the sink is correct when every row is.
+//
+// Memory: a job without aggregation has one cell per source offset, which
+// would grow with the input for ever (16 bytes a record: 480 MB after 30
+// million). Once the failure-free run has read past an offset its exp is
+// final, so settle folds such cells: only a cell whose got differs (a
+// record lost or duplicated so far) keeps a cell of its own. exp of the
+// others is recomputed when needed (expOf: every operator of such a job
+// decides on a record alone), else kept as one bit each. A folded cell the
+// real sink writes again is unfolded from that, so the counts are exactly
+// those of keeping every cell.
 type Ledger struct {
 	events bool
 	mode   Mode
 	keyed  bool // a table keyed by record id: a re-written record counts once
-	dense  []cell
-	cells  map[windowKey]*cell
-	totals LedgerTotals
-	wrong  int64 // rows whose got != exp
+	// Cells of a job without aggregation: offsets from base on in dense;
+	// below base, folded (see settle).
+	base    int64
+	dense   []cell
+	expBits []uint64 // exp of folded offsets, one bit each, without expOf
+	// expOf, when set, computes the failure-free effect of an offset.
+	expOf func(off int64) int64
+	odd   map[int64]*cell // folded offsets whose got != exp, or exp > 1
+	// sweepAt is the size of odd at which settle next drops the cells
+	// that agree again.
+	sweepAt int
+	cells   map[windowKey]*cell
+	totals  LedgerTotals
+	wrong   int64 // rows whose got != exp
 }
 
 type cell struct{ exp, got int64 }
@@ -56,10 +78,14 @@ func (l *Ledger) Totals() LedgerTotals {
 
 func (l *Ledger) cell(r Record) *cell {
 	if l.events {
-		for int64(len(l.dense)) <= r.Offset {
+		o := r.Offset
+		if o < l.base {
+			return l.unfold(o)
+		}
+		for int64(len(l.dense)) <= o-l.base {
 			l.dense = append(l.dense, cell{})
 		}
-		return &l.dense[r.Offset]
+		return &l.dense[o-l.base]
 	}
 	k := windowKey{r.WindowStart, r.Key}
 	c := l.cells[k]
@@ -69,6 +95,83 @@ func (l *Ledger) cell(r Record) *cell {
 	}
 	return c
 }
+
+// unfold returns the cell of folded offset o, made again from its bit
+// when it had none of its own: a folded cell without one had got == exp.
+func (l *Ledger) unfold(o int64) *cell {
+	if c := l.odd[o]; c != nil {
+		return c
+	}
+	var exp int64
+	if l.expOf != nil {
+		exp = l.expOf(o)
+	} else {
+		exp = int64(l.expBits[o/64] >> (o % 64) & 1)
+	}
+	c := &cell{exp: exp, got: exp}
+	if l.odd == nil {
+		l.odd = map[int64]*cell{}
+	}
+	l.odd[o] = c
+	return c
+}
+
+// settle folds the cells of offsets below upTo, whose exp is final: the
+// failure-free run has read past them, and what it read it has committed.
+func (l *Ledger) settle(upTo int64) {
+	if !l.events {
+		return
+	}
+	n := min(upTo-l.base, int64(len(l.dense)))
+	if n < foldChunk {
+		return // fold in chunks: a step must not pay for it
+	}
+	for i := range n {
+		o, c := l.base+i, l.dense[i]
+		if l.expOf == nil {
+			for int64(len(l.expBits)) <= o/64 {
+				l.expBits = append(l.expBits, 0)
+			}
+			if c.exp == 1 {
+				l.expBits[o/64] |= 1 << (o % 64)
+			}
+		}
+		if c.got != c.exp || c.exp > 1 {
+			if l.odd == nil {
+				l.odd = map[int64]*cell{}
+			}
+			cc := c
+			l.odd[o] = &cc
+		}
+	}
+	l.base += n
+	if len(l.odd) >= max(l.sweepAt, foldChunk) {
+		// Records lost for a while and delivered since agree again.
+		for o, c := range l.odd {
+			if c.got == c.exp && c.exp <= 1 {
+				if l.expOf == nil {
+					if c.exp == 1 {
+						l.expBits[o/64] |= 1 << (o % 64)
+					} else {
+						l.expBits[o/64] &^= 1 << (o % 64)
+					}
+				}
+				delete(l.odd, o)
+			}
+		}
+		l.sweepAt = 2 * len(l.odd)
+	}
+	// Keep the rest, in a fresh array once the folded part dominates, so
+	// that the memory of folded cells is given back.
+	rest := l.dense[n:]
+	if int64(cap(l.dense)) > 2*int64(len(rest))+foldChunk {
+		rest = append(make([]cell, 0, len(rest)+foldChunk), rest...)
+	}
+	l.dense = rest
+}
+
+// foldChunk is how many settled cells settle folds at a time at least.
+const foldChunk = 4096
 
 // set changes one side of a cell and keeps the totals current.
 func (l *Ledger) set(c *cell, real bool, v int64) {
@@ -123,5 +226,34 @@ func (l *Ledger) apply(batch []Record, real bool) {
 		default:
 			l.set(c, real, r.Value)
 		}
+	}
+}
+
+// recordPure reports whether every operator of spec the failure-free run
+// has decides what to emit from the record alone, holding nothing back:
+// then a record's failure-free effect can be computed again at any time.
+func recordPure(spec jobspec.Spec) bool {
+	for _, op := range spec.Operators {
+		switch op.Kind {
+		case jobspec.KindParse, jobspec.KindMap, jobspec.KindFilter, jobspec.KindBreachCheck, jobspec.KindDedup:
+			// dedup is not in the failure-free run (see newChain)
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// expProbe returns a function that pushes the source's record at an offset
+// through a private copy of the failure-free chain and counts what reaches
+// its sink: that offset's exp.
+func expProbe(spec jobspec.Spec, newOp func(jobspec.Operator) (operator, error), src *Source) func(int64) int64 {
+	sink := &sinkOp{writer: &logSink{}, events: true}
+	probe := newChain(spec, newOp, nil, sink)
+	return func(off int64) int64 {
+		probe.push(0, src.At(off))
+		n := int64(len(sink.buf))
+		sink.buf = sink.buf[:0]
+		return n
 	}
 }

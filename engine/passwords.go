@@ -123,7 +123,8 @@ func (b *breachCheck) restore(state any) {
 func (b *breachCheck) stateBytes() int64 { return 32 }
 
 func (b *breachCheck) stats() FilterStats {
-	s := FilterStats{Stats: b.f.Stats(), Spec: b.f.Spec().String(), FalseDrops: b.falses, Drops: b.hits + b.falses, Firsts: b.clean}
+	s := FilterStats{Stats: b.f.Stats(), Spec: b.f.Spec().String(), FalseDrops: b.falses, Drops: b.hits + b.falses, Firsts: b.clean,
+		ExpectedFalseDrops: float64(b.clean) * b.f.RateNow()}
 	s.EstimatedFP = filter.TheoreticalFP(s.M, s.K, int64(len(b.list)))
 	if b.clean > 0 {
 		s.MeasuredFP = float64(b.falses) / float64(b.clean)

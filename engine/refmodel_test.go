@@ -221,11 +221,13 @@ func TestBuiltinJobsMatchTheModel(t *testing.T) {
 }
 
 // drawSource varies what the model has to get right: disorder and late
-// events against the watermark delay, the trigger interval, the rate, and
+// events against the watermark delay, the trigger interval, the rate, the
+// devices (a key of their own), and
 // actions in upper case (map lower-cases them, parse keys by them).
 func drawSource(t *rapid.T, spec *jobspec.Spec) {
 	src := &spec.Source
 	src.Rate = rapid.SampledFrom([]int{7, 50, 100, 333, 1000}).Draw(t, "rate")
+	src.Devices = rapid.SampledFrom([]int{1, 3, 50}).Draw(t, "devices")
 	src.Disorder = time.Duration(rapid.IntRange(0, 8000).Draw(t, "disorder")) * time.Millisecond
 	src.LateFraction = rapid.SampledFrom([]float64{0, 0.02, 0.2}).Draw(t, "late")
 	src.LateBy = time.Duration(rapid.IntRange(1, 40).Draw(t, "lateBy")) * time.Second
@@ -244,9 +246,9 @@ func drawSchedule(t *rapid.T) []admission {
 	var out []admission
 	for i := range rapid.IntRange(1, 4).Draw(t, "admissions") {
 		if rapid.Bool().Draw(t, fmt.Sprintf("timed%d", i)) {
-			out = append(out, admission{d: time.Duration(rapid.IntRange(1, 8000).Draw(t, "ms")) * time.Millisecond})
+			out = append(out, admission{d: time.Duration(rapid.IntRange(1, 4000).Draw(t, "ms")) * time.Millisecond})
 		} else {
-			out = append(out, admission{n: rapid.Int64Range(0, 1500).Draw(t, "n")})
+			out = append(out, admission{n: rapid.Int64Range(0, 800).Draw(t, "n")})
 		}
 	}
 	return out

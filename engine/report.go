@@ -12,6 +12,9 @@ type Report struct {
 	Checkpoints  CheckpointReport `json:"checkpoints"`
 	Filter       FilterReport     `json:"filter"`
 	Expectations []Expectation    `json:"expectations"`
+	// Interrupted is true when a signal stopped the script before its end:
+	// the report is what the run had done by then.
+	Interrupted bool `json:"interrupted,omitempty"`
 }
 
 // JobReport names the job and its final state.
@@ -148,7 +151,11 @@ type FilterReport struct {
 	EstimatedFP float64 `json:"estimated_fp"`
 	MeasuredFP  float64 `json:"measured_fp"`
 	FalseDrops  int64   `json:"false_drops"`
-	Bytes       int64   `json:"bytes"`
+	// ExpectedFalseDrops is what the formula predicts for FalseDrops, the
+	// same quantity: (1 − e^(−kn/m))^k at the n each first sighting met,
+	// summed. EstimatedFP is the rate at the fill now.
+	ExpectedFalseDrops float64 `json:"expected_false_drops"`
+	Bytes              int64   `json:"bytes"`
 	// Dropped counts every record the stage dropped, duplicates and false
 	// positives alike; BitsSet and ApproxSize (the library's estimate of n
 	// from the fill; -1 once every bit is set) describe a Bloom filter's

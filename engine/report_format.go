@@ -29,6 +29,9 @@ func (r *Report) ExpectationsHold() bool {
 func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
 	line := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+	if r.Interrupted {
+		line("interrupted the script was stopped before its end; this is the report so far")
+	}
 	line("job         %s (%s, seed %d, %s executor)", r.Job.Name, r.Job.State, r.Job.Seed, r.Job.Executor)
 	if r.Job.Error != "" {
 		line("error       %s", r.Job.Error)
@@ -62,8 +65,10 @@ func (r *Report) WriteText(w io.Writer) error {
 	line("checkpoints %d completed, %d aborted, %d restores", r.Checkpoints.Completed, r.Checkpoints.Aborted, r.Checkpoints.Restores)
 	if r.Filter.Kind != "" && r.Filter.Kind != "none" {
 		f := r.Filter
-		line("filter      %s m=%d k=%d inserted=%d fill=%.4f fp est=%.5f measured=%.5f false_drops=%d bytes=%d",
-			f.Kind, f.M, f.K, f.Inserted, f.FillRatio, f.EstimatedFP, f.MeasuredFP, f.FalseDrops, f.Bytes)
+		// Measured false drops beside the formula's prediction of the same
+		// count; the rate at today's fill is a different quantity.
+		line("filter      %s m=%d k=%d inserted=%d fill=%.4f bytes=%d; false drops %d measured, %.1f expected (%.5f of first sightings); fp now %.5f",
+			f.Kind, f.M, f.K, f.Inserted, f.FillRatio, f.Bytes, f.FalseDrops, f.ExpectedFalseDrops, f.MeasuredFP, f.EstimatedFP)
 	}
 	for _, e := range r.Expectations {
 		mark := "ok  "

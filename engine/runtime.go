@@ -12,6 +12,7 @@ import (
 
 	"github.com/streamlab/streamlab/engine/filter"
 	"github.com/streamlab/streamlab/engine/jobspec"
+	"github.com/streamlab/streamlab/engine/table"
 )
 
 // Job states.
@@ -98,6 +99,12 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 	if cfg.Sink == SinkTable {
 		ts, err := openTableSink(cfg.DBPath, cfg.Mode, events)
 		if err != nil {
+			if errors.Is(err, table.ErrInUse) {
+				return nil, fmt.Errorf("table sink: %w", err) // not a bad configuration: try again later
+			}
+			if cfg.DBPath == "" { // a private temporary file: nothing the user gave is wrong
+				return nil, fmt.Errorf("%w: the table sink's temporary database: %v", ErrInternal, err)
+			}
 			return nil, fmt.Errorf("%w: table sink: %v", ErrBadConfig, err)
 		}
 		// Only exactly-once commits in transactions: at-least-once asked for
@@ -114,8 +121,16 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 	}
 	if !cfg.NoLedger {
 		r.ledger = newLedger(events, cfg.Mode, cfg.Sink)
-		refSink := &sinkOp{writer: &logSink{}, events: events, onCommit: func(b []Record) { r.ledger.apply(b, false) }}
+		refSink := &sinkOp{writer: &logSink{}, events: events, onCommit: func(b []Record) {
+			r.ledger.apply(b, false)
+			// Whatever the failure-free run has read it has now committed:
+			// the ledger may fold those offsets (ledger.go, Memory).
+			r.ledger.settle(r.ref.cur.off)
+		}}
 		r.ref = newChain(spec, r.newOp, newCursor(src, r.cur.admissions, spec.Source.Trigger, spec.Source.Watermark), refSink)
+		if events && recordPure(spec) {
+			r.ledger.expOf = expProbe(spec, r.newOp, src)
+		}
 	}
 	if cfg.Executor == ExecDeterministic {
 		r.det = newDetExec(r.g, cfg.Seed, cfg.QueueCap)
@@ -375,6 +390,30 @@ func (r *Runtime) Report() Report {
 	if r.ref != nil {
 		r.ref.drain()
 	}
+	return r.report()
+}
+
+// ReportContext is Report, giving up with ctx's error when ctx ends while
+// the failure-free run catches up with what was admitted (a time limit or
+// a signal must not wait for millions of records).
+func (r *Runtime) ReportContext(ctx context.Context) (Report, error) {
+	if r.ref != nil {
+		if err := r.ref.drainContext(ctx); err != nil {
+			return Report{}, err
+		}
+	}
+	return r.report(), nil
+}
+
+// ReportSoFar is Report without first running the failure-free reference
+// through everything admitted: the sink is compared with the reference up
+// to the batches it has committed, so records not processed yet are not
+// counted as lost. It is the report of a run still playing in the lab or
+// interrupted by a signal, and costs no more than the work already done;
+// once a run is quiet the two agree.
+func (r *Runtime) ReportSoFar() Report { return r.report() }
+
+func (r *Runtime) report() Report {
 	rows, err := r.writer.rows()
 	if err != nil && r.err == nil {
 		r.state, r.err = StateFailed, err
@@ -391,7 +430,7 @@ func (r *Runtime) Report() Report {
 	if fs, ok := r.FilterStats(); ok {
 		rep.Config.Filter = fs.Spec
 		rep.Filter = FilterReport{Kind: fs.Kind, M: fs.M, K: fs.K, Inserted: fs.Inserted, FillRatio: fs.FillRatio,
-			EstimatedFP: fs.EstimatedFP, MeasuredFP: fs.MeasuredFP, FalseDrops: fs.FalseDrops, Bytes: fs.Bytes,
+			EstimatedFP: fs.EstimatedFP, MeasuredFP: fs.MeasuredFP, FalseDrops: fs.FalseDrops, ExpectedFalseDrops: fs.ExpectedFalseDrops, Bytes: fs.Bytes,
 			Dropped: fs.Drops, ExactBytes: fs.ExactBytes, BitsSet: fs.BitsSet, ApproxSize: fs.ApproxSize,
 			BitsPerElement: fs.BitsPerElement, ExactBitsPerElement: fs.ExactBitsPerElement}
 		if math.IsInf(fs.ApproxSize, 0) {
@@ -468,13 +507,22 @@ func (r *Runtime) Kill(name string) error {
 	if err := r.failuresAllowed(); err != nil {
 		return err
 	}
+	if r.state != StateRunning {
+		return fmt.Errorf("the job is %s: nothing runs that could be killed", r.state)
+	}
 	if name == JobManager {
+		if r.rec.jmDown {
+			return fmt.Errorf("the job manager is %w: a standby becomes leader once the lease has run out", ErrAlreadyDown)
+		}
 		r.rec.killJobManager()
 		return nil
 	}
 	n, err := r.rec.lookup(name)
 	if err != nil {
 		return err
+	}
+	if n.dead {
+		return fmt.Errorf("%s is %w: it comes back when its restart is due (in a standalone deployment, after `restart %s`)", name, ErrAlreadyDown, name)
 	}
 	r.rec.kill(n)
 	return nil

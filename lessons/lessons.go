@@ -34,6 +34,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/streamlab/streamlab/internal/userfile"
 )
 
 //go:embed content
@@ -104,7 +106,8 @@ func (l *Lesson) Files() []string {
 }
 
 // WriteFiles writes the lesson's extra files (job specs, event logs) into
-// dir, creating it, so that the lab-script lines of its steps, which name
+// dir, creating it, where they are not there yet (a file the learner
+// edited is kept), so that the lab-script lines of its steps, which name
 // them relative to the script, find them: a session whose file is in dir
 // resolves `job late.yaml` to dir/late.yaml.
 func (l *Lesson) WriteFiles(dir string) error {
@@ -115,7 +118,8 @@ func (l *Lesson) WriteFiles(dir string) error {
 		return err
 	}
 	for _, name := range l.Files() {
-		if err := os.WriteFile(filepath.Join(dir, name), l.files[name], 0o644); err != nil {
+		// Only when absent: the learner may have edited the file.
+		if _, err := userfile.Create(filepath.Join(dir, name), 0o644, l.files[name]); err != nil {
 			return err
 		}
 	}

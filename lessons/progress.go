@@ -47,6 +47,41 @@ type Progress struct {
 	// from one learner to the next.
 	Seed    int64                      `json:"seed,omitempty"`
 	Lessons map[string]*LessonProgress `json:"lessons,omitempty"`
+
+	// unknown keeps the fields this version does not know (a newer
+	// streamlab's), so that saving writes them back instead of dropping
+	// them.
+	unknown map[string]json.RawMessage
+}
+
+// Clone copies p deeply, unknown fields included.
+func (p *Progress) Clone() Progress {
+	c := *p
+	c.Lessons = make(map[string]*LessonProgress, len(p.Lessons))
+	for id, lp := range p.Lessons {
+		v := *lp
+		c.Lessons[id] = &v
+	}
+	return c
+}
+
+// UnmarshalJSON reads the known fields and keeps the others.
+func (p *Progress) UnmarshalJSON(b []byte) error {
+	type plain Progress
+	var v plain
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	unknown, err := unknownFields(b, "seed", "lessons")
+	*p = Progress(v)
+	p.unknown = unknown
+	return err
+}
+
+// MarshalJSON writes the known fields and the unknown ones kept.
+func (p Progress) MarshalJSON() ([]byte, error) {
+	type plain Progress
+	return withUnknown(plain(p), p.unknown)
 }
 
 // LessonProgress is one lesson's progress.
@@ -55,6 +90,60 @@ type LessonProgress struct {
 	Steps int `json:"steps"`
 	// Checked is set once the final check was answered right.
 	Checked bool `json:"checked"`
+
+	unknown map[string]json.RawMessage // as in Progress
+}
+
+// UnmarshalJSON reads the known fields and keeps the others.
+func (lp *LessonProgress) UnmarshalJSON(b []byte) error {
+	type plain LessonProgress
+	var v plain
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	unknown, err := unknownFields(b, "steps", "checked")
+	*lp = LessonProgress(v)
+	lp.unknown = unknown
+	return err
+}
+
+// MarshalJSON writes the known fields and the unknown ones kept.
+func (lp LessonProgress) MarshalJSON() ([]byte, error) {
+	type plain LessonProgress
+	return withUnknown(plain(lp), lp.unknown)
+}
+
+// unknownFields returns the members of the JSON object b not named known.
+func unknownFields(b []byte, known ...string) (map[string]json.RawMessage, error) {
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(b, &all); err != nil {
+		return nil, err
+	}
+	for _, k := range known {
+		delete(all, k)
+	}
+	if len(all) == 0 {
+		return nil, nil
+	}
+	return all, nil
+}
+
+// withUnknown marshals v, an object, with the unknown members added.
+func withUnknown(v any, unknown map[string]json.RawMessage) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil || len(unknown) == 0 {
+		return b, err
+	}
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(b, &all); err != nil {
+		return nil, err
+	}
+	for k, raw := range unknown {
+		if _, ok := all[k]; !ok {
+			all[k] = raw
+		}
+	}
+	return json.Marshal(all)
 }
 
 // Lesson returns the progress of lesson id, creating it.
@@ -182,11 +271,12 @@ func (s Store) Load() (*Progress, error) {
 	return p, nil
 }
 
-// decodeProgress reads progress strictly: one JSON object of the known
-// shape, with sane numbers.
+// decodeProgress reads progress strictly: one JSON object whose known
+// fields have the known shape, with sane numbers.
 func decodeProgress(data []byte, p *Progress) error {
+	// Unknown fields are kept (see Progress.unknown), not an error: a file
+	// written by a newer streamlab must not cost the learner their seed.
 	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
 	if err := dec.Decode(p); err != nil {
 		return err
 	}

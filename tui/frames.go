@@ -4,6 +4,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/streamlab/streamlab/tui/bridge"
+	"github.com/streamlab/streamlab/tui/draw"
 )
 
 // frameMsg carries one frame from the bridge.
@@ -30,15 +31,16 @@ func waitFrame(eng Engine) tea.Cmd {
 // applyFrame hands a frame to every pane and surfaces the bridge's answers
 // on the message line.
 func (m *Model) applyFrame(f bridge.Frame) {
-	rows, kind := m.nodeRows(), m.filterKind()
+	rows, kind, stages := m.nodeRows(), m.filterKind(), len(m.frame.Snap.Stages)
 	// The UI owns the speed (the bridge never changes it by itself), and
 	// takes the paused state only when the bridge changed it, so a frame
 	// made just before a key was handled does not undo the key.
 	if f.Paused != m.frame.Paused || f.Gen != m.frame.Gen {
 		m.paused = f.Paused
 	}
+	noteChanged := f.Note != m.frame.Note && f.Note != ""
 	m.frame = f
-	if m.nodeRows() != rows || m.filterKind() != kind {
+	if m.nodeRows() != rows || m.filterKind() != kind || len(f.Snap.Stages) != stages {
 		m.resize(m.w, m.h)
 	}
 	m.pipeline.SetFrame(f)
@@ -47,6 +49,12 @@ func (m *Model) applyFrame(f bridge.Frame) {
 	m.filter.SetFrame(f)
 	m.events.SetFrame(f)
 	m.palette.SetNodes(m.pipeline.Nodes())
+	if c := f.Choices; c != nil {
+		m.picker.SetVerdicts(c.Key, c.Refused, c.Notes)
+	}
+	if f.Report != nil || f.ReportWhy != "" {
+		m.report.SetReport(f.Report, draw.Clock(f.ClockMS), f.ReportWhy)
+	}
 	for _, r := range f.Results {
 		switch {
 		case r.Err != "":
@@ -59,6 +67,9 @@ func (m *Model) applyFrame(f bridge.Frame) {
 		case r.Info != "":
 			m.msg = message{text: r.Info}
 		}
+	}
+	if noteChanged {
+		m.msg = message{text: "! " + f.Note}
 	}
 	if f.Fatal != "" {
 		m.msg = message{text: f.Fatal, isErr: true}

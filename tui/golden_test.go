@@ -3,14 +3,13 @@ package tui
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-
-	"github.com/streamlab/streamlab/tui/bridge"
 )
 
 // golden compares a view, without ANSI, with testdata/name.golden.
@@ -51,17 +50,30 @@ func checkSize(t *testing.T, view string, w, h int) {
 	}
 }
 
+// TestGoldenLab is the README's screenshot: a real session under
+// at-most-once, count[1] killed once it has processed 300 records, caught
+// while its replacement is being provisioned and the ledger counts the
+// loss. Nothing in the frame is made up.
 func TestGoldenLab(t *testing.T) {
-	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
-		s := newSession(t, "clicks")
+	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}, {200, 50}} {
+		s := newSession(t, "clicks", "set semantics at-most-once", "kill count[1] at 300")
 		m, _ := labModel(t, size.w, size.h, s)
-		m = s.run(m, 3*time.Second)
-		// An answer from the engine, as the message line and the events
-		// pane show it (a fixed one: what kill does changes with the engine).
-		m.applyFrame(bridge.Frame{Gen: s.b.Frame().Gen, Snap: m.frame.Snap, ClockMS: m.frame.ClockMS, Settings: m.frame.Settings,
-			Started: true, Results: []bridge.Result{{Line: "kill count[1]", Err: "kill is not available yet"}}})
+		m = s.run(m, 6*time.Second)
 		view := m.View()
 		checkSize(t, view, size.w, size.h)
+		text := plain(view)
+		wants := []string{"count[1]", "restarting", "sem at-most-once", "lost", "scheduled in 5000 ms"}
+		if size.w >= 120 {
+			wants = append(wants, "count[1] killed after 300")
+		}
+		for _, want := range wants {
+			if !strings.Contains(text, want) {
+				t.Errorf("%dx%d: %q is not on screen:\n%s", size.w, size.h, want, text)
+			}
+		}
+		if !regexp.MustCompile(`lost +[1-9]`).MatchString(text) {
+			t.Errorf("%dx%d: the ledger shows no loss:\n%s", size.w, size.h, text)
+		}
 		golden(t, "lab_"+itoa(size.w)+"x"+itoa(size.h), view)
 	}
 }

@@ -10,6 +10,7 @@ import (
 // focus (the panes' keys are in their packages' keys.go).
 type LabKeys struct {
 	Pause, Step, Faster, Slower       key.Binding
+	Finish, Report                    key.Binding
 	Kill, Restart                     key.Binding
 	Mode, Sink, Semantics, HA, Filter key.Binding
 	Palette, Save                     key.Binding
@@ -24,6 +25,8 @@ func DefaultLabKeys() LabKeys {
 		Step:      key.NewBinding(key.WithKeys("."), key.WithHelp(".", "step")),
 		Faster:    key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+/-", "speed")),
 		Slower:    key.NewBinding(key.WithKeys("-", "_"), key.WithHelp("-", "slower")),
+		Finish:    key.NewBinding(key.WithKeys(">"), key.WithHelp(">", "finish the run now")),
+		Report:    key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "report")),
 		Kill:      key.NewBinding(key.WithKeys("k"), key.WithHelp("k", "kill node")),
 		Restart:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "restart node")),
 		Mode:      key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "output mode")),
@@ -43,14 +46,14 @@ func DefaultLabKeys() LabKeys {
 
 // ShortHelp is the help bar's share of the lab's keys.
 func (k LabKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.Pause, k.Step, k.Faster, k.Kill, k.Restart, k.Palette, k.Focus, k.Help, k.Quit}
+	return []key.Binding{k.Palette, k.Pause, k.Faster, k.Kill, k.Report, k.Help, k.Quit, k.Finish, k.Step, k.Restart, k.Focus}
 }
 
 // FullHelp groups every lab key by what it is for.
 func (k LabKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Pause, k.Step, k.Faster, k.Slower},
-		{k.Kill, k.Restart, k.Palette, k.Save},
+		{k.Pause, k.Step, k.Faster, k.Slower, k.Finish},
+		{k.Kill, k.Restart, k.Palette, k.Report, k.Save},
 		{k.Mode, k.Sink, k.Semantics, k.HA, k.Filter},
 		{k.Focus, k.FocusBack, k.Help, k.Back, k.Quit},
 	}
@@ -125,8 +128,8 @@ type guideHelp struct {
 }
 
 func (g guideHelp) ShortHelp() []key.Binding {
-	return []key.Binding{g.lab.Palette, g.guide.Hint, g.guide.Answer, g.guide.Grade, g.lab.Pause,
-		g.guide.PageUp, g.lab.Focus, g.lab.Help, g.lab.Back, g.lab.Quit}
+	return []key.Binding{g.lab.Palette, g.guide.Hint, g.guide.Answer, g.lab.Report, g.lab.Help, g.lab.Pause,
+		g.guide.Grade, g.guide.PageUp, g.lab.Focus, g.lab.Back, g.lab.Quit}
 }
 
 func (g guideHelp) FullHelp() [][]key.Binding {

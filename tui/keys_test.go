@@ -81,11 +81,44 @@ func TestLabKeys(t *testing.T) {
 				t.Errorf("speed %v", m.Speed())
 			}
 		}},
-		{"k kills the selected node", []string{"right", "right", "k"}, func(t *testing.T, m Model, eng *fakeEngine, _ tea.Cmd) {
-			sentLine(t, eng, "kill count[0]")
+		{"k lists the nodes on the selection, not the source", []string{"k"}, func(t *testing.T, m Model, eng *fakeEngine, _ tea.Cmd) {
+			view := plain(m.View())
+			if !m.targets.Active() || !strings.Contains(view, "Kill which node?") || !strings.Contains(view, "▸ count[0]") || !strings.Contains(view, "jobmanager") {
+				t.Errorf("no node list on count[0]:\n%s", view)
+			}
+			if len(eng.reqs) != 0 {
+				t.Errorf("k alone sent %+v", eng.reqs)
+			}
 		}},
-		{"r restarts the selected node", []string{"right", "right", "down", "r"}, func(t *testing.T, m Model, eng *fakeEngine, _ tea.Cmd) {
-			sentLine(t, eng, "restart count[1]")
+		{"k, a node and y kill it after a question naming it", []string{"k", "down", "enter", "y"}, func(t *testing.T, m Model, eng *fakeEngine, _ tea.Cmd) {
+			sentLine(t, eng, "kill count[1]")
+			if m.pipeline.Selected() != "count[1]" {
+				t.Errorf("selection %s after killing count[1]", m.pipeline.Selected())
+			}
+		}},
+		{"k, enter asks before killing", []string{"k", "enter"}, func(t *testing.T, m Model, eng *fakeEngine, _ tea.Cmd) {
+			if v := plain(m.View()); !strings.Contains(v, "Kill count[0] now?") {
+				t.Errorf("no question:\n%s", v)
+			}
+			if len(eng.reqs) != 0 {
+				t.Errorf("sent %+v before y", eng.reqs)
+			}
+		}},
+		{"n cancels the kill", []string{"k", "enter", "n"}, func(t *testing.T, m Model, eng *fakeEngine, _ tea.Cmd) {
+			if len(eng.reqs) != 0 || m.killing != "" {
+				t.Errorf("sent %+v, killing %q", eng.reqs, m.killing)
+			}
+		}},
+		{"r lists the nodes; a running one cannot be restarted", []string{"r", "enter"}, func(t *testing.T, m Model, eng *fakeEngine, _ tea.Cmd) {
+			if msg, isErr := m.Message(); !isErr || !strings.Contains(msg, "nothing to restart") {
+				t.Errorf("message %q", msg)
+			}
+			if len(eng.reqs) != 0 {
+				t.Errorf("sent %+v", eng.reqs)
+			}
+		}},
+		{"r restarts the job manager", []string{"r", "up", "up", "up", "enter"}, func(t *testing.T, m Model, eng *fakeEngine, _ tea.Cmd) {
+			sentLine(t, eng, "restart jobmanager")
 		}},
 		{"m opens the mode picker on the current mode", []string{"m"}, func(t *testing.T, m Model, eng *fakeEngine, _ tea.Cmd) {
 			if !m.picker.Active() || m.picker.Key != "mode" || m.picker.Cursor() != 1 {
@@ -116,8 +149,8 @@ func TestLabKeys(t *testing.T) {
 			if m.Confirming() != "set mode append" {
 				t.Errorf("confirming %q", m.Confirming())
 			}
-			if len(eng.reqs) != 0 {
-				t.Errorf("sent %+v before the learner confirmed", eng.reqs)
+			if r := withoutChecks(eng.reqs); len(r) != 0 {
+				t.Errorf("sent %+v before the learner confirmed", r)
 			}
 		}},
 		{"y restarts the job with the setting", []string{"m", "up", "enter", "y"}, func(t *testing.T, m Model, eng *fakeEngine, _ tea.Cmd) {
@@ -137,8 +170,8 @@ func TestLabKeys(t *testing.T) {
 			}
 		}},
 		{"esc cancels a picker", []string{"f", "esc"}, func(t *testing.T, m Model, eng *fakeEngine, _ tea.Cmd) {
-			if m.picker.Active() || len(eng.reqs) != 0 {
-				t.Errorf("picker %v, sent %v", m.picker.Active(), eng.reqs)
+			if r := withoutChecks(eng.reqs); m.picker.Active() || len(r) != 0 {
+				t.Errorf("picker %v, sent %v", m.picker.Active(), r)
 			}
 		}},
 		{": opens the palette", []string{":"}, func(t *testing.T, m Model, _ *fakeEngine, cmd tea.Cmd) {
@@ -195,8 +228,8 @@ func TestLabKeys(t *testing.T) {
 				t.Error("no quit")
 			}
 		}},
-		{"keys typed together act one by one", []string{" +k"}, func(t *testing.T, m Model, eng *fakeEngine, _ tea.Cmd) {
-			if len(eng.reqs) != 3 || m.Speed() != 2 {
+		{"keys typed together act one by one", []string{" +R"}, func(t *testing.T, m Model, eng *fakeEngine, _ tea.Cmd) {
+			if len(eng.reqs) != 3 || m.Speed() != 2 || !m.report.Active() {
 				t.Errorf("requests %+v speed %v", eng.reqs, m.Speed())
 			}
 		}},
@@ -229,7 +262,7 @@ func TestPipelineKeysMoveTheSelection(t *testing.T) {
 	steps := []struct {
 		key, want string
 	}{
-		{"right", "parse"}, {"right", "count[0]"}, {"down", "count[1]"}, {"down", "count[1]"},
+		{"left", "parse"}, {"right", "count[0]"}, {"down", "count[1]"}, {"down", "count[1]"},
 		{"right", "sink"}, {"right", "sink"}, {"left", "count[0]"}, {"up", "count[0]"}, {"left", "parse"}, {"left", "source"},
 	}
 	for _, s := range steps {
@@ -292,7 +325,7 @@ func TestPaneKeysGoToTheFocusedPane(t *testing.T) {
 	if m.events.Scroll() != 0 {
 		t.Error("events did not follow")
 	}
-	if m.pipeline.Selected() != "source" {
+	if m.pipeline.Selected() != "count[0]" {
 		t.Error("arrows for other panes moved the node selection")
 	}
 }
@@ -421,7 +454,7 @@ func TestHomeKeys(t *testing.T) {
 func TestEveryBindingIsTested(t *testing.T) {
 	tested := map[string]bool{}
 	for _, k := range []string{" ", ".", "+", "=", "-", "k", "r", "m", "s", "e", "h", "f", ":", "ctrl+s", "tab", "shift+tab",
-		"?", "esc", "q", "ctrl+c", "left", "right", "up", "down", "pgup", "pgdown", "end", "d", "v", "enter", "y", "n", "j", "l", "x"} {
+		"?", "esc", "q", "ctrl+c", "left", "right", "up", "down", "pgup", "pgdown", "end", "d", "v", "enter", "y", "n", "j", "l", "x", ">", "R", "home"} {
 		tested[k] = true
 	}
 	untested := map[string]bool{"_": true} // "_" is "-" with shift, handled like it

@@ -4,6 +4,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/streamlab/streamlab/engine/filter"
+	"github.com/streamlab/streamlab/tui/pipeline"
 )
 
 // rect is a pane's place on the screen.
@@ -31,6 +32,9 @@ const (
 	// shared: output, ledger, and one slot that the filter and the events
 	// share, showing whichever had the focus last (the filter at first).
 	shared
+	// narrowStack: beside a lesson on a small screen, the ledger, and the
+	// output above the events in the column right of it.
+	narrowStack
 )
 
 // Layout thresholds, in cells.
@@ -47,6 +51,22 @@ const (
 	narrowLabW  = 70 // beside a lesson, narrower than this drops the output pane
 	ledgerMinW  = 28
 )
+
+// narrowStackH is the least bottom height that stacks the output above
+// the events beside a lesson.
+const narrowStackH = 12
+
+// stackOutput puts the output pane above the events, right of the ledger,
+// when a lesson's column leaves too little width for three side by side:
+// the output's counts stay in view.
+func (m *Model) stackOutput(w, y, h int) {
+	ledgerW := min(ledgerMinW, w)
+	outH := h / 2
+	m.bottom = narrowStack
+	m.rects[PaneLedger] = rect{0, y, ledgerW, h}
+	m.rects[PaneOutput] = rect{ledgerW, y, w - ledgerW, outH}
+	m.rects[PaneEvents] = rect{ledgerW, y + outH, w - ledgerW, h - outH}
+}
 
 // dropOutput gives the output pane's room to the ledger and the panes
 // beside it, when a lesson's column leaves too little for three.
@@ -71,6 +91,7 @@ func (m *Model) resize(w, h int) {
 	m.home.SetSize(w, max(h-1, 0))
 	m.palette.SetWidth(w)
 	body := max(h-chromeLines, 0)
+	m.report.SetSize(min(w-2, 124), body)
 	// In a lesson or an exercise its pane takes a column on the right,
 	// and the lab's panes share what is left.
 	guideW := 0
@@ -88,6 +109,9 @@ func (m *Model) resize(w, h int) {
 	pipeH := m.nodeRows()*5 + 2
 	if pipeH > body-least {
 		pipeH = max(min(m.nodeRows()*2+3, body-least), 0)
+	}
+	if n := pipeline.ListLines(m.frame.Snap, w); n > 0 {
+		pipeH = min(pipeH, n+2) // a node a line: the rest goes below
 	}
 	bottomH, y := body-pipeH, 1+pipeH
 	m.rects = [paneCount]rect{}
@@ -132,7 +156,10 @@ func (m *Model) resize(w, h int) {
 	}
 	if guideW > 0 {
 		m.rects[PaneLesson] = rect{w, 1, guideW, body}
-		if w < narrowLabW {
+		switch {
+		case w < narrowLabW && m.bottom == threeCols && bottomH >= narrowStackH:
+			m.stackOutput(w, y, bottomH)
+		case w < narrowLabW:
 			m.dropOutput(w, y, bottomH)
 		}
 	}

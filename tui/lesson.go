@@ -54,8 +54,9 @@ func saveCmd(store lessons.Store, p lessons.Progress) tea.Cmd {
 	return func() tea.Msg { return savedMsg{err: store.Save(&p)} }
 }
 
-// gradeCmd grades a recorded session as an exercise's answer.
-func gradeCmd(id string, script []string) tea.Cmd {
+// gradeCmd grades a recorded session as an exercise's answer, under seed
+// when it is not nil, and hands the answer to keep when it is not nil.
+func gradeCmd(id string, script []string, seed *int64, keep func(string, []byte)) tea.Cmd {
 	return func() tea.Msg {
 		ex, err := exercises.Lookup(id)
 		if err != nil {
@@ -64,7 +65,10 @@ func gradeCmd(id string, script []string) tea.Cmd {
 		ctx, cancel := context.WithTimeout(context.Background(), solveTimeout)
 		defer cancel()
 		b := strings.Join(answerLines(ex, script), "\n") + "\n"
-		res, err := exercises.Grade(ctx, ex, ex.Answer, []byte(b), nil)
+		if keep != nil {
+			keep(id, []byte(b))
+		}
+		res, err := exercises.Grade(ctx, ex, ex.Answer, []byte(b), seed)
 		return gradedMsg{id: id, res: res, err: err}
 	}
 }
@@ -88,12 +92,7 @@ func answerLines(ex *pack.Exercise, script []string) []string {
 
 // cloneProgress copies p deeply, for a command to save.
 func cloneProgress(p *lessons.Progress) lessons.Progress {
-	c := lessons.Progress{Seed: p.Seed, Lessons: map[string]*lessons.LessonProgress{}}
-	for id, lp := range p.Lessons {
-		v := *lp
-		c.Lessons[id] = &v
-	}
-	return c
+	return p.Clone() // unknown fields included
 }
 
 // save returns the command that saves the progress, or nil without a
@@ -103,6 +102,16 @@ func (m Model) save() tea.Cmd {
 		return nil
 	}
 	return saveCmd(lessons.Store{Dir: m.opts.StateDir}, cloneProgress(m.progress))
+}
+
+// exerciseSeed is the seed exercise id runs and is graded under when it is
+// not the exercise's own (Options.ExerciseSeed); nil otherwise.
+func (m Model) exerciseSeed(id string) *int64 {
+	if m.opts.ExerciseSeed == nil {
+		return nil
+	}
+	s := m.opts.ExerciseSeed(id)
+	return &s
 }
 
 // lessonSeed is the seed lessons run under: the learner's own.
@@ -151,6 +160,7 @@ func (m *Model) openLesson(id string) {
 	lp := m.progress.Lesson(l.ID)
 	start := bridge.ResumeAt(l, lp.Steps)
 	m.send(bridge.Request{Kind: bridge.OpenSession, Lesson: l, Done: lp.Steps, Seed: m.lessonSeed(), Workspace: m.workspace(l)})
+	m.events.Clear()
 	m.guide.OpenLesson(l, start, lp.Checked)
 	m.answer, m.pending = nil, ""
 	m.screen, m.paused = ScreenLab, true
@@ -181,8 +191,13 @@ func (m *Model) openExercise(id string) {
 		lines = strings.Split(ex.ScenarioText, "\n")
 	}
 	if ex.Kind != pack.KindPrediction {
-		m.send(bridge.Request{Kind: bridge.OpenSession, Job: ex.Job, Seed: ex.Seed, Lines: lines})
+		seed := ex.Seed
+		if s := m.exerciseSeed(ex.ID); s != nil {
+			seed = *s
+		}
+		m.send(bridge.Request{Kind: bridge.OpenSession, Job: ex.Job, Seed: seed, Lines: lines})
 	}
+	m.events.Clear()
 	m.guide.OpenExercise(ex)
 	m.screen, m.paused = ScreenLab, true
 	m.keys.HA.SetEnabled(true)
@@ -247,7 +262,8 @@ func (m Model) guideKey(k tea.KeyMsg) (Model, tea.Cmd, bool) {
 	case keyMatches(k, gk.Grade):
 		m.guide.SetGrading(true)
 		m.msg = message{text: "grading your session…"}
-		return m, gradeCmd(m.guide.Exercise().ID, m.frame.Script), true
+		ex := m.guide.Exercise()
+		return m, gradeCmd(ex.ID, m.frame.Script, m.exerciseSeed(ex.ID), m.opts.Graded), true
 	case keyMatches(k, gk.PageUp, gk.PageDn):
 		var cmd tea.Cmd
 		m.guide, cmd = m.guide.Update(k)

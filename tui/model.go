@@ -27,6 +27,7 @@ import (
 	"github.com/streamlab/streamlab/tui/picker"
 	"github.com/streamlab/streamlab/tui/pipeline"
 	"github.com/streamlab/streamlab/tui/predict"
+	"github.com/streamlab/streamlab/tui/reportview"
 	"github.com/streamlab/streamlab/tui/styles"
 )
 
@@ -104,8 +105,12 @@ type Model struct {
 	events   events.Model
 	palette  palette.Model
 	picker   picker.Model
+	targets  picker.Model // the nodes k and r act on
+	killing  string       // a node waiting for "kill it?"
+	report   reportview.Model
 	help     help.Model
 	showHelp bool
+	helpOff  int // the help overlay's scroll
 
 	// A lesson or an exercise: its pane, the learner's progress, and the
 	// check's answer once the engine has worked it out.
@@ -146,6 +151,8 @@ func New(opts Options, eng Engine) Model {
 		events:   events.New(st),
 		palette:  palette.New(st),
 		picker:   picker.New(st),
+		targets:  picker.New(st),
+		report:   reportview.New(st),
 		help:     h,
 		slot:     PaneFilter,
 		guide:    lessonpane.New(st),

@@ -3,6 +3,8 @@ package tui
 import (
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/streamlab/streamlab/lessons"
 	"github.com/streamlab/streamlab/tui/bridge"
 )
@@ -46,4 +48,27 @@ type Options struct {
 	Clock bridge.Clock
 	// Now names saved files; time.Now when nil.
 	Now func() time.Time
+
+	// The hooks below let a classroom server (package classroom) run the
+	// lab for a student over SSH; the terminal lab leaves them empty.
+	//
+	// ProgramOptions are added to Run's own (the session's input and
+	// output, no signal handler). Program is called with the program
+	// before it runs, to send it messages from outside: the session's
+	// window sizes.
+	ProgramOptions []tea.ProgramOption
+	Program        func(*tea.Program)
+	// ExerciseSeed, when set, is the seed exercise id runs and is graded
+	// under (the student's own); the exercise's seed otherwise.
+	ExerciseSeed func(id string) int64
+	// Guard, when set, sees every request before it goes to the engine;
+	// an error refuses the request and is shown instead (a server keeps a
+	// student's lab from opening its files).
+	Guard func(bridge.Request) error
+	// FrameRate is how many frames a second the lab draws while time
+	// runs (at most 30, the default); a server of many labs draws fewer.
+	FrameRate int
+	// Graded, when set, is given each answer the learner has graded, as
+	// the grader read it, so that it can be kept and graded again.
+	Graded func(id string, answer []byte)
 }

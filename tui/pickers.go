@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/streamlab/streamlab/tui/bridge"
 	"github.com/streamlab/streamlab/tui/palette"
 	"github.com/streamlab/streamlab/tui/picker"
 )
@@ -54,6 +55,18 @@ func options(key string) []picker.Option {
 }
 
 // openPicker opens the picker for a setting, on its current value.
+// The bridge is asked which choices the engine would refuse with the
+// other settings as they are; the picker marks them when it answers.
 func (m *Model) openPicker(key string) {
-	m.picker.Open(key, pickerTitles[key], options(key), m.frame.Settings[key])
+	opts := options(key)
+	current := m.frame.Settings[key]
+	if key == "ha" && m.frame.Snap.HA != "" {
+		current = m.frame.Snap.HA // what the guarantee brought along
+	}
+	m.picker.Open(key, pickerTitles[key], opts, current)
+	values := make([]string, len(opts))
+	for i, o := range opts {
+		values[i] = o.Value
+	}
+	m.send(bridge.Request{Kind: bridge.CheckChoices, Line: key, Lines: values})
 }

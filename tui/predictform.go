@@ -17,9 +17,18 @@ func (m *Model) openPrediction(ex *pack.Exercise) {
 	if dir == "" {
 		dir = "."
 	}
-	m.predict = predict.New(m.st, ex, m.lessonSeed(), dir)
-	m.send(bridge.Request{Kind: bridge.OpenSession, Job: ex.Job, Seed: m.lessonSeed()})
+	m.predict = predict.New(m.st, ex, m.predictionSeed(ex), dir)
+	m.send(bridge.Request{Kind: bridge.OpenSession, Job: ex.Job, Seed: m.predictionSeed(ex)})
 	m.msg = message{text: "exercise " + ex.Title + " · type your predictions · enter on the last plays the scenario"}
+}
+
+// predictionSeed is the seed a prediction runs and is graded under: the
+// learner's own, or the one Options.ExerciseSeed gives the exercise.
+func (m Model) predictionSeed(ex *pack.Exercise) int64 {
+	if s := m.exerciseSeed(ex.ID); s != nil {
+		return *s
+	}
+	return m.lessonSeed()
 }
 
 // predictUpdate gives a key or an outcome to the form, and plays the
@@ -28,7 +37,7 @@ func (m Model) predictUpdate(msg tea.Msg) (Model, tea.Cmd) {
 	p, out, cmd := m.predict.Update(msg)
 	m.predict = p
 	if len(out.Play) > 0 {
-		m.send(bridge.Request{Kind: bridge.OpenSession, Job: p.Exercise().Job, Seed: m.lessonSeed(), Lines: out.Play})
+		m.send(bridge.Request{Kind: bridge.OpenSession, Job: p.Exercise().Job, Seed: m.predictionSeed(p.Exercise()), Lines: out.Play})
 		m.send(bridge.Request{Kind: bridge.Resume})
 		m.paused = false
 		m.msg = message{text: "the scenario plays under your seed; the observed values come beside your predictions"}

@@ -28,7 +28,8 @@ func Run(ctx context.Context, opts Options, in io.Reader, out io.Writer) error {
 	done := make(chan error, 1)
 	go func() { done <- b.Run(ctx) }()
 
-	progOpts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(ctx)}
+	plain := isPlain() // TERM=dumb or a locale that is not UTF-8: see terminal.go
+	progOpts := append(programOptions(plain, in, out), tea.WithContext(ctx))
 	if in != nil {
 		progOpts = append(progOpts, tea.WithInput(in))
 	}
@@ -38,7 +39,12 @@ func Run(ctx context.Context, opts Options, in io.Reader, out io.Writer) error {
 	if opts.Mouse {
 		progOpts = append(progOpts, tea.WithMouseCellMotion())
 	}
-	final, runErr := tea.NewProgram(New(opts, b), progOpts...).Run()
+	p := tea.NewProgram(forTerminal(New(opts, b), plain), append(progOpts, opts.ProgramOptions...)...)
+	if opts.Program != nil {
+		opts.Program(p)
+	}
+	final, runErr := p.Run()
+	final = fromTerminal(final)
 	cancel()
 	// The last save may still have been in flight when the learner quit.
 	if fm, ok := final.(Model); ok && opts.StateDir != "" && opts.Progress != nil {
@@ -63,7 +69,7 @@ func newBridge(opts Options) (*bridge.Bridge, error) {
 	}
 	b, err := bridge.New(bridge.Options{
 		Job: job, Seed: opts.Seed, Executor: opts.Executor, DB: opts.DB,
-		Speed: opts.Speed, Clock: opts.Clock,
+		Speed: opts.Speed, Clock: opts.Clock, FrameRate: opts.FrameRate,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("opening job %s: %w", job, err)

@@ -113,11 +113,20 @@ func (m *Model) openLab(job string) {
 	m.setFocus(PanePipeline)
 }
 
-// send hands a request to the bridge; a full queue is reported, not hidden.
-func (m *Model) send(r bridge.Request) {
+// send hands a request to the bridge and reports whether it went; a
+// request the guard refuses, or a full queue, is reported, not hidden.
+func (m *Model) send(r bridge.Request) bool {
+	if m.opts.Guard != nil {
+		if err := m.opts.Guard(r); err != nil {
+			m.msg = message{text: err.Error(), isErr: true}
+			return false
+		}
+	}
 	if !m.eng.Send(r) {
 		m.msg = message{text: "the engine is busy; try again", isErr: true}
+		return false
 	}
+	return true
 }
 
 // labKey handles a key on the lab screen: dialogs first, then the lab's
@@ -134,19 +143,36 @@ func (m Model) labKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case m.picker.Active():
 		p, chosen, ok := m.picker.Update(k)
 		m.picker = p
-		if ok {
+		switch {
+		case ok:
 			m.submit("set " + p.Key + " " + chosen.Value)
+		case chosen.Refused != "":
+			m.msg = message{text: p.Key + " " + chosen.Value + " cannot run with the other settings: " + chosen.Refused, isErr: true}
 		}
 		return m, nil
 	case m.confirm != "":
 		switch {
 		case key.Matches(k, m.yesNo.Yes):
-			m.send(bridge.Request{Kind: bridge.Reconfigure, Line: m.confirm})
-			m.msg = message{text: "restarting the job with " + m.confirm}
+			if m.send(bridge.Request{Kind: bridge.Reconfigure, Line: m.confirm}) {
+				m.msg = message{text: "restarting the job with " + m.confirm}
+			}
 			m.confirm = ""
 		case key.Matches(k, m.yesNo.No):
 			m.msg = message{text: "kept the job running as it was"}
 			m.confirm = ""
+		}
+		return m, nil
+	case m.targets.Active():
+		return m.targetKey(k)
+	case m.killing != "":
+		return m.killKey(k)
+	case m.report.Active():
+		if key.Matches(k, m.keys.Quit) && k.String() == "ctrl+c" {
+			return m, tea.Quit
+		}
+		m.report = m.report.Update(k)
+		if !m.report.Active() {
+			m.send(bridge.Request{Kind: bridge.StopReport})
 		}
 		return m, nil
 	case m.showHelp:
@@ -156,6 +182,16 @@ func (m Model) labKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		if key.Matches(k, m.keys.Quit) {
 			return m, tea.Quit
+		}
+		switch k.String() {
+		case "up":
+			m.helpOff = max(m.helpOff-1, 0)
+		case "down":
+			m.helpOff++
+		case "pgup":
+			m.helpOff = max(m.helpOff-10, 0)
+		case "pgdown":
+			m.helpOff += 10
 		}
 		return m, nil
 	case m.guide.Asking():
@@ -172,7 +208,7 @@ func (m Model) labKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, lk.Quit):
 		return m, tea.Quit
 	case key.Matches(k, lk.Help):
-		m.showHelp = true
+		m.showHelp, m.helpOff = true, 0
 	case key.Matches(k, lk.Back):
 		m.send(bridge.Request{Kind: bridge.Pause})
 		m.screen, m.paused = ScreenHome, true
@@ -184,6 +220,15 @@ func (m Model) labKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.send(bridge.Request{Kind: bridge.Pause})
 		}
 		m.paused = !m.paused
+	case key.Matches(k, lk.Finish):
+		if !m.frame.Playing {
+			m.msg = message{text: "no run is playing; type a run (: run 3000) to play one"}
+			break
+		}
+		m.send(bridge.Request{Kind: bridge.Finish})
+		m.msg = message{text: "finishing the run at once"}
+	case key.Matches(k, lk.Report):
+		m.openReport()
 	case key.Matches(k, lk.Step):
 		m.send(bridge.Request{Kind: bridge.StepOne})
 		m.paused = true
@@ -192,9 +237,9 @@ func (m Model) labKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, lk.Slower):
 		m.setSpeed(bridge.Slower(m.speed))
 	case key.Matches(k, lk.Kill):
-		m.nodeAction(script.VerbKill)
+		m.openTargets(script.VerbKill)
 	case key.Matches(k, lk.Restart):
-		m.nodeAction(script.VerbRestart)
+		m.openTargets(script.VerbRestart)
 	case key.Matches(k, lk.Mode):
 		m.openPicker("mode")
 	case key.Matches(k, lk.Sink):
@@ -253,16 +298,6 @@ func (m *Model) setSpeed(s float64) {
 	m.msg = message{text: "speed " + bridge.FormatSpeed(s)}
 }
 
-// nodeAction sends kill or restart for the selected node.
-func (m *Model) nodeAction(verb string) {
-	node := m.pipeline.Selected()
-	if node == "" {
-		m.msg = message{text: "no node selected", isErr: true}
-		return
-	}
-	m.submit(verb + " " + node)
-}
-
 // submit sends one lab-script line. A set or job line after the job has
 // started cannot apply to the running job (the engine fixes them at the
 // first run), so the learner is offered a restart with it instead.
@@ -270,6 +305,12 @@ func (m *Model) submit(line string) {
 	verb, _, _ := strings.Cut(strings.TrimSpace(line), " ")
 	fresh := m.frame.Lesson != nil && m.frame.Lesson.Fresh // the bridge opens a new session
 	if (verb == script.VerbSet || verb == script.VerbJob) && m.frame.Started && !fresh {
+		if m.opts.Guard != nil {
+			if err := m.opts.Guard(bridge.Request{Kind: bridge.Reconfigure, Line: line}); err != nil {
+				m.msg = message{text: err.Error(), isErr: true}
+				return // refused before asking to restart for it
+			}
+		}
 		m.confirm = line
 		return
 	}
@@ -279,6 +320,17 @@ func (m *Model) submit(line string) {
 	case script.VerbResume:
 		m.paused = false
 	}
-	m.send(bridge.Request{Kind: bridge.Line, Line: line})
-	m.msg = message{text: "> " + line}
+	if m.send(bridge.Request{Kind: bridge.Line, Line: line}) {
+		m.msg = message{text: "> " + line}
+	}
+	if verb == script.VerbReport {
+		m.openReport()
+	}
+}
+
+// openReport opens the report overlay; the bridge sends the report with
+// its frames while it is open.
+func (m *Model) openReport() {
+	m.report.Open()
+	m.send(bridge.Request{Kind: bridge.WatchReport})
 }

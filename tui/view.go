@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/streamlab/streamlab/tui/bridge"
@@ -34,9 +33,7 @@ func (m Model) View() string {
 }
 
 func (m Model) tooSmallView() string {
-	text := fmt.Sprintf("streamlab needs a terminal of at least %d×%d;\nthis one is %d×%d.\n\nMake the window larger (or the font smaller).\nq quits.",
-		MinWidth, MinHeight, m.w, m.h)
-	return lipgloss.Place(m.w, m.h, lipgloss.Center, lipgloss.Center, m.st.Warn.Render(text))
+	return tooSmallText(m.w, m.h, m.st.Warn) // terminal.go: fits 40×10
 }
 
 // labLines draws the lab screen: status bar, panes, message line, help.
@@ -52,8 +49,16 @@ func (m Model) labLines() []string {
 	case m.picker.Active():
 		box := m.picker.Lines(m.w - 4)
 		body = draw.Overlay(body, box, (m.w-ansi.StringWidth(box[0]))/2, max((len(body)-len(box))/2, 0))
+	case m.targets.Active():
+		box := m.targets.Lines(m.w - 4)
+		body = draw.Overlay(body, box, (m.w-ansi.StringWidth(box[0]))/2, max((len(body)-len(box))/2, 0))
+	case m.killing != "":
+		body = m.overlayKill(body)
 	case m.confirm != "":
 		body = m.overlayConfirm(body)
+	case m.report.Active():
+		box := m.report.Lines()
+		body = draw.Overlay(body, box, max((m.w-ansi.StringWidth(box[0]))/2, 0), 0)
 	case m.showHelp:
 		body = m.overlayHelp(body, m.activeKeys())
 	}
@@ -66,6 +71,9 @@ func (m Model) labLines() []string {
 // them.
 func (m Model) bottomLines() []string {
 	var row [][]string
+	if m.bottom == narrowStack {
+		return draw.Join(m.ledger.Lines(), append(m.output.Lines(), m.events.Lines()...))
+	}
 	if m.inLayout(PaneOutput) {
 		row = append(row, m.output.Lines())
 	}
@@ -95,10 +103,16 @@ func (m Model) activeKeys() helpKeys {
 		return helpKeys{m.palette.Keys()}
 	case m.picker.Active():
 		return helpKeys{m.picker.Keys()}
+	case m.targets.Active():
+		return helpKeys{m.targets.Keys()}
+	case m.killing != "":
+		return helpKeys{killKeys{}}
 	case m.confirm != "":
 		return helpKeys{m.yesNo}
 	case m.guide.Asking():
 		return helpKeys{m.guide.AnswerKeys()}
+	case m.report.Active():
+		return helpKeys{m.report.Keys()}
 	case m.predict.Capturing():
 		return helpKeys{m.predict.Keys()}
 	}
@@ -147,7 +161,18 @@ func (m Model) statusBar() string {
 	if !m.frame.Started {
 		state = st.StatusOff.Render("⏸ ready")
 	}
+	if m.frame.Playing {
+		state = st.StatusRunning.Render("▶ run to " + draw.Clock(m.frame.PlayEndMS))
+		if m.paused {
+			state = st.StatusOff.Render("⏸ run to " + draw.Clock(m.frame.PlayEndMS))
+		}
+	}
 	kv := func(k, v string) string { return st.StatusKey.Render(k+" ") + st.Bold.Render(v) }
+	semSeg := kv("sem", orDash(sem))
+	if m.frame.Note != "" && s["semantics"] != "" && s["semantics"] != sem {
+		// A weaker guarantee than asked: R shows config.note, why.
+		semSeg += st.Warn.Render(" (asked " + s["semantics"] + ")")
+	}
 	// Segments in display order, each with a rank: when the bar is too
 	// wide the highest ranks go first.
 	segs := []struct {
@@ -158,7 +183,7 @@ func (m Model) statusBar() string {
 		{kv("job", orDash(s["job"])), 1},
 		{kv("mode", orDash(s["mode"])), 4},
 		{kv("sink", orDash(s["sink"])), 5},
-		{kv("sem", orDash(sem)), 3},
+		{semSeg, 1},
 		{kv("ha", orDash(ha)), 6},
 		{kv("filter", orDash(filter)), 7},
 		{kv("t", draw.Clock(m.frame.ClockMS)), 1},
@@ -207,18 +232,55 @@ func (m Model) helpBar(k helpKeys) string {
 	return draw.Fit(" "+m.help.ShortHelpView(k.ShortHelp()), m.w)
 }
 
-// overlayHelp draws the full help over body.
+// overlayHelp draws every key that works now over body: the groups of
+// the key maps one after another, in as many columns as the width allows,
+// scrolled with the arrows when they do not fit the height.
 func (m Model) overlayHelp(body []string, k helpKeys) []string {
-	h := m.help
-	h.Width = m.w - 6
-	text := strings.Split(h.FullHelpView(k.FullHelp()), "\n")
-	text = append(text, "", m.st.Muted.Render("? or esc closes this help"))
+	st := m.st
+	type cell struct{ key, desc string }
+	var cells []cell
+	seen := map[string]bool{}
+	keyW, descW := 0, 0
+	for _, group := range k.FullHelp() {
+		for _, b := range group {
+			h := b.Help()
+			if h.Key == "" || seen[h.Key+h.Desc] || !b.Enabled() {
+				continue
+			}
+			seen[h.Key+h.Desc] = true
+			cells = append(cells, cell{h.Key, h.Desc})
+			keyW, descW = max(keyW, ansi.StringWidth(h.Key)), max(descW, ansi.StringWidth(h.Desc))
+		}
+	}
+	descW = min(descW, 26)
+	cellW := keyW + 1 + descW
+	inner := min(m.w-6, 3*(cellW+2))
+	cols := max(1, min((inner+2)/(cellW+2), 3))
+	rows := (len(cells) + cols - 1) / cols
+	var text []string
+	for r := range rows {
+		var line []string
+		for c := range cols {
+			if i := c*rows + r; i < len(cells) {
+				line = append(line, st.Accent.Render(draw.Fit(cells[i].key, keyW))+" "+st.Muted.Render(draw.Fit(cells[i].desc, descW)))
+			}
+		}
+		text = append(text, strings.Join(line, "  "))
+	}
+	page := max(len(body)-5, 3)
+	off := min(max(m.helpOff, 0), max(len(text)-page, 0))
+	foot := "? or esc closes this help"
+	if len(text) > page {
+		foot = fmt.Sprintf("keys %d–%d of %d · ↑↓ scroll · ", off+1, min(off+page, len(text)), len(text)) + foot
+		text = text[off:min(off+page, len(text))]
+	}
+	text = append(text, "", st.Muted.Render(foot))
 	w := 0
 	for _, l := range text {
 		w = max(w, ansi.StringWidth(l))
 	}
 	w = min(w+2, m.w-2)
-	box := draw.Box(m.st.Modal, "Keys", text, w+2, len(text)+2)
+	box := draw.Box(st.Modal, "Keys", text, w+2, len(text)+2)
 	return draw.Overlay(body, box, max((m.w-w-2)/2, 0), max((len(body)-len(box))/2, 0))
 }
 

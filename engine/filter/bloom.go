@@ -49,6 +49,10 @@ func (f *bloomFilter) TestAndAdd(id uint64) bool {
 
 func (f *bloomFilter) Test(id uint64) bool { return f.bf.Test(f.encode(id)) }
 
+func (f *bloomFilter) RateNow() float64 {
+	return TheoreticalFP(uint64(f.bf.Cap()), uint64(f.bf.K()), f.inserted)
+}
+
 func (f *bloomFilter) Spec() Spec { return f.spec }
 
 // bloomStructBytes is the memory of a Bloom filter besides its bitset

@@ -28,6 +28,8 @@ func (f *exactSet) Test(id uint64) bool {
 
 func (f *exactSet) Spec() Spec { return f.spec }
 
+func (f *exactSet) RateNow() float64 { return 0 }
+
 func (f *exactSet) Stats() Stats {
 	n := int64(len(f.ids))
 	bytes := ExactSetBytes(n)

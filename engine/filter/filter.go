@@ -39,6 +39,10 @@ type Filter interface {
 	Test(id uint64) bool
 	// Stats describes the filter's contents, accuracy and memory now.
 	Stats() Stats
+	// RateNow is Stats().EstimatedFP without counting bits: the formula's
+	// chance that the next new id is taken for seen, cheap enough to ask
+	// at every first sighting.
+	RateNow() float64
 	// MarshalBinary encodes the filter for a checkpoint: a small header
 	// with the counters of Stats, then, for a Bloom filter, the library's
 	// own binary encoding (bloom.BloomFilter.MarshalBinary), or, for an

@@ -67,6 +67,14 @@ func (f *rotatingFilter) TestAndAdd(id uint64) bool {
 
 func (f *rotatingFilter) Spec() Spec { return f.spec }
 
+func (f *rotatingFilter) RateNow() float64 {
+	miss := 1.0
+	for _, g := range f.gens {
+		miss *= 1 - g.RateNow()
+	}
+	return 1 - miss
+}
+
 // Stats sums the generations held now: M is their bits together, BitsSet
 // theirs, ApproxSize the ids they seem to hold (what is remembered), and
 // EstimatedFP the chance that a new id matches any of them. ExactBytes is

@@ -75,3 +75,40 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// FuzzLoad reads any bytes as a job file on disk, through Load's untrusted
+// read (a regular file, size-capped): it must agree with Parse, and a file
+// past the cap is refused without being read whole.
+func FuzzLoad(f *testing.F) {
+	f.Add([]byte("name: j\noperators: [{name: m, kind: map}]\n"))
+	f.Add([]byte("name: j\nsource: {file: /dev/zero}\noperators: [{name: m, kind: map}]\n"))
+	f.Add([]byte("name: j\noperators: [{name: c, kind: window-count, window: 1ns}]\n"))
+	f.Add([]byte(strings.Repeat("#", 70_000)))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := filepath.Join(dir, "job.yaml")
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, lerr := jobspec.Load(p)
+		want, perr := jobspec.Parse(p, data)
+		if len(data) > 64<<10 {
+			if lerr == nil {
+				t.Fatalf("Load read a %d-byte job file", len(data))
+			}
+			return
+		}
+		if (lerr == nil) != (perr == nil) {
+			t.Fatalf("Load: %v; Parse: %v", lerr, perr)
+		}
+		if perr != nil {
+			return
+		}
+		if f := want.Source.File; f != "" && !filepath.IsAbs(f) {
+			want.Source.File = filepath.Join(dir, f)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("Load and Parse disagree:\n%+v\n%+v", got, want)
+		}
+	})
+}

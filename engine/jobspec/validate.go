@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Error is a located error: "File:Line:Col: Msg". Line and Col are 1-based;
@@ -41,6 +42,14 @@ const (
 	MaxParallelism = 16
 	MaxRate        = 1_000_000
 	MaxDevices     = 1_000_000
+
+	// Windows are counted in whole milliseconds (event time is Unix ms),
+	// from 1 ms to a day. A record falls into Window/Slide windows, so
+	// that ratio is capped too: a 1h window sliding by 1ms would open 3.6
+	// million windows for every record.
+	MinWindow           = time.Millisecond
+	MaxWindow           = 24 * time.Hour
+	MaxWindowsPerRecord = 1000
 )
 
 // identifier is the form of job and operator names: they are typed in lab
@@ -64,8 +73,8 @@ var (
 // operator names unique and not source, sink or jobmanager; at least one
 // operator; parallelism 1..16; known kinds, partitions and dependency kinds;
 // forward only between stages of equal parallelism (the source is one node);
-// a window-count has Window > 0 and 0 < Slide <= Window with Window a multiple
-// of Slide, and only a window-count has a window, only a filter a drop list;
+// a window-count has 1ms <= Slide <= Window <= 24h, both whole milliseconds,
+// Window a multiple of Slide and at most 1000 times it, and only a window-count has a window, only a filter a drop list;
 // rate 1..1,000,000, devices 1..1,000,000, at least one action and no
 // duplicates; 0 <= LateFraction <= 1; durations >= 0, the trigger > 0.
 func (s Spec) Validate() error {
@@ -192,8 +201,14 @@ func (o Operator) validate(i int, seen map[string]bool, upstream string, upstrea
 		return bad(path+".window", "%s: a window-count needs a positive window, got %v", name, o.Window)
 	case o.Slide <= 0 || o.Slide > o.Window:
 		return bad(path+".slide", "%s: slide %v must be positive and at most the window %v", name, o.Slide, o.Window)
+	case o.Window < MinWindow || o.Window > MaxWindow || o.Window%time.Millisecond != 0:
+		return bad(path+".window", "%s: a window must be a whole number of milliseconds from %v to %v, got %v", name, MinWindow, MaxWindow, o.Window)
+	case o.Slide < MinWindow || o.Slide > o.Window || o.Slide%time.Millisecond != 0:
+		return bad(path+".slide", "%s: slide must be a whole number of milliseconds from %v to the window %v, got %v", name, MinWindow, o.Window, o.Slide)
 	case o.Window%o.Slide != 0:
 		return bad(path+".slide", "%s: window %v is not a multiple of slide %v", name, o.Window, o.Slide)
+	case o.Window/o.Slide > MaxWindowsPerRecord:
+		return bad(path+".slide", "%s: window %v sliding by %v puts every record in %d windows; at most %d are allowed (use a longer slide)", name, o.Window, o.Slide, o.Window/o.Slide, MaxWindowsPerRecord)
 	}
 	return nil
 }

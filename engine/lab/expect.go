@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -69,11 +70,18 @@ func Fields(rep *engine.Report) []string {
 	return out
 }
 
-func (s *Session) expect(c script.Command) error {
-	rep, err := s.Report()
+func (s *Session) expect(ctx context.Context, c script.Command) error {
+	rt, err := s.runtime()
 	if err != nil {
-		return s.errAt(c.Line, c.Col, "%v", err)
+		return s.startErr(c, err)
 	}
+	// The report without the expectations so far: no field names them,
+	// and carrying them made n expect lines cost n² (10 000 took a minute).
+	r, err := rt.ReportContext(ctx)
+	if err != nil {
+		return err
+	}
+	rep := &r
 	e := c.Expr
 	actual, err := Field(rep, e.Field)
 	if err != nil {

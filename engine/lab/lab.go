@@ -10,15 +10,20 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
+	"strings"
 
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/script"
+	"github.com/streamlab/streamlab/internal/userfile"
 )
 
 // ErrBadInput marks errors caused by the script or the files it names
 // (exit code 2); errors.Is(err, ErrBadInput) tells them apart.
 var ErrBadInput = errors.New("bad input")
+
+// ErrInterrupted marks a script stopped by its context (a signal) before
+// its end; RunScript then returns the report so far as well.
+var ErrInterrupted = errors.New("interrupted")
 
 // Error is a bad-input error at a position in a script.
 type Error struct {
@@ -46,6 +51,9 @@ type Options struct {
 	// DumpSource writes the admitted source log as JSON Lines to this path
 	// when the script ends.
 	DumpSource string
+	// Force lets DumpSource replace a file that exists; without it that is
+	// an error before the script runs.
+	Force bool
 	// Executor is "deterministic" (default) or "concurrent".
 	Executor string
 	// Log receives the text report of each `report` command; nil discards.
@@ -60,14 +68,30 @@ func RunScript(ctx context.Context, file string, src []byte, opts Options) (*eng
 	if err != nil {
 		return nil, fromScript(err)
 	}
+	if opts.DumpSource != "" && !opts.Force {
+		// Refuse before the run, not after it.
+		if _, err := os.Lstat(opts.DumpSource); err == nil {
+			return nil, &Error{File: opts.DumpSource, Msg: "exists; use --force to replace it (the file is replaced, never written through a link)"}
+		}
+	}
 	s := NewSession(file, opts)
 	defer s.Close()
 	for _, c := range sc.Commands {
-		if err := s.Exec(ctx, c); err != nil {
+		err := ctx.Err()
+		if err == nil {
+			err = s.Exec(ctx, c)
+		}
+		if err != nil && ctx.Err() != nil {
+			return s.interrupted(c)
+		}
+		if err != nil {
 			return nil, err
 		}
 	}
-	rep, err := s.Report()
+	rep, err := s.ReportContext(ctx)
+	if err != nil && ctx.Err() != nil && len(sc.Commands) > 0 {
+		return s.interrupted(sc.Commands[len(sc.Commands)-1])
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -77,6 +101,19 @@ func RunScript(ctx context.Context, file string, src []byte, opts Options) (*eng
 		}
 	}
 	return rep, nil
+}
+
+// interrupted is RunScript's result when its context ended during c: the
+// report so far, marked, and ErrInterrupted naming the line.
+func (s *Session) interrupted(c script.Command) (*engine.Report, error) {
+	err := fmt.Errorf("%w at %s:%d", ErrInterrupted, s.file, c.Line)
+	if s.rt == nil {
+		return nil, err
+	}
+	rep := s.rt.ReportSoFar()
+	rep.Expectations = append([]engine.Expectation{}, s.expectations...)
+	rep.Interrupted = true
+	return &rep, err
 }
 
 // fromScript turns a parse error into a bad-input Error.
@@ -95,26 +132,14 @@ func (s *Session) dumpSource(path string) error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(path, rt.DumpSource)
+	return s.writeAtomic(path, rt.DumpSource)
 }
 
-// writeAtomic writes a file through a temporary sibling and a rename, so a
-// reader never sees half a file.
-func writeAtomic(path string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return &Error{File: path, Msg: err.Error()}
-	}
-	defer os.Remove(tmp.Name())
-	if err := write(tmp); err != nil {
-		tmp.Close()
-		return &Error{File: path, Msg: err.Error()}
-	}
-	if err := tmp.Close(); err != nil {
-		return &Error{File: path, Msg: err.Error()}
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return &Error{File: path, Msg: err.Error()}
+// writeAtomic writes a file the user owns (see userfile.Write): atomically,
+// never through a link, over an existing file only with Force.
+func (s *Session) writeAtomic(path string, write func(io.Writer) error) error {
+	if err := userfile.Write(path, s.opts.Force, 0o644, write); err != nil {
+		return &Error{File: path, Msg: strings.TrimPrefix(err.Error(), path+": ")}
 	}
 	return nil
 }

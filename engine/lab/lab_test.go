@@ -170,9 +170,10 @@ func TestBadInputNamesLineAndColumn(t *testing.T) {
 		"kill count[7]\n":                                   "test.lab:1:6: no such node \"count[7]\"",
 		"set semantics sometimes\n":                         "test.lab:1:15: unknown semantics \"sometimes\"",
 		"set semantics exactly-once\nset ha none\nrun 10\n": "test.lab:3:1: invalid configuration: exactly-once needs preserved input",
-		"set semantics at-least-once\nset executor concurrent\nrun 10\n": "test.lab:3:1: invalid configuration: ha upstream-backup needs the deterministic executor",
-		"set restart fixed-delay tries=3\n":                              "test.lab:1:13: restart fixed-delay has no parameter \"tries\"",
-		"run fast\n":                                                     "test.lab:1:5:",
+		"set semantics at-least-once\nset executor concurrent\nrun 10\n":       "test.lab:3:1: invalid configuration: ha upstream-backup needs the deterministic executor",
+		"set semantics at-least-once\nrun 100\nkill count[1]\nkill count[1]\n": "test.lab:4:6: count[1] is already down",
+		"set restart fixed-delay tries=3\n":                                    "test.lab:1:13: restart fixed-delay has no parameter \"tries\"",
+		"run fast\n":                                                           "test.lab:1:5:",
 	}
 	for src, want := range cases {
 		_, err := lab.RunScript(context.Background(), "test.lab", []byte(src), lab.Options{})

@@ -26,6 +26,7 @@ type Session struct {
 	cfg          engine.Config
 	rt           *engine.Runtime
 	expectations []engine.Expectation
+	admitted     int64 // records the session's runs have admitted
 }
 
 // NewSession starts a lab on the default job with the default settings.
@@ -78,9 +79,9 @@ func (s *Session) Exec(ctx context.Context, c script.Command) error {
 	case script.VerbStep:
 		return s.step(c)
 	case script.VerbExpect:
-		return s.expect(c)
+		return s.expect(ctx, c)
 	case script.VerbReport:
-		rep, err := s.Report()
+		rep, err := s.ReportContext(ctx)
 		if err != nil {
 			return err
 		}
@@ -148,6 +149,11 @@ func (s *Session) runtime() (*engine.Runtime, error) {
 	}
 	rt, err := engine.New(s.spec, s.cfg)
 	if err != nil {
+		if !errors.Is(err, engine.ErrBadConfig) {
+			// Not the script's fault (a database another run holds,
+			// say): the run fails, the input is not blamed.
+			return nil, fmt.Errorf("the job could not start: %w", err)
+		}
 		return nil, &Error{File: s.file, Msg: err.Error()}
 	}
 	s.rt = rt
@@ -157,17 +163,52 @@ func (s *Session) runtime() (*engine.Runtime, error) {
 func (s *Session) run(ctx context.Context, c script.Command) error {
 	rt, err := s.runtime()
 	if err != nil {
-		return s.errAt(c.Line, c.Col, "%v", strings.TrimPrefix(err.Error(), s.file+": "))
+		return s.startErr(c, err)
+	}
+	if err := s.checkRecords(c); err != nil {
+		return err
 	}
 	if c.Duration > 0 {
-		rt.AdmitFor(c.Duration)
+		s.admitted += rt.AdmitFor(c.Duration)
 	} else {
-		rt.Admit(c.Count)
+		s.admitted += rt.Admit(c.Count)
 	}
 	if err := rt.Run(ctx); err != nil && ctx.Err() != nil {
 		return ctx.Err()
 	}
 	return nil
+}
+
+// checkRecords refuses a run that would admit more than a run's or a
+// script's worth of records, whatever its unit: a timed run admits about
+// source.rate records a second (`set source.rate 1000000`, `run 24h` would
+// be 86.4 billion).
+func (s *Session) checkRecords(c script.Command) error {
+	n, unit := c.Count, "records"
+	if c.Duration > 0 {
+		n = int64(s.spec.Source.Rate) * c.Duration.Milliseconds() / 1000
+		unit = fmt.Sprintf("records (%s at source.rate %d)", c.Duration, s.spec.Source.Rate)
+	}
+	at := c.Args[0]
+	switch {
+	case n > script.MaxRunRecords:
+		return s.errAt(at.Line, at.Col, "this run would admit %d %s; at most %d records per run: use a shorter run or a lower source.rate", n, unit, script.MaxRunRecords)
+	case s.admitted+n > script.MaxScriptRecords:
+		return s.errAt(at.Line, at.Col, "this run would bring the script to %d records; at most %d records per script", s.admitted+n, script.MaxScriptRecords)
+	}
+	return nil
+}
+
+// startErr places an error starting the job at the command c that started
+// it; only a configuration error is bad input.
+func (s *Session) startErr(c script.Command, err error) error {
+	if errors.Is(err, engine.ErrInternal) {
+		return err // the machine's, not the line's
+	}
+	if !errors.Is(err, ErrBadInput) {
+		return fmt.Errorf("%s:%d: %w", s.file, c.Line, err)
+	}
+	return s.errAt(c.Line, c.Col, "%v", strings.TrimPrefix(err.Error(), s.file+": "))
 }
 
 // Admit carries out a run command's admission without processing it, and
@@ -181,18 +222,25 @@ func (s *Session) Admit(c script.Command) (int64, error) {
 	}
 	rt, err := s.runtime()
 	if err != nil {
-		return 0, s.errAt(c.Line, c.Col, "%v", strings.TrimPrefix(err.Error(), s.file+": "))
+		return 0, s.startErr(c, err)
 	}
+	if err := s.checkRecords(c); err != nil {
+		return 0, err
+	}
+	var n int64
 	if c.Duration > 0 {
-		return rt.AdmitFor(c.Duration), nil
+		n = rt.AdmitFor(c.Duration)
+	} else {
+		n = rt.Admit(c.Count)
 	}
-	return rt.Admit(c.Count), nil
+	s.admitted += n
+	return n, nil
 }
 
 func (s *Session) step(c script.Command) error {
 	rt, err := s.runtime()
 	if err != nil {
-		return s.errAt(c.Line, c.Col, "%v", strings.TrimPrefix(err.Error(), s.file+": "))
+		return s.startErr(c, err)
 	}
 	for range c.Count {
 		did, err := rt.Step()
@@ -218,6 +266,33 @@ func (s *Session) Report() (*engine.Report, error) {
 	return &rep, nil
 }
 
+// ReportContext is Report, giving up with ctx's error when ctx ends first.
+func (s *Session) ReportContext(ctx context.Context) (*engine.Report, error) {
+	rt, err := s.runtime()
+	if err != nil {
+		return nil, err
+	}
+	rep, err := rt.ReportContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rep.Expectations = append([]engine.Expectation{}, s.expectations...)
+	return &rep, nil
+}
+
+// ReportSoFar is Report while a run admitted with Admit is still being
+// stepped: the ledger compares what the sink has so far with the
+// failure-free run at the same point (engine.Runtime.ReportSoFar). Before
+// the first run it is nil.
+func (s *Session) ReportSoFar() *engine.Report {
+	if s.rt == nil {
+		return nil
+	}
+	rep := s.rt.ReportSoFar()
+	rep.Expectations = append([]engine.Expectation{}, s.expectations...)
+	return &rep
+}
+
 // Expectations are the outcomes of the expect commands run so far.
 func (s *Session) Expectations() []engine.Expectation { return s.expectations }
 
@@ -239,7 +314,7 @@ func intArg(a script.Arg, lo, hi int64) (int64, bool) {
 func (s *Session) failure(c script.Command) error {
 	rt, err := s.runtime()
 	if err != nil {
-		return s.errAt(c.Line, c.Col, "%v", strings.TrimPrefix(err.Error(), s.file+": "))
+		return s.startErr(c, err)
 	}
 	switch {
 	case c.Verb == script.VerbRestart:

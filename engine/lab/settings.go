@@ -26,9 +26,9 @@ func Settings() []Setting { return settings }
 
 var settings = []Setting{
 	{Key: "seed", Values: "N", Doc: "the seed of the source and the scheduler", apply: func(s *Session, c script.Command, v script.Arg) error {
-		n, err := strconv.ParseInt(v.Text, 10, 64)
+		n, err := ParseSeed(v.Text)
 		if err != nil {
-			return fmt.Errorf("seed must be an integer, got %q", v.Text)
+			return err
 		}
 		if s.opts.Seed == nil {
 			s.cfg.Seed = n
@@ -181,6 +181,18 @@ var settings = []Setting{
 		}
 		return s.eachWindow(func(op *jobspec.Operator) { op.Slide = d })
 	}},
+}
+
+// ParseSeed parses a seed as every place that takes one must: `set seed`,
+// the --seed flag, STREAMLAB_SEED and the configuration file. A seed is a
+// decimal whole number; 0x10 or 010 would read differently to different
+// people, so neither is taken.
+func ParseSeed(text string) (int64, error) {
+	n, err := strconv.ParseInt(text, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("seed must be a whole number such as 7 (decimal, at most 19 digits), got %q", text)
+	}
+	return n, nil
 }
 
 func (s *Session) eachWindow(f func(op *jobspec.Operator)) error {

@@ -26,10 +26,13 @@ import (
 const (
 	MaxLineBytes   = 4096           // bytes in one line, without its line break
 	MaxLines       = 10_000         // lines in one script
-	MaxRunRecords  = 10_000_000     // records in one `run N`
+	MaxRunRecords  = 10_000_000     // records in one `run`, counted or timed (rate × duration)
 	MaxRunDuration = 24 * time.Hour // virtual time in one `run DURATION`
 	MaxSteps       = 1_000_000      // scheduler steps in one `step N`
 	MaxArgs        = 64             // arguments after the verb; bounds a script's memory
+	// MaxScriptRecords bounds the records all of one script's runs admit
+	// together, whatever their unit.
+	MaxScriptRecords = 100_000_000
 )
 
 // The verbs, in the order error messages list them.

@@ -176,12 +176,15 @@ type Store struct {
 	insert *inserter
 	upsert *inserter // nil unless keyed
 	stage  *inserter // into `pending`
+	lock   *os.File  // holds the named file's flock until Close
 }
 
 // Open creates the database at path, or overwrites streamlab's tables in an
 // existing one: `results`, `events` and `pending` are dropped and recreated so
 // that a run starts empty. Other tables in the file are left alone, and a file
-// that is not a SQLite database is an error rather than being clobbered. The
+// that is not a SQLite database is an error rather than being clobbered; so
+// is a table of one of those names that streamlab did not make (ErrNotOurs),
+// and a file another store holds open (ErrInUse). The
 // file is kept after Close. An empty path means a private temporary file that
 // Close removes.
 func Open(path string, layout Layout) (*Store, error) {
@@ -219,6 +222,13 @@ func open(what, path string, layout Layout, wipe bool) (*Store, error) {
 	// might open. WAL + synchronous=NORMAL: a commit costs no fsync but the
 	// file never corrupts; busy_timeout waits for other readers of the file
 	// (a learner's sqlite3 shell) instead of failing at once.
+	if !s.temp {
+		lock, err := lockFile(s.path)
+		if err != nil {
+			return nil, fmt.Errorf("table: %s %s: %w", what, s.path, err)
+		}
+		s.lock = lock
+	}
 	esc := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(s.path)
 	db, err := sql.Open("sqlite", "file:"+esc+
 		"?_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)")
@@ -233,6 +243,9 @@ func open(what, path string, layout Layout, wipe bool) (*Store, error) {
 		}
 		if s.temp {
 			removeFiles(s.path)
+		}
+		if s.lock != nil {
+			s.lock.Close()
 		}
 		return nil, fmt.Errorf("table: %s %s: %w", what, s.path, err)
 	}
@@ -254,6 +267,9 @@ func (s *Store) init(wipe bool) error {
 		"CREATE INDEX IF NOT EXISTS pending_txn ON pending (txn, batch)",
 	}
 	if wipe {
+		if err := checkOwner(s.db); err != nil {
+			return err
+		}
 		ddl = append([]string{"DROP TABLE IF EXISTS results", "DROP TABLE IF EXISTS events", "DROP TABLE IF EXISTS pending"}, ddl...)
 	}
 	err := s.tx(false, func(tx *sql.Tx) error {
@@ -303,6 +319,10 @@ func (s *Store) Close() error {
 	s.db = nil
 	if s.temp {
 		removeFiles(s.path)
+	}
+	if s.lock != nil {
+		s.lock.Close() // releases the flock
+		s.lock = nil
 	}
 	if err != nil {
 		return fmt.Errorf("table: close: %w", err)

@@ -73,8 +73,9 @@ func (e *GuardError) Error() string {
 	return msg + "; the exercise's budget should have stopped it first (the machine may be overloaded, or the grader has a bug); no score was given"
 }
 
-// Is makes every GuardError an ErrGuard.
-func (e *GuardError) Is(target error) bool { return target == ErrGuard }
+// Is makes every GuardError an ErrGuard and an engine.ErrInternal: it is
+// not the answer's fault.
+func (e *GuardError) Is(target error) bool { return target == ErrGuard || target == engine.ErrInternal }
 
 // Options are the grader's settings.
 type Options struct {
@@ -162,10 +163,22 @@ func StudentSeed(secret, student, exercise string) int64 {
 // All grades the answers under dir to each exercise (see answer.Locate).
 // A broken answer fails its exercise and grading goes on; an error is
 // returned only for a broken pack (ErrBrokenPack) or a cancelled context.
+//
+// When ctx ends (a signal), All returns the result so far with every
+// exercise not yet graded failed for that reason, Interrupted set, and an
+// error that is ErrInterrupted.
 func All(ctx context.Context, exs []*pack.Exercise, dir string, opts Options) (*Result, error) {
 	res := &Result{Seed: opts.Seed, Passed: true, Exercises: []ExerciseResult{}}
-	for _, ex := range exs {
+	for i, ex := range exs {
 		r, err := Dir(ctx, ex, dir, opts)
+		if err != nil && ctx.Err() != nil {
+			why := errors.New("grading was interrupted before this exercise was graded")
+			for _, rest := range exs[i:] {
+				res.add(failed(rest, opts, answer.Locate(rest, dir), why))
+			}
+			res.Interrupted = true
+			return res, fmt.Errorf("%w after %d of %d exercises", ErrInterrupted, i, len(exs))
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -174,8 +187,22 @@ func All(ctx context.Context, exs []*pack.Exercise, dir string, opts Options) (*
 	return res, nil
 }
 
+// ErrInterrupted marks grading stopped by its context before the end.
+var ErrInterrupted = errors.New("grading interrupted")
+
+// recovered turns a panic while grading ex into that exercise's failure:
+// a bug in the grader must not take the other exercises' grades with it,
+// nor read as a broken pack. Use it deferred, with the named results.
+func recovered(ex *pack.Exercise, opts Options, file string, res *ExerciseResult, err *error) {
+	if p := recover(); p != nil {
+		*res = failed(ex, opts, file, fmt.Errorf("internal error while grading (a bug in streamlab, not in the answer): %v", p))
+		*err = nil
+	}
+}
+
 // Dir grades the answer to ex found under dir.
-func Dir(ctx context.Context, ex *pack.Exercise, dir string, opts Options) (ExerciseResult, error) {
+func Dir(ctx context.Context, ex *pack.Exercise, dir string, opts Options) (res ExerciseResult, err error) {
+	defer recovered(ex, opts, answer.Locate(ex, dir), &res, &err)
 	a, err := answer.Load(ex, dir)
 	if err != nil {
 		return failed(ex, opts, answer.Locate(ex, dir), err), nil
@@ -185,7 +212,8 @@ func Dir(ctx context.Context, ex *pack.Exercise, dir string, opts Options) (Exer
 
 // Bytes grades an answer held in memory, as the terminal lab has it; file
 // names it in messages.
-func Bytes(ctx context.Context, ex *pack.Exercise, file string, data []byte, opts Options) (ExerciseResult, error) {
+func Bytes(ctx context.Context, ex *pack.Exercise, file string, data []byte, opts Options) (res ExerciseResult, err error) {
+	defer recovered(ex, opts, file, &res, &err)
 	a, err := answer.Parse(ex, file, data)
 	if err != nil {
 		return failed(ex, opts, file, err), nil
@@ -196,7 +224,8 @@ func Bytes(ctx context.Context, ex *pack.Exercise, file string, data []byte, opt
 // Answer grades a parsed answer: under one seed for a prediction, under
 // each of the exercise's seeds otherwise, where a check scores only when it
 // holds under all of them.
-func Answer(ctx context.Context, ex *pack.Exercise, a *answer.Answer, opts Options) (ExerciseResult, error) {
+func Answer(ctx context.Context, ex *pack.Exercise, a *answer.Answer, opts Options) (res ExerciseResult, err error) {
+	defer recovered(ex, opts, a.File, &res, &err)
 	seeds := opts.seeds(ex)
 	var perSeed [][]CheckResult
 	for _, seed := range seeds {
@@ -212,7 +241,7 @@ func Answer(ctx context.Context, ex *pack.Exercise, a *answer.Answer, opts Optio
 		}
 		perSeed = append(perSeed, crs)
 	}
-	res := newResult(ex, opts, a.File)
+	res = newResult(ex, opts, a.File)
 	for i, c := range ex.Checks {
 		cr := perSeed[0][i]
 		for k := 1; k < len(perSeed) && cr.Passed; k++ {
@@ -253,8 +282,8 @@ func grade1(ctx context.Context, ex *pack.Exercise, a *answer.Answer, opts Optio
 		return nil, nil, ctx.Err()
 	case errors.Is(err, context.DeadlineExceeded):
 		return nil, nil, &GuardError{ID: ex.ID, Limit: limit, At: r.at}
-	case errors.Is(err, ErrBrokenPack):
-		return nil, nil, err
+	case errors.Is(err, ErrBrokenPack), errors.Is(err, engine.ErrInternal):
+		return nil, nil, err // neither is the answer's fault
 	default:
 		return nil, err, nil
 	}
@@ -638,8 +667,8 @@ func (r *runner) run(ctx context.Context) (*engine.Report, error) {
 			}
 		}
 	}
-	r.at = ""
-	rep, err := r.s.Report()
+	r.at = "the report" // the failure-free run catches up: it counts against the limit too
+	rep, err := r.s.ReportContext(ctx)
 	if err != nil {
 		return nil, r.blame(part{file: ex.File}, err)
 	}
@@ -648,6 +677,9 @@ func (r *runner) run(ctx context.Context) (*engine.Report, error) {
 
 // blame names the file an error came from, and marks the pack's errors.
 func (r *runner) blame(p part, err error) error {
+	if errors.Is(err, engine.ErrInternal) {
+		return err // the machine's fault: neither the answer's nor the pack's
+	}
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 		return err
 	}
@@ -718,7 +750,7 @@ func (r *runner) jobPath() (string, error) {
 func (r *runner) tempDir() (string, error) {
 	d, err := os.MkdirTemp("", "streamlab-grade-*")
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("%w: %v", engine.ErrInternal, err)
 	}
 	r.tmp = append(r.tmp, d)
 	return d, nil

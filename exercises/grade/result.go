@@ -10,6 +10,9 @@ type Result struct {
 	// there, so that a script can tell which.
 	Seed      *int64           `json:"seed"`
 	Exercises []ExerciseResult `json:"exercises"`
+	// Interrupted is true when a signal stopped grading: the exercises not
+	// graded by then fail with that reason.
+	Interrupted bool `json:"interrupted,omitempty"`
 }
 
 // ExerciseResult is the outcome of grading one exercise.

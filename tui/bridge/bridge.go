@@ -88,6 +88,11 @@ type Bridge struct {
 	probeID uint64 // the record id whose bits each frame carries
 	probing bool
 
+	guarantee string // the engine's note on a weaker guarantee than asked
+
+	watchReport bool // frames carry the report (the report overlay is open)
+	reportNow   bool // the next frame carries it, whatever the frame's number
+
 	// A lesson's or an exercise's session: its seed, the directory its
 	// script lives in, and for a lesson the step tracker with what it has
 	// not yet observed.
@@ -99,6 +104,7 @@ type Bridge struct {
 	obsRejected []lessons.Rejection
 	needObs     bool
 	freshNeeded bool
+	readUntil   time.Time // while a run plays, no step finishes before this
 }
 
 // New opens a session on opts.Job. The error is the engine's, for a job or
@@ -219,6 +225,10 @@ func (b *Bridge) Frame() Frame {
 	} else {
 		f.Snap = b.previewSnapshot()
 	}
+	f.Note = b.guarantee
+	if b.watchReport {
+		b.addReport(&f)
+	}
 	if b.probing {
 		f.Probe = &FilterProbe{ID: b.probeID}
 		if b.rt != nil {
@@ -261,3 +271,35 @@ func (b *Bridge) Script() []string { return append([]string(nil), b.rec...) }
 // Session is the current lab session (for tests, from the goroutine that
 // drives the bridge).
 func (b *Bridge) Session() *lab.Session { return b.sess }
+
+// reportEvery is how many frames apart the report is refreshed while a run
+// plays: working it out drains the failure-free reference, more work than
+// a frame's snapshot.
+const reportEvery = 5
+
+// addReport puts the session's report into f for the report overlay.
+func (b *Bridge) addReport(f *Frame) {
+	if b.rt == nil {
+		f.ReportWhy = "the job has not started yet: run something (run 3000, or space) and the report fills in"
+		return
+	}
+	if !b.paused && !b.reportNow && b.seq%reportEvery != 0 {
+		return
+	}
+	b.reportNow = false
+	f.Report = b.report()
+}
+
+// report is the session's report as it stands: while records admitted are
+// still being processed, the ledger compares with the failure-free run
+// at the same point rather than at the end of the admission.
+func (b *Bridge) report() *engine.Report {
+	if b.pace.busy {
+		return b.sess.ReportSoFar()
+	}
+	rep, err := b.sess.Report()
+	if err != nil {
+		return nil
+	}
+	return rep
+}

@@ -41,6 +41,15 @@ type Frame struct {
 	// Probe is the watched record id's bit positions in the filter, read
 	// when the frame was made; nil when no id is watched.
 	Probe *FilterProbe
+	// Report is the session's report while the report overlay watches it
+	// (refreshed every few frames); ReportWhy says why there is none.
+	Report    *engine.Report
+	ReportWhy string
+	// Choices answers a CheckChoices request; nil in other frames.
+	Choices *Choices
+	// Note says why the guarantee in effect is weaker than the one asked
+	// for (engine.ConfigReport.Note); empty when it is not.
+	Note string
 	// Lesson is the step tracker's word in a lesson's session; nil
 	// elsewhere.
 	Lesson *LessonState
@@ -73,6 +82,12 @@ func (f *Frame) merge(older Frame) {
 	f.Events = append(older.Events, f.Events...)
 	f.Results = append(older.Results, f.Results...)
 	f.Missed += older.Missed
+	if f.Choices == nil {
+		f.Choices = older.Choices
+	}
+	if f.Report == nil && f.ReportWhy == "" {
+		f.Report, f.ReportWhy = older.Report, older.ReportWhy
+	}
 	if len(f.Events) > maxPendingEvents {
 		f.Missed += int64(len(f.Events) - maxPendingEvents)
 		f.Events = f.Events[len(f.Events)-maxPendingEvents:]

@@ -25,6 +25,12 @@ func (b *Bridge) Handle(r Request) {
 		b.resume()
 	case Finish:
 		b.endPlay()
+	case WatchReport:
+		b.watchReport, b.reportNow = true, true
+	case StopReport:
+		b.watchReport = false
+	case CheckChoices:
+		b.pending.Choices = b.checkChoices(r.Line, r.Lines)
 	case StepOne:
 		b.paused = true
 		b.stepOne()
@@ -101,6 +107,12 @@ func (b *Bridge) line(text string) {
 		b.note(Result{Line: placed, Info: c.Node + " dies at the next record it processes"})
 		return
 	}
+	if wasInFlight && c.Verb == script.VerbReport {
+		// Looking changes nothing: the run plays on, and the overlay
+		// shows the report as it stands.
+		b.note(Result{Line: c.String(), Info: "so far: " + b.summary(b.report())})
+		return
+	}
 	b.endPlay()
 	b.finishQuantum()
 	if b.freshFor(c) {
@@ -162,6 +174,14 @@ func (b *Bridge) reportSummary() string {
 	rep, err := b.sess.Report()
 	if err != nil {
 		return err.Error()
+	}
+	return b.summary(rep)
+}
+
+// summary is a report's gist in one line.
+func (b *Bridge) summary(rep *engine.Report) string {
+	if rep == nil {
+		return "no report yet"
 	}
 	s := rep.Sink
 	return fmt.Sprintf("job %s: %d records in; sink delivered %d, unique %d, duplicates %d, lost %d, correct %v",

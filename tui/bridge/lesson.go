@@ -2,7 +2,9 @@ package bridge
 
 import (
 	"strings"
+	"time"
 
+	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/lab"
 	"github.com/streamlab/streamlab/engine/script"
 	"github.com/streamlab/streamlab/lessons"
@@ -72,25 +74,69 @@ func firstJob(solution []string) string {
 	return ""
 }
 
+// stepReading is how long a step just finished holds back the next
+// one while a run plays: the learner reads the next step's text before
+// what it asks for can complete.
+const stepReading = 1500 * time.Millisecond
+
 // observe shows the step tracker the session as it is now: its report
 // once the job runs, the events and the refusals since the last look.
+// While a run plays, at most one step finishes per look: the events after
+// the one that finished it wait for the next look, stepReading later.
 func (b *Bridge) observe() {
 	b.needObs = false
 	if b.tracker == nil || b.sess == nil {
 		return
 	}
-	b.drainBus()
-	o := lessons.Observation{Events: b.obsEvents, Rejected: b.obsRejected, Session: int(b.gen)}
-	if b.rt != nil {
-		if rep, err := b.sess.Report(); err == nil {
-			o.Report = rep
-		}
+	playing := b.pace.typed
+	if playing && b.lastTick.Before(b.readUntil) {
+		return
 	}
-	b.obsEvents, b.obsRejected = nil, nil
+	b.drainBus()
+	o := lessons.Observation{Rejected: b.obsRejected, Session: int(b.gen)}
+	if b.rt != nil {
+		o.Report = b.report()
+	}
+	b.obsRejected = nil
+	evs := b.obsEvents
+	b.obsEvents = nil
+	if playing {
+		// The current step's own events one at a time, then none: the
+		// events after the moment it finishes are the next step's.
+		_, st, ok := b.tracker.Current()
+		for i, e := range evs {
+			if !ok || st.Goal.Event == "" || e.Kind != st.Goal.Event || (st.Goal.Node != "" && e.Node != st.Goal.Node) {
+				continue
+			}
+			o.Events = evs[i : i+1]
+			if len(b.tracker.Observe(o)) > 0 {
+				b.obsEvents = append([]engine.Event(nil), evs[i+1:]...)
+				b.stepFinished()
+				return
+			}
+			o.Rejected = nil
+		}
+		o.Events = nil
+		if len(b.tracker.Observe(o)) > 0 {
+			b.obsEvents = evs
+			b.stepFinished()
+		}
+		return
+	}
+	o.Events = evs
 	if len(b.tracker.Observe(o)) == 0 {
 		return
 	}
+	b.stepFinished()
+}
+
+// stepFinished follows a finished step: the UI hears of it, a fresh step
+// is noted, and while a run plays the next look waits.
+func (b *Bridge) stepFinished() {
 	b.dirty = true
+	if b.pace.typed {
+		b.readUntil = b.lastTick.Add(stepReading)
+	}
 	if _, st, ok := b.tracker.Current(); ok && st.Fresh {
 		b.freshNeeded = true
 	}

@@ -105,7 +105,9 @@ func (b *Bridge) tick(now time.Time) {
 func (b *Bridge) admit(d time.Duration) bool {
 	b.finishQuantum()
 	if err := b.ensureRuntime(); err != nil {
-		b.fail("run", err)
+		// Said once: time stops until the settings change.
+		b.fail("run", fmt.Errorf("%v (paused: change a setting, or open the job again)", plain(err)))
+		b.paused = true
 		return false
 	}
 	admitted := b.rt.AdmitFor(d)
@@ -324,5 +326,5 @@ func (b *Bridge) killInPlay(c script.Command) (string, error) {
 
 // clockText writes virtual ms as the status bar does: m:ss.t.
 func clockText(ms int64) string {
-	return fmt.Sprintf("%d:%04.1f", ms/60000, float64(ms%60000)/1000)
+	return fmt.Sprintf("%d:%02d.%d", ms/60000, ms/1000%60, ms/100%10)
 }

@@ -153,3 +153,121 @@ func TestRunAtMaxSpeedIsImmediate(t *testing.T) {
 func itoa(n int64) string { return strconvFormat(n) }
 
 func strconvFormat(n int64) string { return strconv.FormatInt(n, 10) }
+
+// Settings the engine refuses to start are reported once, and time stops
+// rather than repeating the error every tick.
+func TestRefusedSettingsAreReportedOnce(t *testing.T) {
+	b := newBridge(t, Options{Job: "clicks", Seed: 1})
+	b.Handle(Request{Kind: Line, Line: "set semantics at-least-once"})
+	b.Handle(Request{Kind: Line, Line: "set ha none"})
+	b.Handle(Request{Kind: Resume})
+	at := t0
+	var errs []string
+	for range 30 {
+		ticks(b, &at, 1, time.Second/30)
+		for _, r := range b.Frame().Results {
+			if r.Err != "" {
+				errs = append(errs, r.Err)
+			}
+		}
+	}
+	if len(errs) != 1 || !strings.Contains(errs[0], "at-least-once needs preserved input") {
+		t.Errorf("errors %q, want the engine's reason once", errs)
+	}
+	if f := b.Frame(); !f.Paused || f.ClockMS > 100 {
+		t.Errorf("paused %v, clock %d ms after the refusal", f.Paused, f.ClockMS)
+	}
+	ch := b.checkChoices("ha", []string{"none", "upstream-backup"})
+	if ch.Refused["none"] == "" || ch.Refused["upstream-backup"] != "" {
+		t.Errorf("choices %+v", ch)
+	}
+}
+
+// report typed while a run plays answers from the report so far and lets
+// the run play on; it is not recorded.
+func TestReportWhilePlayingKeepsPlaying(t *testing.T) {
+	b := newBridge(t, Options{Job: "clicks", Seed: 2})
+	b.Handle(Request{Kind: Line, Line: "run 3000"})
+	at := t0
+	ticks(b, &at, 60, time.Second/30)
+	b.Frame()
+	n := len(b.Script())
+	b.Handle(Request{Kind: Line, Line: "report"})
+	rs := b.Frame().Results
+	if !b.Playing() || len(rs) != 1 || !strings.HasPrefix(rs[0].Info, "so far: ") || len(b.Script()) != n {
+		t.Errorf("playing %v, results %+v, script %d lines (was %d)", b.Playing(), rs, len(b.Script()), n)
+	}
+	if strings.Contains(rs[0].Info, "lost 0,") == false {
+		t.Errorf("the report so far counts unprocessed records as lost: %s", rs[0].Info)
+	}
+}
+
+// At ×8 count[1] is back 0.6 s of wall time after it died (a run long
+// enough to go on playing meanwhile), but the lesson
+// shows step 2 (the replacement) for a second and a half before its
+// restart can finish it: a step is read before the next completes.
+func TestNextStepWaitsWhileAFastRunPlays(t *testing.T) {
+	l, err := lessons.Find("3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := newBridge(t, Options{Seed: 1, Speed: 8})
+	b.Handle(Request{Kind: OpenSession, Lesson: l, Seed: 7, Workspace: t.TempDir()})
+	for _, line := range []string{"job clicks", "set semantics at-most-once", "kill count[1] at 1200", "run 6000"} {
+		b.Handle(Request{Kind: Line, Line: line})
+	}
+	at := t0
+	var firstOne, firstTwo time.Time
+	var backAt time.Time
+	for i := 0; b.Playing() && i < 2000; i++ {
+		ticks(b, &at, 1, time.Second/30)
+		f := b.Frame()
+		if f.Lesson.Done >= 1 && firstOne.IsZero() {
+			firstOne = at
+		}
+		if f.Lesson.Done >= 2 && firstTwo.IsZero() {
+			firstTwo = at
+		}
+		if !firstOne.IsZero() && backAt.IsZero() && nodeState(f, "count[1]").State == engine.NodeRunning {
+			backAt = at
+		}
+	}
+	b.Handle(Request{Kind: Finish})
+	if firstOne.IsZero() || firstTwo.IsZero() {
+		t.Fatalf("steps not seen done: one at %v, two at %v", firstOne, firstTwo)
+	}
+	if d := firstTwo.Sub(firstOne); d < stepReading {
+		t.Errorf("step 2 was current for %s of wall time, want at least %s", d, stepReading)
+	}
+	if backAt.Sub(firstOne) >= stepReading {
+		t.Skipf("count[1] came back %s after step 1 at ×8; the test needs it sooner", backAt.Sub(firstOne))
+	}
+}
+
+// A run typed while time runs by itself plays, then time runs on; typed
+// while paused, the lab is paused again once it has played.
+func TestPlayedRunRestoresRunningOrPaused(t *testing.T) {
+	for _, running := range []bool{true, false} {
+		b := newBridge(t, Options{Job: "clicks", Seed: 1, Running: running})
+		at := t0
+		ticks(b, &at, 3, time.Second/30)
+		b.Handle(Request{Kind: Line, Line: "run 200"})
+		if !b.Playing() || b.Frame().Paused {
+			t.Fatalf("running %v: run 200 is not playing", running)
+		}
+		for i := 0; b.Playing() && i < 200; i++ {
+			ticks(b, &at, 1, time.Second/30)
+		}
+		if b.Playing() {
+			t.Fatalf("running %v: run 200 still playing", running)
+		}
+		if got := b.Frame().Paused; got == running {
+			t.Errorf("time was running %v before the run; paused %v after it", running, got)
+		}
+		before := b.Frame().Snap.Admitted
+		ticks(b, &at, 45, time.Second/30)
+		if moved := b.Frame().Snap.Admitted > before; moved != running {
+			t.Errorf("running %v: records admitted after the run: %v", running, moved)
+		}
+	}
+}

@@ -43,6 +43,15 @@ const (
 	// Finish plays the typed run in flight to its end at once (the
 	// fast-forward key).
 	Finish
+	// WatchReport puts the session's report into frames (Frame.Report)
+	// until StopReport: the lab's report overlay. It is not recorded.
+	WatchReport
+	// StopReport stops sending the report.
+	StopReport
+	// CheckChoices asks which of Request.Lines, values of the setting
+	// Request.Line, the engine would refuse with the current settings; the
+	// answer comes in Frame.Choices.
+	CheckChoices
 )
 
 // Request is what the UI asks of the bridge.

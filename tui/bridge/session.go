@@ -58,6 +58,9 @@ func (b *Bridge) open(prelude []string) error {
 	b.settings = b.effectiveSettings(settings)
 	b.lineNo = headerLines + len(prelude)
 	b.preview = nil
+	if b.pace.typed && b.pace.wasPaused {
+		b.paused = true // a run that was playing is gone with its session
+	}
 	b.pace = pacer{}
 	b.broken = ""
 	b.probing = false // the UI picks its rows afresh in a new session
@@ -87,6 +90,7 @@ func (b *Bridge) attach() {
 	b.rt = rt
 	b.sub = rt.Bus().Subscribe(4096)
 	b.preview = nil
+	b.guarantee = rt.Report().Config.Note // nothing admitted yet: cheap
 	b.note(Result{Info: fmt.Sprintf("job %s started", rt.Spec().Name)})
 }
 
@@ -173,9 +177,13 @@ func (b *Bridge) previewSnapshot() engine.Snapshot {
 	sink := cfg.Sink
 	cfg.Sink, cfg.DBPath, cfg.NoLedger = engine.SinkLog, "", true
 	var s engine.Snapshot
+	b.guarantee = ""
 	if rt, err := engine.New(b.sess.Spec(), cfg); err == nil {
 		s = rt.Snapshot()
 		rt.Close()
+		if _, _, note, err := engine.Guarantee(b.sess.Config(), b.sess.Spec()); err == nil {
+			b.guarantee = note
+		}
 	} else {
 		s = engine.Snapshot{Job: b.sess.Spec().Name, State: "invalid"}
 	}

@@ -35,6 +35,10 @@ type Entry struct {
 	// Noisy entries (one per admission) are hidden unless verbose.
 	Noisy bool
 	Text  string
+	// routine is the event kind of a routine entry (see routine); repeat
+	// counts the earlier ones it stands for.
+	routine engine.EventKind
+	repeat  int
 }
 
 // Model is the events pane.
@@ -66,13 +70,50 @@ func (m *Model) SetFocused(f bool) { m.focused = f }
 // verbose, or they would bury everything else.
 var noisy = map[engine.EventKind]bool{engine.EventAdmitted: true, engine.EventRunQuiet: true}
 
-// SetFrame appends the frame's bus events and request results.
+// routine are the event kinds that come with every micro-batch: a run of
+// them is collapsed into the latest of each kind with a count, so they do
+// not push a failure out of view.
+var routine = map[engine.EventKind]bool{
+	engine.EventBatchCommitted: true, engine.EventWatermark: true, engine.EventDroppedLate: true,
+	engine.EventKillUnfired: true,
+}
+
+// SetFrame appends the frame's request results, then the bus events they
+// and time caused: a command comes before what it did.
 func (m *Model) SetFrame(f bridge.Frame) {
 	m.clock = f.ClockMS
 	m.missed += f.Missed
+	m.results(f)
 	for _, e := range f.Events {
-		m.add(Entry{TimeMS: e.TimeMS, Kind: kindEvent, Noisy: noisy[e.Kind], Text: e.Text})
+		// The engine stamps some events with the end of the admission
+		// they belong to; they happened no later than the lab's clock.
+		at := min(e.TimeMS, f.ClockMS)
+		if routine[e.Kind] {
+			m.addRoutine(Entry{TimeMS: at, Kind: kindEvent, Text: e.Text, routine: e.Kind})
+			continue
+		}
+		m.add(Entry{TimeMS: at, Kind: kindEvent, Noisy: noisy[e.Kind], Text: e.Text})
 	}
+}
+
+// addRoutine replaces the latest entry of the same routine kind when only
+// routine (or hidden, noisy) entries came since, counting it.
+func (m *Model) addRoutine(e Entry) {
+	for i := len(m.entries) - 1; i >= 0 && (m.entries[i].routine != "" || m.entries[i].Noisy); i-- {
+		if m.entries[i].routine == e.routine {
+			e.repeat = m.entries[i].repeat + 1
+			m.entries = append(m.entries[:i], m.entries[i+1:]...)
+			if m.scroll > 0 {
+				m.scroll-- // add counts it again
+			}
+			break
+		}
+	}
+	m.add(e)
+}
+
+// results logs the frame's answers to requests.
+func (m *Model) results(f bridge.Frame) {
 	for _, r := range f.Results {
 		switch {
 		case r.Err != "" && r.Line != "":
@@ -88,6 +129,10 @@ func (m *Model) SetFrame(f bridge.Frame) {
 		}
 	}
 }
+
+// Clear forgets every entry: a lesson or an exercise starts with an empty
+// log, not the last one's events.
+func (m *Model) Clear() { m.entries, m.scroll, m.missed = nil, 0, 0 }
 
 // Add appends a line of the UI's own (a syntax error in the palette, …).
 func (m *Model) Add(text string, isErr bool) {
@@ -164,6 +209,15 @@ func (m Model) Lines() []string {
 	iw, ih := m.w-2, m.h-2
 	list := m.Entries()
 	body := m.wrapped(list[:max(len(list)-m.scroll, 0)], iw, ih)
+	// Scrolled to the top, show a full page of the oldest entries rather
+	// than one entry over blank rows.
+	for sc := m.scroll - 1; len(body) < ih && sc >= 0; sc-- {
+		next := m.wrapped(list[:max(len(list)-sc, 0)], iw, ih)
+		if len(next) > ih {
+			break
+		}
+		body = next
+	}
 	if len(list) == 0 {
 		body = []string{m.st.Muted.Render("quiet so far")}
 	}
@@ -179,14 +233,23 @@ func (m Model) wrapped(list []Entry, w, h int) []string {
 	}
 	var out []string
 	for i := len(list) - 1; i >= 0 && len(out) < h; i-- {
-		lines := strings.Split(ansi.Wrap(m.line(list[i]), w, " "), "\n")
+		var lines []string
+		if list[i].routine != "" {
+			// Routine lines stay one line: they must not push a failure
+			// out of view.
+			lines = []string{ansi.Truncate(m.line(list[i]), w, "…")}
+		} else {
+			lines = strings.Split(ansi.Wrap(m.line(list[i]), w, " "), "\n")
+		}
 		for j := range lines {
 			if j > 0 {
 				lines[j] = "  " + lines[j]
 			}
 		}
 		if len(out)+len(lines) > h && len(out) > 0 {
-			break // only whole entries, unless one alone is taller than the pane
+			// The oldest entry shown may be cut at its top, so the pane
+			// has no blank rows.
+			lines = lines[len(lines)-(h-len(out)):]
 		}
 		out = append(lines, out...)
 	}
@@ -206,6 +269,9 @@ func (m Model) line(e Entry) string {
 		text = st.Accent.Render(text)
 	case kindInfo:
 		text = st.Text.Render(text)
+	}
+	if e.repeat > 0 {
+		text += st.Muted.Render(fmt.Sprintf(" (×%d)", e.repeat+1))
 	}
 	return st.Muted.Render(draw.Clock(e.TimeMS)) + " " + text
 }

@@ -122,6 +122,7 @@ func TestBloomNumbersAtEveryWidth(t *testing.T) {
 		wants []string
 	}{
 		{28, 14, []string{"m 512 · k 3 · n 200", "32.9% est", "15.6% meas", "false drops 37 / 237", "200 B", "5.0 kB"}},
+		{26, 14, []string{"fp 32.9%/15.6% est/meas", "false drops 37 / 237"}}, // both rates, not cut
 		{52, 20, []string{"512 bits · 3 hash functions", "32.9% predicted", "15.6% measured", "37 of 237 new ids", "exact set", "(×25)", "each cell ≈ 2 bits"}},
 	} {
 		view := ansi.Strip(pane(c.w, c.h, snap).View())

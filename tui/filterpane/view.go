@@ -182,10 +182,15 @@ func (m Model) statLines(w int) []statLine {
 		ratio = st.Muted.Render(fmt.Sprintf(" (×%.0f)", float64(s.ExactBytes)/float64(s.Bytes)))
 	}
 	if !wide {
+		fp := est + " est" + dot + meas + " meas"
+		if len("fp ")+ansi.StringWidth(fp) > w {
+			// Both rates matter more than their labels' length.
+			fp = est + "/" + meas + st.Muted.Render(" est/meas")
+		}
 		return []statLine{
 			{fmt.Sprintf("m %d · k %d · n %s", s.M, s.K, draw.Count(s.Inserted)), 9},
 			{m.kv("fill", fill, w), 3},
-			{m.kv("fp", est+" est"+dot+meas+" meas", w), 8},
+			{m.kv("fp", fp, w), 8},
 			{m.kv(drops, falses+" / "+draw.Count(s.Firsts), w), 5},
 			{m.kv("mem", draw.Bytes(s.Bytes)+dot+bitsPerID(s.BitsPerElement), w), 7},
 			{m.kv("exact", draw.Bytes(s.ExactBytes)+dot+bitsPerID(s.ExactBitsPerElement), w), 6},

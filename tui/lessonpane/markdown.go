@@ -38,7 +38,7 @@ func Markdown(st *styles.Styles, md string, w int) []string {
 			}
 		case strings.HasPrefix(trim, "#"):
 			flush()
-			out = append(out, st.Bold.Render(strings.TrimSpace(strings.TrimLeft(trim, "#"))))
+			out = append(out, paint(st.Bold, Wrap(strings.TrimSpace(strings.TrimLeft(trim, "#")), w))...)
 		case strings.HasPrefix(trim, "- ") || strings.HasPrefix(trim, "* "):
 			flush()
 			para = []string{"•" + trim[1:]}

@@ -2,7 +2,10 @@ package output
 
 import (
 	"flag"
+	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/tui/bridge"
@@ -54,5 +57,21 @@ func TestRepeatsAreMarkedAndTablesUpdateInPlace(t *testing.T) {
 	}
 	if m.log[len(m.log)-1].times != 2 {
 		t.Error("the repeated row is not marked ×2 in the log")
+	}
+}
+
+// A narrow pane keeps each row's key and count and leaves out its time.
+func TestNarrowPaneKeepsTheCounts(t *testing.T) {
+	for _, sink := range []string{engine.SinkLog, engine.SinkTable} {
+		m := New(styles.New(styles.Mono))
+		m.SetSize(16, 8)
+		m.SetFrame(bridge.Frame{Gen: 1, ClockMS: 1000, Snap: engine.Snapshot{Sink: sink, Mode: engine.ModeUpdate,
+			Rows: []engine.Record{rec("close", 13), rec("scroll", 245)}}})
+		view := ansi.Strip(m.View())
+		for _, want := range []string{"close      13", "scroll    245"} {
+			if !strings.Contains(view, want) {
+				t.Errorf("%s sink: %q not shown in a 16-wide pane:\n%s", sink, want, view)
+			}
+		}
 	}
 }

@@ -64,26 +64,44 @@ func (m Model) logLines(w, h int) []string {
 	from, to := m.window(len(m.log), h)
 	out := make([]string, 0, to-from)
 	for _, r := range m.log[from:to] {
-		out = append(out, draw.Fit(m.row(r.rec)+m.times(r.times), w))
+		out = append(out, draw.Fit(m.row(r.rec, w)+m.times(r.times), w))
 	}
 	return out
 }
 
+// narrowW is the width below which a row leaves out its time: the count
+// is what a learner reads.
+const narrowW = 22
+
 // row renders one sink row: "12:00:10 click 23" for a result (window
 // start, key, count), "#id 12:00:01 click @offset" for an event.
-func (m Model) row(r engine.Record) string {
-	if r.IsResult() {
-		return m.st.Muted.Render(clock(r.WindowStart)) + " " + fmt.Sprintf("%-7s %5d", r.Key, r.Value)
+func (m Model) row(r engine.Record, w int) string {
+	at := m.st.Muted.Render(clock(r.WindowStart)) + " "
+	if !r.IsResult() {
+		at = m.st.Muted.Render(clock(r.Time)) + " "
 	}
-	return m.st.Muted.Render(clock(r.Time)) + " " + fmt.Sprintf("%-7s #%d", r.Action, r.Offset)
+	if w < narrowW {
+		at = ""
+	}
+	if r.IsResult() {
+		return at + fmt.Sprintf("%-7s %5d", r.Key, r.Value)
+	}
+	return at + fmt.Sprintf("%-7s #%d", r.Action, r.Offset)
 }
 
 func (m Model) tableLines(w, h int) []string {
-	out := []string{m.st.Muted.Render(draw.Fit(fmt.Sprintf("%-8s %-7s %5s", "window", "key", "count"), w))}
+	head := fmt.Sprintf("%-8s %-7s %5s", "window", "key", "count")
+	if w < narrowW {
+		head = fmt.Sprintf("%-7s %5s", "key", "count")
+	}
+	out := []string{m.st.Muted.Render(draw.Fit(head, w))}
 	from, to := m.window(len(m.order), h-1)
 	for _, k := range m.order[from:to] {
 		c := m.table[k]
 		line := fmt.Sprintf("%s %-7s %5d", clock(c.rec.WindowStart), c.rec.Key, c.rec.Value)
+		if w < narrowW {
+			line = fmt.Sprintf("%-7s %5d", c.rec.Key, c.rec.Value)
+		}
 		style := lipgloss.Style(m.st.Text)
 		if m.clock-c.changed < flashMS {
 			style = m.st.Changed

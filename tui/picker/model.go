@@ -4,8 +4,11 @@
 package picker
 
 import (
+	"strings"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/streamlab/streamlab/tui/draw"
 	"github.com/streamlab/streamlab/tui/styles"
@@ -18,6 +21,10 @@ type Option struct {
 	Value string
 	// Doc says what it means, in a few words.
 	Doc string
+	// Refused is why the engine would not run the job with this value and
+	// the other settings as they are; such an option cannot be chosen.
+	// Note says why it would run with a weaker guarantee than asked.
+	Refused, Note string
 }
 
 // Model is an open or closed picker.
@@ -50,6 +57,18 @@ func (m *Model) Open(key, title string, options []Option, current string) {
 	}
 }
 
+// SetVerdicts marks the options the engine refuses (value → reason) and
+// those it runs with a weaker guarantee (value → note), for setting key.
+func (m *Model) SetVerdicts(key string, refused, notes map[string]string) {
+	if key != m.Key {
+		return
+	}
+	for i := range m.options {
+		m.options[i].Refused = refused[m.options[i].Value]
+		m.options[i].Note = notes[m.options[i].Value]
+	}
+}
+
 // Close closes the picker.
 func (m *Model) Close() { m.active = false }
 
@@ -68,6 +87,9 @@ func (m Model) Update(msg tea.Msg) (_ Model, chosen Option, ok bool) {
 	case key.Matches(k, m.keys.Cancel):
 		m.active = false
 	case key.Matches(k, m.keys.Choose):
+		if m.cur < len(m.options) && m.options[m.cur].Refused != "" {
+			return m, m.options[m.cur], false // stays open: the reason is shown
+		}
 		m.active = false
 		if m.cur < len(m.options) {
 			return m, m.options[m.cur], true
@@ -88,15 +110,34 @@ func (m Model) Lines(w int) []string {
 	inner := 0
 	var body []string
 	for i, o := range m.options {
-		mark, name := "  ", m.st.Text.Render(draw.Fit(o.Value, nameW))
+		mark, name, doc := "  ", m.st.Text.Render(draw.Fit(o.Value, nameW)), m.st.Muted.Render(o.Doc)
+		if o.Refused != "" {
+			mark, name, doc = m.st.Muted.Render("✗ "), m.st.Muted.Render(draw.Fit(o.Value, nameW)), m.st.Bad.Render("cannot run: see below")
+		}
 		if i == m.cur {
 			mark, name = m.st.Accent.Render("▸ "), m.st.Selected.Render(draw.Fit(o.Value, nameW))
 		}
-		line := mark + name + "  " + m.st.Muted.Render(o.Doc)
+		line := mark + name + "  " + doc
 		body = append(body, line)
-		inner = max(inner, 2+nameW+2+len([]rune(o.Doc)))
+		inner = max(inner, 2+nameW+2+len([]rune(o.Doc)), 2+nameW+2+21)
+	}
+	inner = min(max(inner, 28, len(m.title)+4, 60), w-2)
+	if m.cur < len(m.options) {
+		o := m.options[m.cur]
+		why, style := "", m.st.Muted
+		switch {
+		case o.Refused != "":
+			why, style = "✗ "+o.Refused, m.st.Bad
+		case o.Note != "":
+			why, style = "! "+o.Note, m.st.Warn
+		}
+		if why != "" {
+			body = append(body, "")
+			for _, l := range strings.Split(ansi.Wordwrap(why, inner, " "), "\n") {
+				body = append(body, style.Render(l))
+			}
+		}
 	}
 	body = append(body, "", m.st.Muted.Render("enter chooses · esc cancels"))
-	inner = min(max(inner, 28, len(m.title)+4), w-2)
 	return draw.Box(m.st.Modal, m.title, body, inner+2, len(body)+2)
 }

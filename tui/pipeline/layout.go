@@ -20,6 +20,11 @@ type geometry struct {
 	rows         int // most nodes in one shown stage
 	top          int // blank lines above the drawing (centring)
 	h            int
+	// list: the stages do not fit side by side, so every node gets a line
+	// of its own, in stage order (the compact stage form); order lists the
+	// node indexes line by line.
+	list  bool
+	order []int
 }
 
 // layoutFor fits stages into w×h, keeping stage sel in view.
@@ -34,6 +39,15 @@ func layoutFor(stages []engine.StageSnapshot, w, h, sel int) geometry {
 		}
 	}
 	if fit := (w + g.arrowW) / (minColW + g.arrowW); fit < g.count {
+		for _, st := range stages {
+			g.order = append(g.order, st.Nodes...)
+		}
+		if len(g.order) <= h {
+			g.list, g.first = true, 0
+			g.top = (h - len(g.order)) / 2
+			return g
+		}
+		g.order = nil
 		g.count = max(fit, 1)
 		g.first = min(max(sel-g.count/2, 0), len(stages)-g.count)
 	}
@@ -70,6 +84,12 @@ func (g geometry) shown(i int) bool { return i >= g.first && i < g.first+g.count
 
 // hit returns the node index (into the snapshot's Nodes) at (x, y), or -1.
 func (g geometry) hit(stages []engine.StageSnapshot, x, y int) int {
+	if g.list {
+		if i := y - g.top; i >= 0 && i < len(g.order) {
+			return g.order[i]
+		}
+		return -1
+	}
 	for i := g.first; i < g.first+g.count; i++ {
 		if x < g.x(i) || x >= g.x(i)+g.colW {
 			continue
@@ -82,4 +102,15 @@ func (g geometry) hit(stages []engine.StageSnapshot, x, y int) int {
 		}
 	}
 	return -1
+}
+
+// ListLines is how many lines the compact stage form of snap takes in a
+// pane w wide, or 0 when the stages fit side by side there; the lab gives
+// the rest of the height to the panes below.
+func ListLines(snap engine.Snapshot, w int) int {
+	g := layoutFor(snap.Stages, w-2, len(snap.Nodes)+1, 0)
+	if !g.list {
+		return 0
+	}
+	return len(g.order)
 }

@@ -22,7 +22,8 @@ type Model struct {
 	snap    engine.Snapshot
 	gen     int64
 	rates   map[string]*rate
-	sel     int // index into snap.Nodes
+	sel     int   // index into snap.Nodes
+	clock   int64 // the lab's virtual clock, ms: countdowns count from it
 }
 
 // New returns an empty pipeline pane.
@@ -42,10 +43,15 @@ func (m *Model) SetFocused(f bool) { m.focused = f }
 // SetFrame takes a new frame: the snapshot, and a rate sample per node. A
 // new session (another job, a restart) forgets the old rates.
 func (m *Model) SetFrame(f bridge.Frame) {
+	fresh := f.Gen != m.gen || len(m.snap.Nodes) == 0
 	if f.Gen != m.gen {
 		m.gen, m.rates = f.Gen, map[string]*rate{}
 	}
 	m.snap = f.Snap
+	m.clock = f.ClockMS
+	if fresh {
+		m.sel = defaultSelection(f.Snap)
+	}
 	for _, n := range f.Snap.Nodes {
 		r := m.rates[n.Name]
 		if r == nil {
@@ -57,6 +63,22 @@ func (m *Model) SetFrame(f bridge.Frame) {
 	if m.sel >= len(m.snap.Nodes) {
 		m.sel = max(len(m.snap.Nodes)-1, 0)
 	}
+}
+
+// defaultSelection is where the selection starts in a new session: on
+// the first node of the first parallel stage (count[0] in clicks), the
+// kind of node the lessons fail, and never on the source, whose failure
+// says little.
+func defaultSelection(s engine.Snapshot) int {
+	for _, st := range s.Stages {
+		if len(st.Nodes) > 1 {
+			return st.Nodes[0]
+		}
+	}
+	if len(s.Stages) > 1 && len(s.Stages[1].Nodes) > 0 {
+		return s.Stages[1].Nodes[0]
+	}
+	return 0
 }
 
 // Selected is the selected node's name, or "" when there are none.

@@ -78,7 +78,7 @@ func recoveryView(t *testing.T, w, h int) string {
 	t.Helper()
 	m := New(styles.New(styles.Mono))
 	m.SetSize(w, h)
-	m.SetFrame(bridge.Frame{Gen: 1, Snap: recoverySnap()})
+	m.SetFrame(bridge.Frame{Gen: 1, Snap: recoverySnap(), ClockMS: 4000})
 	return ansi.Strip(m.View())
 }
 
@@ -112,7 +112,7 @@ func TestRecoveryIsDrawn(t *testing.T) {
 
 func TestCountdown(t *testing.T) {
 	m := New(styles.New(styles.Mono))
-	m.snap.TimeMS = 1000
+	m.clock = 1000
 	for _, c := range []struct {
 		at   int64
 		want string
@@ -152,5 +152,63 @@ func TestBarriersAreDrawn(t *testing.T) {
 	m.SetFrame(bridge.Frame{Gen: 2, Snap: snap})
 	if !strings.Contains(ansi.Strip(m.View()), "▮") {
 		t.Fatalf("no barrier drawn:\n%s", ansi.Strip(m.View()))
+	}
+}
+
+// A node whose watermark a dead sender holds back says so, with the
+// watermark it is held at; the selection is marked in the node's name and
+// starts on a parallel stage, not the source.
+func TestHeldWatermarkAndSelection(t *testing.T) {
+	m := New(styles.New(styles.Mono))
+	m.SetSize(120, 14)
+	snap := engine.Snapshot{
+		Stages: []engine.StageSnapshot{{Name: "source", Nodes: []int{0}}, {Name: "count", Nodes: []int{1, 2}}, {Name: "sink", Nodes: []int{3}}},
+		Nodes: []engine.NodeSnapshot{
+			{Name: "source", State: engine.NodeRunning},
+			{Name: "count[0]", Stage: 1, State: engine.NodeRunning, WatermarkHeld: true, Watermark: 1767268805000},
+			{Name: "count[1]", Stage: 1, Index: 1, State: engine.NodeKilled},
+			{Name: "sink", Stage: 2, State: engine.NodeRunning},
+		},
+	}
+	m.SetFrame(bridge.Frame{Gen: 1, Snap: snap})
+	if m.Selected() != "count[0]" {
+		t.Errorf("selection starts on %s", m.Selected())
+	}
+	view := ansi.Strip(m.View())
+	for _, want := range []string{"▸count[0]", "⏸wm 12:00:05"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("%q not drawn:\n%s", want, view)
+		}
+	}
+}
+
+// A pane too narrow for the stages side by side lists every node, one a
+// line, rather than showing two stages of five; a click picks a line.
+func TestNarrowPaneListsEveryNode(t *testing.T) {
+	m := New(styles.New(styles.Mono))
+	m.SetSize(46, 11)
+	snap := engine.Snapshot{
+		Stages: []engine.StageSnapshot{{Nodes: []int{0}}, {Nodes: []int{1}}, {Nodes: []int{2, 3}}, {Nodes: []int{4}}},
+		Nodes: []engine.NodeSnapshot{
+			{Name: "source", State: engine.NodeRunning, In: 2200},
+			{Name: "parse", Stage: 1, State: engine.NodeRunning},
+			{Name: "count[0]", Stage: 2, State: engine.NodeRunning, WatermarkHeld: true, Watermark: 1767268805000},
+			{Name: "count[1]", Stage: 2, Index: 1, State: engine.NodeKilled},
+			{Name: "sink", Stage: 3, State: engine.NodeRunning},
+		},
+	}
+	m.SetFrame(bridge.Frame{Gen: 1, Snap: snap})
+	view := ansi.Strip(m.View())
+	for _, want := range []string{"source", "parse", "▸ count[0]", "⏸wm 12:00:05", "count[1] ✗ KILLED", "sink", "in 2.2k"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("%q not drawn:\n%s", want, view)
+		}
+	}
+	for i, l := range strings.Split(view, "\n") {
+		if strings.Contains(l, "count[1]") {
+			if !m.Click(3, i) || m.Selected() != "count[1]" {
+				t.Errorf("a click on count[1]'s line selected %s", m.Selected())
+			}
+		}
 	}
 }

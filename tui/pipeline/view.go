@@ -1,6 +1,9 @@
 package pipeline
 
 import (
+	"math"
+	"time"
+
 	"fmt"
 	"strings"
 
@@ -79,7 +82,7 @@ func plural(n int64, noun string) string {
 // countdown is the virtual time until a node's scheduled restart, as
 // "3.2s", "12s" or "2m05s"; "now" once it is due.
 func (m Model) countdown(n engine.NodeSnapshot) string {
-	ms := n.RestartAtMS - m.snap.TimeMS
+	ms := n.RestartAtMS - m.clock
 	switch {
 	case ms <= 0:
 		return "now"
@@ -111,6 +114,9 @@ func (m Model) body(w, h int) []string {
 		return []string{m.st.Muted.Render("no job")}
 	}
 	g := layoutFor(m.snap.Stages, w, h, m.selStage())
+	if g.list {
+		return m.listBody(g, w, h)
+	}
 	var cols [][]string
 	if g.left > 0 {
 		cols = append(cols, draw.Block(nil, g.left, h))
@@ -127,6 +133,42 @@ func (m Model) body(w, h int) []string {
 	}
 	if g.first+g.count < len(m.snap.Stages) {
 		lines[g.mid()] = draw.Fit(lines[g.mid()], w-1) + m.st.Muted.Render("›")
+	}
+	return draw.Block(lines, w, h)
+}
+
+// listBody is the compact stage form, for panes too narrow for the stages
+// side by side: a line per node, in stage order, with its state, rate (or
+// restart countdown, or held watermark), records in and queue; ↳ marks the
+// first node of each stage after the source.
+func (m Model) listBody(g geometry, w, h int) []string {
+	st := m.st
+	nameW := 0
+	for _, i := range g.order {
+		nameW = max(nameW, len(m.snap.Nodes[i].Name))
+	}
+	lines := make([]string, g.top, h)
+	prevStage := -1
+	for _, i := range g.order {
+		n := m.snap.Nodes[i]
+		mark := "  "
+		if n.Stage != prevStage && prevStage >= 0 {
+			mark = st.Muted.Render("↳ ")
+		}
+		prevStage = n.Stage
+		name := st.Bold.Render(draw.Fit(n.Name, nameW))
+		if i == m.sel {
+			mark, name = st.Accent.Render("▸ "), st.Selected.Render(draw.Fit(n.Name, nameW))
+		}
+		state, right, _ := m.stateLine(n)
+		tail := st.Muted.Render("in ") + draw.Count(n.In) + st.Muted.Render(" q ") + draw.Count(int64(n.Queue))
+		if n.State == engine.NodeKilled {
+			tail = st.Killed.Render("down · r restarts")
+		}
+		if right != "" {
+			tail = right + "  " + tail
+		}
+		lines = append(lines, spread(mark+name+" "+state, tail, w))
 	}
 	return draw.Block(lines, w, h)
 }
@@ -251,6 +293,10 @@ func (m Model) stateLine(n engine.NodeSnapshot) (state, right, short string) {
 	case restartDue(n):
 		cd := m.countdown(n)
 		right, short = st.Warn.Render("in "+cd), st.Warn.Render(cd)
+	case n.WatermarkHeld:
+		// A dead sender holds this node's watermark back until its
+		// replacement has replayed: no window closes meanwhile.
+		right, short = st.Warn.Render("⏸wm "+wmClock(n.Watermark)), st.Warn.Render("⏸wm")
 	}
 	return state, right, short
 }
@@ -268,7 +314,7 @@ func (m Model) boxed(i, w int) []string {
 	case lk.down && i == m.sel:
 		frame, name = st.KilledNode, "▸"+n.Name
 	case i == m.sel:
-		frame = st.SelectedNode
+		frame, name = st.SelectedNode, "▸"+n.Name
 	case lk.down:
 		frame = st.KilledNode
 	}
@@ -304,4 +350,12 @@ func (m Model) compact(i, w int) []string {
 		draw.Fit(spread(lk.style.Render(lk.glyph)+" "+name, short, w), w),
 		draw.Fit("  "+second, w),
 	}
+}
+
+// wmClock writes an event-time watermark (Unix ms) as a time of day.
+func wmClock(ms int64) string {
+	if ms == math.MinInt64 || ms <= 0 {
+		return "–"
+	}
+	return time.UnixMilli(ms).UTC().Format("15:04:05")
 }

@@ -31,6 +31,7 @@ type Event struct {
 	Action string `json:"action"`
 	Key    string `json:"key"`
 	Offset int64  `json:"offset"`
+	Device int32  `json:"device"`
 }
 
 // ReadDump reads a --dump-source file (JSON Lines, one event a line).
@@ -103,7 +104,8 @@ func (a *Admissions) Limit() int64 { return a.limit }
 // Output is what the sink ends with after a failure-free run.
 type Output struct {
 	// Windowed says the job aggregates: Rows is the result table, else
-	// Events are the rows of the events table, by offset.
+	// Events are the rows of the events table, by offset (Device zero: the
+	// table has no such column).
 	Windowed bool
 	Rows     []Row
 	Events   []Event
@@ -114,6 +116,9 @@ type Output struct {
 	// one.
 	Watermark    int64
 	HasWatermark bool
+	// WindowsPerRecord is how many windows each record falls in (size /
+	// slide; 1 without windows).
+	WindowsPerRecord int64
 }
 
 // Run computes the output of spec over the admitted prefix of events in
@@ -124,7 +129,8 @@ type Output struct {
 // The semantics, from the Structured Streaming guide and DESIGN:
 //   - parse keys an event by its action (and drops one without); map lower-
 //     cases the action; filter drops the listed actions.
-//   - a window-count (the last operator) counts records per key in windows
+//   - a window-count (the last operator) counts records per key (the one
+//     parse gave, or "device-N" when it counts per device) in windows
 //     of its size every slide: the window [s, s+size) for each multiple s of
 //     slide with s <= t < s+size.
 //   - the source's watermark is the largest event time it has read minus
@@ -138,7 +144,7 @@ type Output struct {
 //     the windows final at the last trigger, each once; complete: every
 //     window. An events table holds each surviving event once.
 func Run(spec jobspec.Spec, mode string, events []Event, bounds []int64) (Output, error) {
-	var out Output
+	out := Output{WindowsPerRecord: 1}
 	limit := int64(0)
 	if len(bounds) > 0 {
 		limit = bounds[len(bounds)-1]
@@ -225,6 +231,9 @@ func Run(spec jobspec.Spec, mode string, events []Event, bounds []int64) (Output
 		}
 	}
 	if win == nil {
+		for i := range kept {
+			kept[i].Device = 0 // the events table holds no device
+		}
 		out.Events = kept
 		return out, nil
 	}
@@ -233,12 +242,17 @@ func Run(spec jobspec.Spec, mode string, events []Event, bounds []int64) (Output
 	if slide <= 0 {
 		slide = size
 	}
+	out.WindowsPerRecord = (size + slide - 1) / slide
 	type wk struct {
 		start int64
 		key   string
 	}
 	counts := map[wk]int64{}
 	for _, e := range kept {
+		key := e.Key
+		if win.Key == jobspec.KeyDevice {
+			key = fmt.Sprintf("device-%d", e.Device)
+		}
 		wm, seen := wmAt(e.Offset)
 		counted := false
 		// Window starts are the multiples of slide in (t-size, t].
@@ -251,7 +265,7 @@ func Run(spec jobspec.Spec, mode string, events []Event, bounds []int64) (Output
 			if mode != "complete" && seen && s+size <= wm {
 				continue // final: its state is gone
 			}
-			counts[wk{s, e.Key}]++
+			counts[wk{s, key}]++
 			counted = true
 		}
 		if !counted {

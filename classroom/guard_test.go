@@ -1,0 +1,47 @@
+package classroom
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/streamlab/streamlab/lessons"
+	"github.com/streamlab/streamlab/tui/bridge"
+)
+
+func TestJobGuard(t *testing.T) {
+	ws := t.TempDir()
+	os.WriteFile(filepath.Join(ws, "watermark.yaml"), []byte("name: x\n"), 0o644)
+	os.Symlink("/etc/passwd", filepath.Join(ws, "link.yaml"))
+	l, err := lessons.Find("1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	guard := jobGuard()
+	line := func(text string) error { return guard(bridge.Request{Kind: bridge.Line, Line: text}) }
+	for text, ok := range map[string]bool{
+		"job clicks": true, "set seed 3": true, "run 10s": true, "job": true,
+		"job /etc/passwd": false, "job watermark.yaml": false, "job ./x.yaml": false,
+	} {
+		if err := line(text); (err == nil) != ok {
+			t.Errorf("sandbox %q: %v", text, err)
+		}
+	}
+	guard(bridge.Request{Kind: bridge.OpenSession, Lesson: l, Workspace: ws})
+	for text, ok := range map[string]bool{
+		"job watermark.yaml": true, `job "watermark.yaml"`: true, "job clicks": true,
+		"job ../watermark.yaml": false, "job /etc/passwd": false, "job link.yaml": false,
+		"job missing.yaml": false, "job .hidden.yaml": false, `job "sub/watermark.yaml"`: false,
+	} {
+		if err := line(text); (err == nil) != ok {
+			t.Errorf("lesson %q: %v", text, err)
+		}
+	}
+	if err := guard(bridge.Request{Kind: bridge.Reconfigure, Line: "job /etc/passwd"}); err == nil {
+		t.Error("a confirmed job line was let through")
+	}
+	guard(bridge.Request{Kind: bridge.Open, Job: "clicks"})
+	if err := line("job watermark.yaml"); err == nil {
+		t.Error("the lesson's files are still open after it closed")
+	}
+}

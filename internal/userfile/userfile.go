@@ -1,0 +1,82 @@
+// Package userfile writes files into places the user owns (a source dump,
+// an exercise starter, a lesson's workspace) so that nothing of theirs is
+// lost: an existing file is replaced only when they said so, never
+// written through a symbolic link, and never left half-written.
+package userfile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// ErrExists is returned for a path that exists when overwriting was not
+// asked for.
+var ErrExists = errors.New("already exists")
+
+// Write writes path through a temporary file in the same directory and a
+// rename, so a reader sees the old file or the new one, never half. An
+// existing path is an error (ErrExists) unless overwrite is set; a
+// directory is always an error. A symbolic link at path is replaced by the
+// new file, never followed: what it points to is left alone.
+func Write(path string, overwrite bool, perm fs.FileMode, write func(io.Writer) error) error {
+	st, err := os.Lstat(path)
+	switch {
+	case err == nil && st.IsDir():
+		return fmt.Errorf("%s: is a directory; give a file name", path)
+	case err == nil && !overwrite:
+		return fmt.Errorf("%s: %w (use --force to replace it)", path, ErrExists)
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // after a successful rename, a no-op
+	if err := tmp.Chmod(perm); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := write(tmp); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// WriteFile is Write with data.
+func WriteFile(path string, overwrite bool, perm fs.FileMode, data []byte) error {
+	return Write(path, overwrite, perm, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// Create writes data to path only when nothing is there yet (not even a
+// dangling link): a file the user has edited is never replaced. It
+// reports whether it wrote.
+func Create(path string, perm fs.FileMode, data []byte) (bool, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if errors.Is(err, fs.ErrExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path) // what we created, half written
+		return false, err
+	}
+	return true, nil
+}

@@ -1,0 +1,78 @@
+package userfile
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestWriteNeverLosesAFile(t *testing.T) {
+	dir := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "script.lab")
+	must(t, os.WriteFile(outside, []byte("keep me"), 0o600))
+	link := filepath.Join(dir, "link")
+	must(t, os.Symlink(outside, link))
+	existing := filepath.Join(dir, "existing")
+	must(t, os.WriteFile(existing, []byte("old"), 0o644))
+
+	if err := WriteFile(existing, false, 0o644, []byte("new")); !errors.Is(err, ErrExists) {
+		t.Fatalf("overwrite without asking: %v", err)
+	}
+	if err := WriteFile(link, false, 0o644, []byte("new")); !errors.Is(err, ErrExists) {
+		t.Fatalf("write to a link without asking: %v", err)
+	}
+	if err := WriteFile(dir, true, 0o644, []byte("new")); err == nil {
+		t.Fatal("wrote over a directory")
+	}
+	must(t, WriteFile(link, true, 0o644, []byte("new")))
+	if b, _ := os.ReadFile(outside); string(b) != "keep me" {
+		t.Fatalf("wrote through the link: target now %q", b)
+	}
+	if st, _ := os.Stat(outside); st.Mode().Perm() != 0o600 {
+		t.Fatalf("the link's target changed mode: %v", st.Mode())
+	}
+	if st, _ := os.Lstat(link); !st.Mode().IsRegular() {
+		t.Fatalf("the link was not replaced by a file: %v", st.Mode())
+	}
+	must(t, WriteFile(existing, true, 0o644, []byte("new")))
+	if b, _ := os.ReadFile(existing); string(b) != "new" {
+		t.Fatalf("forced overwrite: %q", b)
+	}
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 2 {
+		t.Fatalf("left temporary files behind: %v", ents)
+	}
+}
+
+func TestCreateOnlyWhenAbsent(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "job.yaml")
+	wrote, err := Create(p, 0o644, []byte("v1"))
+	if err != nil || !wrote {
+		t.Fatalf("first Create = %v, %v", wrote, err)
+	}
+	must(t, os.WriteFile(p, []byte("learner's edit"), 0o644))
+	wrote, err = Create(p, 0o644, []byte("v1"))
+	if err != nil || wrote {
+		t.Fatalf("second Create = %v, %v; want nothing written", wrote, err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "learner's edit" {
+		t.Fatalf("the edit was lost: %q", b)
+	}
+	outside := filepath.Join(t.TempDir(), "x")
+	must(t, os.Symlink(outside, filepath.Join(dir, "dangling")))
+	if wrote, _ := Create(filepath.Join(dir, "dangling"), 0o644, []byte("x")); wrote {
+		t.Fatal("Create wrote through a dangling link")
+	}
+	if _, err := os.Lstat(outside); err == nil {
+		t.Fatal("a file appeared at the link's target")
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,59 @@
+package events
+
+import (
+	"flag"
+	"strings"
+	"testing"
+
+	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/tui/bridge"
+	"github.com/streamlab/streamlab/tui/styles"
+)
+
+// update is accepted so that `go test ./tui/... -update` (make golden)
+// runs here too; this package has no goldens.
+var _ = flag.Bool("update", false, "rewrite golden files (none in this package)")
+
+func texts(m Model) []string {
+	var out []string
+	for _, e := range m.Entries() {
+		out = append(out, e.Text)
+	}
+	return out
+}
+
+// A command comes before what it caused; routine per-batch events collapse
+// into the latest of each kind, stamped no later than the clock of a run
+// that plays.
+func TestEventsOrderAndCollapse(t *testing.T) {
+	m := New(styles.New(styles.ByName("default", true)))
+	m.SetSize(40, 12)
+	m.SetFrame(bridge.Frame{ClockMS: 1000, Playing: true,
+		Results: []bridge.Result{{Line: "kill count[1]"}},
+		Events: []engine.Event{
+			{TimeMS: 29_000, Kind: engine.EventBatchCommitted, Text: "batch 1 committed: 0 rows"},
+			{TimeMS: 29_000, Kind: engine.EventWatermark, Text: "watermark 12:00:01"},
+			{TimeMS: 900, Kind: engine.EventNodeKilled, Text: "count[1] killed"},
+			{TimeMS: 29_000, Kind: engine.EventBatchCommitted, Text: "batch 2 committed: 0 rows"},
+			{TimeMS: 29_000, Kind: engine.EventWatermark, Text: "watermark 12:00:02"},
+			{TimeMS: 29_000, Kind: engine.EventRunQuiet, Text: "quiet at offset 300"},
+			{TimeMS: 29_000, Kind: engine.EventAdmitted, Text: "100 records admitted"},
+			{TimeMS: 29_000, Kind: engine.EventBatchCommitted, Text: "batch 3 committed: 0 rows"},
+		}})
+	got := strings.Join(texts(m), " | ")
+	want := "> kill count[1] | batch 1 committed: 0 rows | watermark 12:00:01 | count[1] killed | watermark 12:00:02 | batch 3 committed: 0 rows"
+	if got != want {
+		t.Errorf("entries\n got %s\nwant %s", got, want)
+	}
+	for _, e := range m.Entries() {
+		if e.TimeMS > 1000 {
+			t.Errorf("%q stamped %d, after the clock of the playing run", e.Text, e.TimeMS)
+		}
+	}
+	if last := m.Entries()[len(m.Entries())-1]; last.repeat != 1 {
+		t.Errorf("batch 3 stands for %d earlier batches, want 1 (batch 2)", last.repeat)
+	}
+	if v := strings.Join(m.Lines(), "\n"); !strings.Contains(v, "(×2)") {
+		t.Errorf("no count shown:\n%s", v)
+	}
+}
