@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/streamlab/streamlab/engine/jobspec"
 	"github.com/streamlab/streamlab/exercises"
 	"github.com/streamlab/streamlab/exercises/answer"
 	"github.com/streamlab/streamlab/exercises/grade"
@@ -24,36 +26,45 @@ import (
 
 func (c *cli) exerciseCmd() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "exercise list|show|start|lint|watch|init",
+		Use:   "exercise list|show|start|lint|test|watch|init",
 		Short: "Browse exercises, open one in the lab, or check an exercise pack",
 		Long: `Browse the exercises, open one in the terminal lab, check an instructor's
 exercise pack, re-grade an answer whenever it is saved, or copy the starter
 files to work on.
 
-Exit status: 0, 1 for lint findings, 2 for bad input.`,
+Exit status: 0, 1 for lint findings or a score off, 2 for bad input.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return badInput(fmt.Errorf("exercise needs a subcommand: list, show, start, lint, watch or init"))
+			return badInput(fmt.Errorf("exercise needs a subcommand: list, show, start, lint, test, watch or init"))
 		},
 	}
 	start := &cobra.Command{
 		Use:   "start ID",
-		Short: "Open exercise ID in the terminal lab",
+		Short: "Open exercise ID in the terminal lab (--pack DIR for an instructor's)",
 		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := c.load(cmd, nil)
+	}
+	startPack := packFlag(start)
+	start.RunE = func(cmd *cobra.Command, args []string) error {
+		cfg, err := c.load(cmd, nil)
+		if err != nil {
+			return err
+		}
+		if *startPack != "" {
+			p, err := loadPack(*startPack)
 			if err != nil {
 				return err
 			}
-			if _, err := exercises.Lookup(args[0]); err != nil {
-				return badInput(err)
-			}
-			return c.runTUI(cfg, "exercise:"+args[0])
-		},
+			exercises.Use(p)
+			defer exercises.Use(nil)
+		}
+		if _, err := exercises.Lookup(args[0]); err != nil {
+			return badInput(err)
+		}
+		return c.runTUI(cfg, "exercise:"+args[0])
 	}
 	c.tuiFlags(start)
 	cmd.AddCommand(c.exerciseListCmd(), c.exerciseShowCmd(), start, c.exerciseLintCmd(),
-		c.exerciseWatchCmd(), c.exerciseInitCmd())
+		c.exerciseWatchCmd(), c.exerciseInitCmd(), c.exerciseTestCmd())
 	return cmd
 }
 
@@ -126,7 +137,7 @@ func showText(e *pack.Exercise) string {
 	} else {
 		fmt.Fprintf(&b, "seeds       %d, from %d (every check must hold under each)\n", e.Seeds, e.Seed)
 	}
-	fmt.Fprintf(&b, "time limit  %s\n", e.TimeLimit)
+	fmt.Fprintf(&b, "budget      %d records, %d scheduler steps per run\n", e.Budget.Records, e.Budget.Steps)
 	fmt.Fprintf(&b, "answer      %s (streamlab exercise init %s copies the starter)\n", e.Answer, e.ID)
 	if len(e.Allow) > 0 {
 		fmt.Fprintf(&b, "may set     %s\n", strings.Join(e.Allow, ", "))
@@ -163,7 +174,11 @@ func (c *cli) exerciseLintCmd() *cobra.Command {
 		Long: `Check the exercise pack in each DIR (the built-in pack when none is given):
 the format of every exercise.yaml, the files each exercise names, its
 scenario and its checks, and then a dry run of each exercise with its starter
-answer. Every problem is printed as FILE:LINE:COLUMN: message. With
+answer, all in one run. Every problem is printed as FILE:LINE:COLUMN:
+message; a clean pack prints one line saying so. A job-file exercise's
+scenario may name nodes the starter job does not have yet (adding them is
+the task): it is tried with the reference answer of the pack's
+ID/tests/tests.yaml instead, when there is one. With
 --hidden DIR, the instructor's private overlay too: its checks, and a dry
 run of every exercise it adds hidden checks to.
 
@@ -171,7 +186,13 @@ Exit status: 0 when the pack is clean, 1 when there are findings, 2 when a
 DIR cannot be read.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var all []*lint.Finding
+			var notes []string
+			exercisesSeen := 0
 			overlay := func(p *pack.Pack) error {
+				if p != nil {
+					exercisesSeen += len(p.Exercises)
+					notes = append(notes, lint.Suggestions(p)...)
+				}
 				if hidden == "" || p == nil {
 					return nil
 				}
@@ -218,6 +239,12 @@ DIR cannot be read.`,
 			for _, f := range all {
 				fmt.Fprintln(&b, f.Error())
 			}
+			for _, n := range notes {
+				fmt.Fprintln(&b, "note: "+n)
+			}
+			if len(all) == 0 {
+				fmt.Fprintf(&b, "%d exercises checked, with a dry run each: no problems found\n", exercisesSeen)
+			}
 			fmt.Fprint(c.stdout, b.String())
 			if len(all) > 0 {
 				return failed(fmt.Errorf("%d problem(s) found", len(all)))
@@ -241,7 +268,7 @@ Exit status: 0 when stopped, 2 for bad input.`,
 	}
 	d, fs := c.defaults, cmd.Flags()
 	answers := fs.String("answers", ".", "read the answers from `DIR`")
-	fs.Int64("seed", d.Seed, "seed `N` of every run (overrides the exercises')")
+	seedOverrideFlag(fs, d.Seed)
 	interval := fs.Duration("interval", 500*time.Millisecond, "how often to look at the answer files")
 	packDir := packFlag(cmd)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
@@ -309,10 +336,19 @@ func (c *cli) watch(ctx context.Context, ticks <-chan time.Time, exs []*pack.Exe
 func (c *cli) exerciseInitCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "init [ID...]",
-		Short: "Copy exercises' tasks and starter answers into a directory",
-		Long: `Copy the task (README.md) and the starter answer of each exercise ID (all
-of them when none is named) into DIR/ID/, the layout streamlab grade
---answers DIR reads. It never overwrites a file unless --force is given.
+		Short: "Copy exercises' tasks, starter answers, jobs and scenarios into a directory",
+		Long: `Copy into DIR/ID/, the layout streamlab grade --answers DIR reads,
+everything an answer to each exercise ID (all of them when none is named)
+is tried against: the task (README.md), the starter answer, the exercise's
+job file (and the events file it replays) when it has one, and, but for a
+prediction, its scenario as scenario.lab, a script that runs the job as the
+grader does:
+
+    cat scenario.lab a.lab | streamlab run -         (a script)
+    cat settings.lab scenario.lab | streamlab run -  (a configuration)
+
+A pack's tests (reference and wrong answers) are never copied. It never
+overwrites a file unless --force is given.
 
 Exit status: 0, or 2 for bad input.`,
 	}
@@ -325,22 +361,22 @@ Exit status: 0, or 2 for bad input.`,
 			return err
 		}
 		for _, e := range exs {
-			for _, name := range []string{pack.TaskFile, e.Answer} {
-				data, err := e.ReadFile(name)
-				if err != nil {
-					return badInput(fmt.Errorf("%s: %w", e.FileName(name), err))
-				}
-				sub := filepath.Join(*dir, e.ID)
-				if st, err := os.Lstat(sub); err == nil && st.Mode()&fs.ModeSymlink != 0 {
-					return badInput(fmt.Errorf("%s is a symbolic link; streamlab writes only into a real directory under --dir", sub))
-				}
-				if err := os.MkdirAll(sub, 0o755); err != nil {
+			files, err := starterFiles(e)
+			if err != nil {
+				return badInput(err)
+			}
+			sub := filepath.Join(*dir, e.ID)
+			if st, err := os.Lstat(sub); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+				return badInput(fmt.Errorf("%s is a symbolic link; streamlab writes only into a real directory under --dir", sub))
+			}
+			for _, f := range files {
+				dst := filepath.Join(sub, filepath.FromSlash(f.name))
+				if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 					return badInput(err)
 				}
 				// Atomic, never through a link at dst, and only with --force
 				// over a file that is there.
-				dst := filepath.Join(sub, name)
-				if err := userfile.WriteFile(dst, *force, 0o644, data); err != nil {
+				if err := userfile.WriteFile(dst, *force, 0o644, f.data); err != nil {
 					return badInput(err)
 				}
 				fmt.Fprintln(c.stdout, dst)
@@ -349,4 +385,69 @@ Exit status: 0, or 2 for bad input.`,
 		return nil
 	}
 	return cmd
+}
+
+// starterFile is one file exercise init writes.
+type starterFile struct {
+	name string // relative to the exercise's directory, with slashes
+	data []byte
+}
+
+// scenarioName is the file exercise init writes an exercise's scenario to.
+const scenarioName = "scenario.lab"
+
+// starterFiles are the files a student's starter gets for e: the task, the
+// starter answer, the job file with the events it replays, and the
+// scenario as a script.
+func starterFiles(e *pack.Exercise) ([]starterFile, error) {
+	var out []starterFile
+	seen := map[string]bool{}
+	add := func(name string) error {
+		if seen[name] {
+			return nil
+		}
+		seen[name] = true
+		data, err := e.ReadFile(name)
+		if err != nil {
+			return fmt.Errorf("%s: %w", e.FileName(name), err)
+		}
+		out = append(out, starterFile{name, data})
+		return nil
+	}
+	for _, name := range []string{pack.TaskFile, e.Answer} {
+		if err := add(name); err != nil {
+			return nil, err
+		}
+	}
+	job := "job " + e.Job
+	if e.JobIsFile() {
+		if err := add(e.Job); err != nil {
+			return nil, err
+		}
+		job = "job " + path.Base(e.Job)
+		if spec, err := jobspec.Parse(e.FileName(e.Job), out[len(out)-1].data); err == nil && spec.Source.File != "" && filepath.IsLocal(spec.Source.File) {
+			if err := add(path.Join(path.Dir(e.Job), filepath.ToSlash(spec.Source.File))); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if e.Kind == pack.KindPrediction || strings.TrimSpace(e.ScenarioText) == "" || seen[scenarioName] {
+		return out, nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# The scenario of exercise %s, as the grader runs it (a copy: changing it\n", e.ID)
+	b.WriteString("# changes nothing the grader does).\n")
+	switch {
+	case e.Kind == pack.KindConfiguration && strings.HasSuffix(e.Answer, ".lab"):
+		fmt.Fprintf(&b, "# Try your answer: cat %s %s | streamlab run -\n", e.Answer, scenarioName)
+	case e.Kind == pack.KindConfiguration:
+		fmt.Fprintf(&b, "# Try your answer: streamlab run %s\n", scenarioName)
+		job = "job " + e.Answer
+	default:
+		fmt.Fprintf(&b, "# Try your answer: cat %s %s | streamlab run -\n", scenarioName, e.Answer)
+	}
+	fmt.Fprintf(&b, "%s\n", job)
+	b.WriteString(strings.TrimRight(e.ScenarioText, "\n") + "\n")
+	out = append(out, starterFile{scenarioName, []byte(b.String())})
+	return out, nil
 }

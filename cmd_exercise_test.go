@@ -59,7 +59,7 @@ func TestExerciseStart(t *testing.T) {
 
 func TestExerciseLint(t *testing.T) {
 	isolate(t)
-	if r := streamlab(t, "", "exercise", "lint"); r.code != 0 || r.stdout != "" {
+	if r := streamlab(t, "", "exercise", "lint"); r.code != 0 || r.stdout != "17 exercises checked, with a dry run each: no problems found\n" {
 		t.Errorf("built-in pack: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	good := writePack(t, "ok", `id: ok
@@ -109,6 +109,58 @@ func TestExerciseInit(t *testing.T) {
 	}
 }
 
+// TestExerciseInitCopiesTheJobAndScenario: a job-file exercise's starter
+// has its job and a scenario that runs it as the grader does; a
+// prediction's has no scenario, and a pack's tests are never copied.
+func TestExerciseInitCopiesTheJobAndScenario(t *testing.T) {
+	isolate(t)
+	pk := writePack(t, "build", "id: build\ntitle: t\nkind: script\njob: job.yaml\nanswer: a.lab\nscenario: |\n  set mode append\nchecks:\n  - name: ran\n    expect: source.records >= 100\n",
+		"a.lab", "run 10\n", "job.yaml", "name: mine\noperators:\n  - name: p\n    kind: parse\n",
+		"tests/tests.yaml", "- answer: ref.lab\n  score: full\n", "tests/ref.lab", "run 100\n")
+	dir := t.TempDir()
+	if r := streamlab(t, "", "exercise", "init", "--pack", pk, "--dir", dir); r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	for _, f := range []string{"README.md", "a.lab", "job.yaml", "scenario.lab"} {
+		if _, err := os.Stat(filepath.Join(dir, "build", f)); err != nil {
+			t.Errorf("init did not write %s", f)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "build", "tests")); err == nil {
+		t.Error("init copied the pack's tests")
+	}
+	sc, _ := os.ReadFile(filepath.Join(dir, "build", "scenario.lab"))
+	if !strings.Contains(string(sc), "# Try your answer: cat scenario.lab a.lab | streamlab run -\njob job.yaml\nset mode append\n") {
+		t.Errorf("scenario.lab:\n%s", sc)
+	}
+	// The scenario and the answer run as the grader runs them.
+	ans, _ := os.ReadFile(filepath.Join(dir, "build", "a.lab"))
+	script := filepath.Join(dir, "build", "try.lab")
+	os.WriteFile(script, append(sc, ans...), 0o644)
+	if r := streamlab(t, "", "run", script); r.code != 0 || !strings.Contains(r.stdout, "job         mine") {
+		t.Errorf("trying the answer: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := streamlab(t, "", "exercise", "init", "--dir", dir, "late-data"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "late-data", "scenario.lab")); err == nil {
+		t.Error("a prediction's scenario was copied")
+	}
+}
+
+// TestExerciseStartPack: start --pack looks the exercise up in that pack.
+func TestExerciseStartPack(t *testing.T) {
+	isolate(t)
+	pk := writePack(t, "mine", "id: mine\ntitle: t\nkind: script\njob: passthrough\nanswer: a.lab\nchecks:\n  - name: ran\n    expect: source.records >= 100\n", "a.lab", "run 10\n")
+	if r := streamlab(t, "", "exercise", "start", "--pack", pk, "nosuch"); r.code != 2 || !strings.Contains(r.stderr, `no such exercise "nosuch"`) || !strings.Contains(r.stderr, "it has mine") {
+		t.Errorf("unknown: exit %d, %s", r.code, r.stderr)
+	}
+	// Known in the pack: it gets as far as the terminal, which tests lack.
+	if r := streamlab(t, "", "exercise", "start", "--pack", pk, "mine"); r.code != 2 || !strings.Contains(r.stderr, "terminal") {
+		t.Errorf("known: exit %d, %s", r.code, r.stderr)
+	}
+}
+
 func TestExerciseWatch(t *testing.T) {
 	isolate(t)
 	c, err := newCLI(nil, nil, nil)
@@ -150,5 +202,41 @@ func TestExerciseWatch(t *testing.T) {
 	if !strings.Contains(text, "upstream-backup  script  3/8") || !strings.Contains(text, "== "+answerFile+" changed") ||
 		!strings.Contains(text, "upstream-backup  script  8/8      pass") {
 		t.Errorf("watch output:\n%s", text)
+	}
+}
+
+// TestExerciseTest: a pack's wrong answer that a check rewards fails
+// exercise test, naming the check; as expected, it passes.
+func TestExerciseTest(t *testing.T) {
+	isolate(t)
+	dir := writePack(t, "rec", `id: rec
+title: t
+kind: configuration
+job: clicks
+answer: settings.lab
+allow: [restart]
+scenario: |
+  kill count[1] at 300
+  run 3000
+checks:
+  - name: running
+    expect: job.state == running
+  - name: recovers quickly
+    expect: recovery.time_ms < 10000
+`, "settings.lab", "set restart none\n", "tests/tests.yaml", "- answer: ref.lab\n  score: full\n- answer: none.lab\n  score: 0\n",
+		"tests/ref.lab", "set restart fixed-delay attempts=3 delay=1s\n", "tests/none.lab", "set restart none\n")
+	r := streamlab(t, "", "exercise", "test", "--pack", dir, "--seeds", "2")
+	if r.code != 1 || !strings.Contains(r.stdout, "FAIL  rec: 2 answers under seeds 1, 2\n") ||
+		!strings.Contains(r.stdout, `none.lab under seed 2 scored 1 of 2, want 0; the checks that gave it points: "recovers quickly"`) ||
+		!strings.HasSuffix(r.stdout, "1 exercises, 2 stored answers, under 2 seeds: 2 scores off\n") {
+		t.Errorf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	os.WriteFile(filepath.Join(dir, "rec", "tests", "tests.yaml"), []byte("- answer: ref.lab\n  score: full\n- answer: none.lab\n  score: [0, 1]\n"), 0o644)
+	if r := streamlab(t, "", "exercise", "test", "--pack", dir); r.code != 0 || !strings.HasSuffix(r.stdout, "under 3 seeds: every score as expected\n") {
+		t.Errorf("as expected: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	os.WriteFile(filepath.Join(dir, "rec", "tests", "tests.yaml"), []byte("- answer: ref.lab\n  score: lots\n"), 0o644)
+	if r := streamlab(t, "", "exercise", "test", "--pack", dir); r.code != 2 || !strings.Contains(r.stderr, "tests.yaml:2:10: score:") {
+		t.Errorf("bad tests.yaml: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/exercises"
@@ -30,8 +31,11 @@ ID is read from DIR/ID/FILE when DIR has a directory ID, else from DIR/FILE,
 where FILE is the exercise's answer file (streamlab exercise show ID).
 
 Every exercise runs on the deterministic executor under its own seed, or
-under --seed N (or STREAMLAB_SEED) when given, within its time limit: the
-same answers and seed always give the same grade. Each check scores its
+under --seed N (or STREAMLAB_SEED) when given, within its budget of records
+and scheduler steps (not wall time): the same answers and seed always give
+the same grade, on any machine under any load. An answer that goes over the
+budget scores zero on its exercise, naming the line; the exercise's
+time_limit is only a guard against a grader bug, and exits 2 with no score. Each check scores its
 points; a broken answer (malformed YAML, an unknown key, a missing file, a
 line the engine rejects) scores zero on its exercise with a message naming
 the file and line, and grading goes on.
@@ -70,7 +74,7 @@ exercise), 2 for misuse: bad flags, a broken exercise pack.`,
 	d, fs := c.defaults, cmd.Flags()
 	answers := fs.String("answers", ".", "read the answers from `DIR`")
 	fs.String("format", d.Format, "report format: text, json, junit, tap, gradescope or classroom; csv with --class")
-	fs.Int64("seed", d.Seed, "seed `N` of every run (overrides the exercises')")
+	seedOverrideFlag(fs, d.Seed)
 	out := fs.String("out", "", "write the report to `FILE` instead of standard output")
 	packDir := fs.String("pack", "", "grade the exercises of the pack in `DIR` instead of the built-in ones")
 	reveal := fs.Bool("reveal", false, "add the expected values, hidden checks' details and seeds (for the instructor)")
@@ -351,4 +355,12 @@ func writeFileAtomic(path string, data []byte) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// seedOverrideFlag adds --seed N, which overrides every exercise's own
+// seed. Without it each exercise runs under its own seed (or a student's),
+// never the configuration's default, so the help shows no default.
+func seedOverrideFlag(fs *pflag.FlagSet, def int64) {
+	fs.Int64("seed", def, "seed `N` of every run, overriding each exercise's own (default: each exercise's own seed)")
+	fs.Lookup("seed").DefValue = "0"
 }

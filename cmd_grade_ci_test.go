@@ -2,8 +2,11 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -101,11 +104,50 @@ func TestCIFiles(t *testing.T) {
 		if v := r.Env[strings.ToUpper(runner)+"_RESULTS"]; !strings.Contains(v, "steps.streamlab.outputs.result") {
 			t.Errorf("the reporter's %s_RESULTS is %q", strings.ToUpper(runner), v)
 		}
-		// Run the grading step as Actions would, in the student's repository.
+		steps := map[string]string{}
+		for _, s := range job.Steps {
+			if s.ID != "" {
+				steps[s.ID] = s.Run
+			}
+			if strings.HasPrefix(s.Uses, "./") || strings.Contains(s.Run, "answers/") {
+				t.Errorf("a step runs something from the student's repository: %+v", s)
+			}
+		}
+		// The install step downloads the pinned release and checks its
+		// SHA-256: a fake curl serves this tree's streamlab as the release.
+		releases := t.TempDir()
+		self, _ := os.ReadFile(filepath.Join(bin, "streamlab"))
+		os.WriteFile(filepath.Join(releases, "streamlab-v9.9.9-linux-amd64"), self, 0o755)
+		fake := t.TempDir()
+		os.WriteFile(filepath.Join(fake, "curl"), []byte("#!/bin/sh\nout=\nwhile [ $# -gt 0 ]; do case \"$1\" in -o) out=\"$2\"; shift;; -*) ;; *) url=\"$1\";; esac; shift; done\ncp \""+releases+"/$(basename \"$url\")\" \"$out\"\n"), 0o755)
+		sum := sha256.Sum256(self)
+		install := func(sha string) (string, error) {
+			tmp := t.TempDir()
+			cmd := exec.Command(bash, "-e", "-c", steps["install"])
+			cmd.Env = append(os.Environ(), "PATH="+fake+string(os.PathListSeparator)+os.Getenv("PATH"), "RUNNER_TEMP="+tmp,
+				"GITHUB_PATH="+filepath.Join(tmp, "path"), "GITHUB_OUTPUT="+filepath.Join(tmp, "out"),
+				"LAB_VERSION=v9.9.9", "LAB_SHA256="+sha, "LAB_RELEASES=https://example.invalid/releases")
+			out, err := cmd.CombinedOutput()
+			path, _ := os.ReadFile(filepath.Join(tmp, "path"))
+			return strings.TrimSpace(string(path)), errorWith(err, out)
+		}
+		if _, err := install(strings.Repeat("0", 64)); err == nil || !strings.Contains(err.Error(), "does not match LAB_SHA256") {
+			t.Errorf("a binary that does not match the pinned SHA-256 was installed: %v", err)
+		}
+		installed, err := install(hex.EncodeToString(sum[:]))
+		if err != nil || installed == "" {
+			t.Fatalf("install: %v", err)
+		}
+		// Run the grading step as Actions would, in a workspace with the
+		// student's answers in answers/.
+		work := t.TempDir()
+		if err := os.CopyFS(filepath.Join(work, "answers"), os.DirFS(answers)); err != nil {
+			t.Fatal(err)
+		}
 		output := filepath.Join(t.TempDir(), "github_output")
 		cmd := exec.Command(bash, "-e", "-c", job.Steps[gradeStep].Run)
-		cmd.Dir = answers
-		cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"),
+		cmd.Dir = work
+		cmd.Env = append(os.Environ(), "PATH="+installed+string(os.PathListSeparator)+os.Getenv("PATH"),
 			"GITHUB_OUTPUT="+output, "EXERCISES="+job.Env["EXERCISES"])
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("the grading step failed: %v\n%s", err, out)
@@ -195,4 +237,36 @@ func TestCIFiles(t *testing.T) {
 			t.Errorf("misuse: %v", res)
 		}
 	})
+
+	// make_autograder.sh checks every exercise ID against the pack before
+	// it writes anything.
+	t.Run("make_autograder", func(t *testing.T) {
+		out := filepath.Join(t.TempDir(), "autograder.zip")
+		cmd := exec.Command(bash, "exercises/ci/gradescope/make_autograder.sh", "-b", filepath.Join(bin, "streamlab"), "-o", out, "gap-recovery", "gap-recovry")
+		msg, err := cmd.CombinedOutput()
+		if err == nil || !strings.Contains(string(msg), `make_autograder.sh: exercise ID "gap-recovry" cannot be graded: no such exercise "gap-recovry" in exercises/builtin; it has`) {
+			t.Errorf("a misspelt ID: %v\n%s", err, msg)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Error("an autograder was written for a misspelt ID")
+		}
+		if _, err := exec.LookPath("zip"); err != nil {
+			return // the rest needs zip
+		}
+		cmd = exec.Command(bash, "exercises/ci/gradescope/make_autograder.sh", "-b", filepath.Join(bin, "streamlab"), "-o", out, "gap-recovery", "restart-storm")
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("make_autograder.sh: %v\n%s", err, msg)
+		}
+		if _, err := os.Stat(out); err != nil {
+			t.Error(err)
+		}
+	})
+}
+
+// errorWith adds a command's output to its error.
+func errorWith(err error, out []byte) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("%w: %s", err, out)
 }

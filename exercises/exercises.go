@@ -16,7 +16,9 @@ import (
 	"context"
 	"embed"
 	"io/fs"
+	"path/filepath"
 	"sync"
+	"sync/atomic"
 
 	"github.com/streamlab/streamlab/exercises/grade"
 	"github.com/streamlab/streamlab/exercises/pack"
@@ -40,23 +42,53 @@ var builtin = sync.OnceValues(func() (*pack.Pack, error) {
 // an error here is a bug.
 func Builtin() (*pack.Pack, error) { return builtin() }
 
-// List returns the built-in exercises, sorted by ID.
+// current is the pack List and Lookup serve instead of the built-in one.
+var current atomic.Pointer[pack.Pack]
+
+// Use makes List and Lookup serve pack p instead of the built-in pack (nil
+// goes back to it): `streamlab exercise start --pack DIR` opens an
+// instructor's exercise in the terminal lab this way. Call it before the
+// lab starts.
+func Use(p *pack.Pack) { current.Store(p) }
+
+// served is the pack List and Lookup serve.
+func served() (*pack.Pack, error) {
+	if p := current.Load(); p != nil {
+		return p, nil
+	}
+	return Builtin()
+}
+
+// List returns the exercises of the pack served (the built-in one unless
+// Use chose another), sorted by ID.
 func List() []*pack.Exercise {
-	p, err := Builtin()
+	p, err := served()
 	if p == nil || err != nil {
 		return nil
 	}
 	return p.Exercises
 }
 
-// Lookup finds a built-in exercise by ID; its Task is the statement to
-// show, ScenarioText the scenario, Starter the starter answer.
+// Lookup finds an exercise of the pack served by ID; its Task is the
+// statement to show, ScenarioText the scenario, Starter the starter answer.
+// A job file of a pack on disk is given as an absolute path, so that the
+// lab opens it wherever it was started.
 func Lookup(id string) (*pack.Exercise, error) {
-	p, err := Builtin()
+	p, err := served()
 	if err != nil {
 		return nil, err
 	}
-	return p.Lookup(id)
+	ex, err := p.Lookup(id)
+	if err != nil || p.Dir == "" || !ex.JobIsFile() {
+		return ex, err
+	}
+	abs, err := filepath.Abs(filepath.Join(p.Dir, filepath.FromSlash(ex.Dir), filepath.FromSlash(ex.Job)))
+	if err != nil {
+		return nil, err
+	}
+	cp := *ex
+	cp.Job = abs
+	return &cp, nil
 }
 
 // Grade grades one answer held in memory (file names it in messages), as

@@ -8,9 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/goccy/go-yaml/ast"
@@ -43,8 +45,60 @@ type Answer struct {
 type Value struct {
 	Type      string // pack.TypeNumber, pack.TypeBool or pack.TypeString
 	Num       float64
-	Text      string // as written
+	Text      string // as written; a boolean in its canonical form
 	Line, Col int
+	// Err, when set, is why the value cannot be judged (a word where a
+	// number is asked for): it fails the value's own check and no other.
+	// It names the file, line, column and key.
+	Err string
+}
+
+// yamlBools are the forms YAML 1.1 and 1.2 give true and false, in any
+// case: a student who writes yes or False means a boolean.
+var yamlBools = map[string]bool{
+	"true": true, "yes": true, "y": true, "on": true,
+	"false": false, "no": false, "n": false, "off": false,
+}
+
+// ParseBool reads a boolean in any of YAML's forms, in any case.
+func ParseBool(s string) (bool, bool) {
+	b, ok := yamlBools[strings.ToLower(strings.TrimSpace(s))]
+	return b, ok
+}
+
+// coerce reads v as the type its check asks for: a number quoted ("340")
+// or, where the check is a fraction, a percentage (69%); a boolean in any of
+// YAML's forms in any case. A value that cannot be read so gets Err.
+func (v *Value) coerce(key, want string, fraction bool, got string) {
+	switch want {
+	case pack.TypeNumber:
+		if v.Type == pack.TypeNumber {
+			return
+		}
+		text := strings.TrimSpace(v.Text)
+		if p, ok := strings.CutSuffix(text, "%"); ok {
+			n, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+			switch {
+			case err != nil || math.IsInf(n, 0) || math.IsNaN(n):
+			case !fraction:
+				v.Err = fmt.Sprintf("%s: expected a number, got the percentage %q; this answer is a count, not a fraction", key, text)
+				return
+			default:
+				v.Type, v.Num = pack.TypeNumber, n/100
+				return
+			}
+		} else if n, err := strconv.ParseFloat(text, 64); err == nil && !math.IsInf(n, 0) && !math.IsNaN(n) {
+			v.Type, v.Num = pack.TypeNumber, n
+			return
+		}
+		v.Err = fmt.Sprintf("%s: expected a number, got %s", key, got)
+	case pack.TypeBool:
+		if b, ok := ParseBool(v.Text); ok {
+			v.Type, v.Text = pack.TypeBool, strconv.FormatBool(b)
+			return
+		}
+		v.Err = fmt.Sprintf("%s: expected true or false, got %s", key, got)
+	}
 }
 
 // Locate returns where the answer to ex is under dir: dir/ID/FILE when
@@ -137,6 +191,7 @@ func (a *Answer) parsePredictions(ex *pack.Exercise) error {
 	}
 	keys := ex.AnswerKeys()
 	want := map[string]string{}
+	fractions := map[string]bool{}
 	for _, c := range ex.Checks {
 		if c.Answer == "" {
 			continue
@@ -144,6 +199,7 @@ func (a *Answer) parsePredictions(ex *pack.Exercise) error {
 		t := pack.TypeString
 		if c.Field != "" {
 			t, _ = pack.FieldType(c.Field)
+			fractions[c.Answer] = pack.IsFraction(c.Field)
 		}
 		want[c.Answer] = t
 	}
@@ -156,20 +212,22 @@ func (a *Answer) parsePredictions(ex *pack.Exercise) error {
 			v.Num, _ = yamldoc.Number(n)
 		case *ast.BoolNode:
 			v.Type = pack.TypeBool
+			v.Text = strconv.FormatBool(n.Value)
 		case *ast.StringNode:
 			v.Type, v.Text = pack.TypeString, n.Value
 			if num, ok := yamldoc.Number(n); ok {
 				v.Type, v.Num = pack.TypeNumber, num
 			}
 		default:
-			d.FailAt(f, "%s: expected a number, a word or true/false, got %s", f.Key, yamldoc.Describe(f.Value))
-			continue
+			v.Err = fmt.Sprintf("%s: expected a number, a word or true/false, got %s", f.Key, yamldoc.Describe(f.Value))
 		}
-		switch t := want[f.Key]; {
-		case t == pack.TypeNumber && v.Type != pack.TypeNumber:
-			d.FailAt(f, "%s: expected a number, got %s", f.Key, yamldoc.Describe(f.Value))
-		case t == pack.TypeBool && v.Type != pack.TypeBool:
-			d.FailAt(f, "%s: expected true or false, got %s", f.Key, yamldoc.Describe(f.Value))
+		if v.Err == "" {
+			v.coerce(f.Key, want[f.Key], fractions[f.Key], yamldoc.Describe(f.Value))
+		}
+		if v.Err != "" {
+			// A bad value fails only its own check: the message names
+			// the key and where it is.
+			v.Err = fmt.Sprintf("%s:%d:%d: %s", a.File, v.Line, v.Col, v.Err)
 		}
 		a.Values[f.Key] = v
 	}
@@ -188,8 +246,9 @@ func scenarioSets(ex *pack.Exercise, key string) (string, bool) {
 
 // parseScript reads a .lab answer and checks it against the exercise: a
 // configuration holds set lines only; a script or recording may not change
-// the job or the executor. A recording's pause and resume lines are dropped:
-// they only paced the terminal lab.
+// the job, the seed or the executor. A recording's pause and resume lines
+// are dropped, as they only paced the terminal lab, and so is its set seed
+// line: the lab records its seed, and the grader grades under its own.
 func (a *Answer) parseScript(ex *pack.Exercise) error {
 	sc, err := script.Parse(a.File, a.Data)
 	if err != nil {
@@ -226,6 +285,12 @@ func (a *Answer) parseScript(ex *pack.Exercise) error {
 		case script.VerbSet:
 			if c.Args[0].Text == "executor" {
 				return fail(c.Args[0].Line, c.Args[0].Col, "grading always runs the deterministic executor; remove this line")
+			}
+			if c.Args[0].Text == "seed" {
+				if ex.Kind == pack.KindRecording {
+					continue // the lab records its seed; the grader sets its own
+				}
+				return fail(c.Args[0].Line, c.Args[0].Col, "the grader sets the seed (each answer is graded under several); remove this line")
 			}
 			if at, fixed := scenarioSets(ex, c.Args[0].Text); fixed {
 				return fail(c.Args[0].Line, c.Args[0].Col, "the exercise's scenario fixes %s (%s); the answer cannot change it", c.Args[0].Text, at)

@@ -76,10 +76,7 @@ func TestBrokenPredictions(t *testing.T) {
 	tests := []struct{ data, want string }{
 		{"lost: [1\n", "answers.yaml:1:"},
 		{"lost: 1\nlots: 2\n", `answers.yaml:2:1: unknown key "lots" in the answers; known keys: lost, correct, state, mode`},
-		{"lost: many\n", `answers.yaml:1:7: lost: expected a number, got string "many"`},
-		{"correct: yes\n", `answers.yaml:1:10: correct: expected true or false`},
 		{"lost: 1\nlost: 2\n", `answers.yaml:2:1: duplicate key "lost"`},
-		{"lost: {a: 1}\n", "expected a number, a word or true/false"},
 		{"- 1\n", "expected a mapping"},
 		{"a: 1\n---\nb: 2\n", "a second YAML document"},
 	}
@@ -157,6 +154,7 @@ func TestScript(t *testing.T) {
 	for data, want := range map[string]string{
 		"job clicks\n":                 "a.lab:1:5: this exercise runs job passthrough",
 		"set executor concurrent\n":    "a.lab:1:5: grading always runs the deterministic executor",
+		"run 10\nset seed 4\n":         "a.lab:2:5: the grader sets the seed",
 		"run 100\nkill\n":              "a.lab:2:",
 		"run 100 \"unterminated\n":     "a.lab:1:",
 		strings.Repeat("x", 5000):      "a.lab:1:",
@@ -169,7 +167,7 @@ func TestScript(t *testing.T) {
 	// Pause and resume pace the terminal lab: a recording drops them, a
 	// script keeps them (and the engine rejects them).
 	rec := load(t, "s", strings.Replace(scriptEx, "KIND", "recording", 1), "a.lab")
-	a, err = answer.Parse(rec, "a.lab", []byte("run 100\npause\nresume\nrun 100\n"))
+	a, err = answer.Parse(rec, "a.lab", []byte("job passthrough\nset seed 7\nrun 100\npause\nresume\nrun 100\n"))
 	if err != nil || len(a.Commands) != 2 {
 		t.Errorf("recording: %+v, %v", a, err)
 	}
@@ -246,6 +244,54 @@ func TestJobFileAllow(t *testing.T) {
 	} {
 		if _, err := answer.Parse(ex, "job.yaml", []byte(data)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: got %v, want %q", data, err, want)
+		}
+	}
+}
+
+// TestForgivingPredictions: a number may be quoted, a fraction a
+// percentage, a boolean any of YAML's forms in any case; a value that still
+// cannot be read fails only its own key, with its file, line and key.
+func TestForgivingPredictions(t *testing.T) {
+	ex := load(t, "p", prediction+`  - name: fill
+    answer: fill
+    field: filter.fill_ratio
+`, "answers.yaml")
+	a, err := answer.Parse(ex, "answers.yaml", []byte("lost: \"340\"\ncorrect: False\nfill: 69%\nstate: RUNNING\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := a.Values["lost"]; v.Err != "" || v.Type != pack.TypeNumber || v.Num != 340 {
+		t.Errorf("quoted number: %+v", v)
+	}
+	if v := a.Values["correct"]; v.Err != "" || v.Type != pack.TypeBool || v.Text != "false" {
+		t.Errorf("False: %+v", v)
+	}
+	if v := a.Values["fill"]; v.Err != "" || v.Type != pack.TypeNumber || v.Num != 0.69 {
+		t.Errorf("69%%: %+v", v)
+	}
+	for _, form := range []string{"yes", "YES", "On", "y", "no", "OFF", "'false'", "TRUE"} {
+		a, err := answer.Parse(ex, "answers.yaml", []byte("correct: "+form+"\n"))
+		if v := a.Values["correct"]; err != nil || v.Err != "" || v.Type != pack.TypeBool {
+			t.Errorf("correct: %s: %+v, %v", form, v, err)
+		}
+	}
+	for data, want := range map[string]string{
+		"lost: many\nstate: failed\n":     `answers.yaml:1:7: lost: expected a number, got string "many"`,
+		"lost: 34%\nstate: failed\n":      `answers.yaml:1:7: lost: expected a number, got the percentage "34%"; this answer is a count`,
+		"lost: {a: 1}\nstate: failed\n":   "answers.yaml:1:7: lost: expected a number, a word or true/false",
+		"correct: maybe\nstate: failed\n": `answers.yaml:1:10: correct: expected true or false, got string "maybe"`,
+	} {
+		a, err := answer.Parse(ex, "answers.yaml", []byte(data))
+		if err != nil {
+			t.Errorf("%q: a bad value fails the whole answer: %v", data, err)
+			continue
+		}
+		key := strings.SplitN(data, ":", 2)[0]
+		if v := a.Values[key]; !strings.HasPrefix(v.Err, want) {
+			t.Errorf("%q: Err = %q, want %q", data, v.Err, want)
+		}
+		if v := a.Values["state"]; v.Err != "" || v.Text != "failed" {
+			t.Errorf("%q: the other key suffers: %+v", data, v)
 		}
 	}
 }

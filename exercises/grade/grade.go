@@ -1,6 +1,7 @@
 // Package grade grades answers to exercises: it runs the exercise's job,
 // the answer and the scenario on the deterministic executor under a seed,
-// within the exercise's time limit, and scores each check.
+// within the exercise's budget of records and scheduler steps, and scores
+// each check.
 package grade
 
 import (
@@ -15,6 +16,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -48,12 +50,43 @@ func (e *PackError) Unwrap() error { return e.Err }
 // Is makes every PackError an ErrBrokenPack.
 func (e *PackError) Is(target error) bool { return target == ErrBrokenPack }
 
+// ErrGuard marks a run the wall-time guard stopped: a bug in the grader or
+// a machine too loaded to grade, never the answer's fault, so it is an
+// internal error and not a score. An answer's work is bounded by the
+// exercise's budget (pack.Budget), which counts records and steps and so
+// gives the same grade on any machine under any load.
+var ErrGuard = errors.New("internal error")
+
+// GuardError is a run the wall-time guard stopped; errors.Is(err, ErrGuard)
+// holds for it.
+type GuardError struct {
+	ID    string
+	Limit time.Duration
+	At    string // the command running when it stopped
+}
+
+func (e *GuardError) Error() string {
+	msg := fmt.Sprintf("internal error: grading %s ran past its wall-time guard of %s", e.ID, e.Limit)
+	if e.At != "" {
+		msg += " at " + e.At
+	}
+	return msg + "; the exercise's budget should have stopped it first (the machine may be overloaded, or the grader has a bug); no score was given"
+}
+
+// Is makes every GuardError an ErrGuard and an engine.ErrInternal: it is
+// not the answer's fault.
+func (e *GuardError) Is(target error) bool { return target == ErrGuard || target == engine.ErrInternal }
+
 // Options are the grader's settings.
 type Options struct {
 	// Seed, when not nil, overrides every exercise's seed.
 	Seed *int64
-	// TimeLimit, when above zero, replaces every exercise's time limit.
+	// TimeLimit, when above zero, replaces every exercise's wall-time
+	// guard (pack.Exercise.TimeLimit).
 	TimeLimit time.Duration
+	// Budget, when either count is above zero, replaces that count of
+	// every exercise's budget.
+	Budget pack.Budget
 	// Reveal adds the right answers (a prediction's expected value, a hidden
 	// check's name and details) to the result: for an instructor's own runs,
 	// never for what students see.
@@ -62,6 +95,18 @@ type Options struct {
 	// exercise (StudentSeed); it overrides Seed and is not shown unless
 	// Reveal is set.
 	Student, Secret string
+}
+
+// budget is the budget an exercise is graded under.
+func (o Options) budget(ex *pack.Exercise) pack.Budget {
+	b := ex.Budget
+	if o.Budget.Records > 0 {
+		b.Records = o.Budget.Records
+	}
+	if o.Budget.Steps > 0 {
+		b.Steps = o.Budget.Steps
+	}
+	return b
 }
 
 // personal reports whether seeds are derived from the secret.
@@ -228,7 +273,7 @@ func grade1(ctx context.Context, ex *pack.Exercise, a *answer.Answer, opts Optio
 	}
 	runCtx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	r := &runner{ex: ex, ans: a, seed: seed}
+	r := &runner{ex: ex, ans: a, seed: seed, budget: opts.budget(ex)}
 	defer r.close()
 	rep, err := r.run(runCtx)
 	switch {
@@ -236,11 +281,7 @@ func grade1(ctx context.Context, ex *pack.Exercise, a *answer.Answer, opts Optio
 	case ctx.Err() != nil:
 		return nil, nil, ctx.Err()
 	case errors.Is(err, context.DeadlineExceeded):
-		msg := fmt.Sprintf("time limit of %s exceeded: the run was stopped", limit)
-		if r.at != "" {
-			msg += " at " + r.at
-		}
-		return nil, errors.New(msg), nil
+		return nil, nil, &GuardError{ID: ex.ID, Limit: limit, At: r.at}
 	case errors.Is(err, ErrBrokenPack), errors.Is(err, engine.ErrInternal):
 		return nil, nil, err // neither is the answer's fault
 	default:
@@ -339,6 +380,9 @@ func judgePrediction(c pack.Check, a *answer.Answer, rep *engine.Report, seed in
 	if !ok {
 		return CheckResult{Message: fmt.Sprintf("%s: no answer in %s", c.Answer, a.File)}
 	}
+	if v.Err != "" {
+		return CheckResult{Actual: untrusted.Quote(v.Text, maxAnswerText), Message: untrusted.Quote(v.Err, maxQuoted)}
+	}
 	var truth string
 	var num float64
 	isNum := false
@@ -389,10 +433,17 @@ func judgePrediction(c pack.Check, a *answer.Answer, rep *engine.Report, seed in
 			}
 		}
 	} else {
-		cr.Passed = v.Text == truth
+		given := v.Text
+		if b, ok := answer.ParseBool(given); ok && (truth == "true" || truth == "false") {
+			given = strconv.FormatBool(b)
+		}
+		cr.Passed = pack.NormalChoice(given) == pack.NormalChoice(truth)
 		why = "not the right answer"
 		if len(c.Choices) > 0 {
 			why = "not the right choice"
+			if !slices.ContainsFunc(c.Choices, func(x string) bool { return pack.NormalChoice(x) == pack.NormalChoice(given) }) {
+				why = "not one of the choices " + strings.Join(c.Choices, ", ")
+			}
 		}
 	}
 	what := "the right answer"
@@ -486,6 +537,71 @@ type runner struct {
 	obs  observer
 	at   string // the command running when the time ran out
 	tmp  []string
+	// budget bounds the run's work; admitted counts the records let in.
+	budget   pack.Budget
+	admitted int64
+}
+
+// stepSlice is how many scheduler steps a run takes between checks of the
+// budget: small enough that going over costs little, large enough that the
+// checks cost nothing.
+const stepSlice = 1 << 14
+
+// exec carries out one command within the budget. A run admits its
+// records, refusing to when they would go over, then processes them a
+// slice of steps at a time, stopping when the steps go over; the run is
+// finished by Runtime.Run, so that it ends exactly as the session's own run
+// would have. Going over is an error at the command's line.
+func (r *runner) exec(ctx context.Context, file string, c script.Command) error {
+	if r.budget == (pack.Budget{}) || (c.Verb != script.VerbRun && c.Verb != script.VerbStep) {
+		return r.s.Exec(ctx, c)
+	}
+	over := func(format string, args ...any) error {
+		return &lab.Error{File: file, Line: c.Line, Col: c.Col, Msg: fmt.Sprintf(format, args...)}
+	}
+	steps := func() int64 {
+		if rt := r.s.Runtime(); rt != nil {
+			return rt.Steps()
+		}
+		return 0
+	}
+	if c.Verb == script.VerbStep {
+		if steps()+c.Count > r.budget.Steps {
+			return over("over the exercise's budget of %d scheduler steps: this step would take the run to %d", r.budget.Steps, steps()+c.Count)
+		}
+		return r.s.Exec(ctx, c)
+	}
+	if c.Duration <= 0 && r.admitted+c.Count > r.budget.Records {
+		return over("over the exercise's budget of %d records: this run would admit %d in all", r.budget.Records, r.admitted+c.Count)
+	}
+	n, err := r.s.Admit(c)
+	if err != nil {
+		return err
+	}
+	r.admitted += n
+	if r.admitted > r.budget.Records {
+		return over("over the exercise's budget of %d records: this run admitted %d in all", r.budget.Records, r.admitted)
+	}
+	rt := r.s.Runtime()
+	for {
+		quiet, err := rt.RunSteps(ctx, stepSlice)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return err
+		}
+		if s := rt.Steps(); s > r.budget.Steps {
+			return over("over the exercise's budget of %d scheduler steps: the run had taken %d when it was stopped", r.budget.Steps, s)
+		}
+		if quiet {
+			break
+		}
+	}
+	if err := rt.Run(ctx); err != nil && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return nil
 }
 
 func (r *runner) close() {
@@ -531,10 +647,10 @@ func (r *runner) run(ctx context.Context) (*engine.Report, error) {
 	}
 	for _, p := range parts {
 		for _, c := range p.cmds {
+			r.at = fmt.Sprintf("%s:%d", p.file, c.Line)
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			r.at = fmt.Sprintf("%s:%d", p.file, c.Line)
 			if r.obs.sub == nil && c.Verb != script.VerbSet && c.Verb != script.VerbJob {
 				// Start the runtime with a step of nothing, so that the
 				// observer sees its every event.
@@ -544,7 +660,7 @@ func (r *runner) run(ctx context.Context) (*engine.Report, error) {
 				}
 				r.obs.sub = r.s.Runtime().Bus().Subscribe(observeSize)
 			}
-			err := r.s.Exec(ctx, c)
+			err := r.exec(ctx, p.file, c)
 			r.obs.drain()
 			if err != nil {
 				return nil, r.blame(p, err)
@@ -579,6 +695,12 @@ func (r *runner) blame(p part, err error) error {
 		return &PackError{ID: r.ex.ID, Err: err}
 	}
 	if p.file == r.ex.ScenarioFile && r.ex.Kind == pack.KindConfiguration {
+		var le *lab.Error
+		if r.ans.Job != nil && errors.As(err, &le) {
+			// The student's job file is what lacks the scenario's node
+			// (or setting): say so against it, not the instructor's file.
+			return &answer.Error{File: r.ans.File, Msg: fmt.Sprintf("this job cannot run the exercise's scenario: %s (in the exercise's scenario, %s:%d)", le.Msg, le.File, le.Line)}
+		}
 		return fmt.Errorf("%w (in the exercise's scenario, after the settings of %s)", err, r.ans.File)
 	}
 	return err
@@ -603,7 +725,7 @@ func (r *runner) jobPath() (string, error) {
 		}
 		return p, os.WriteFile(p, a.Data, 0o600)
 	}
-	if !ex.JobIsFile() {
+	if !ex.JobIsFile() || filepath.IsAbs(ex.Job) {
 		return ex.Job, nil
 	}
 	if ex.Pack.Dir != "" {

@@ -245,24 +245,98 @@ func TestSeedChangesThePrediction(t *testing.T) {
 	}
 }
 
-func TestTimeLimit(t *testing.T) {
-	ex := lookup(t, testPack(t, nil), "scr")
-	runaway := []byte(strings.Repeat("run 10000000\n", 50))
-	start := time.Now()
-	r, err := grade.Bytes(context.Background(), ex, "a.lab", runaway, grade.Options{})
-	if err != nil {
-		t.Fatal(err)
+// TestBudget: an answer that does too much fails at the line that went
+// over the exercise's budget, whether it admits too many records at once,
+// in a run by time, or takes too many steps; within it, it passes.
+func TestBudget(t *testing.T) {
+	ex := lookup(t, testPack(t, func(m map[string]string) {
+		m["scr/exercise.yaml"] = strings.Replace(m["scr/exercise.yaml"], "time_limit: 300ms\n", "budget:\n  records: 5000\n  steps: 40000\n", 1)
+	}), "scr")
+	if ex.Budget != (pack.Budget{Records: 5000, Steps: 40000}) || ex.TimeLimit != pack.DefaultTimeLimit {
+		t.Fatalf("budget %+v, guard %s", ex.Budget, ex.TimeLimit)
 	}
-	if took := time.Since(start); took > 20*time.Second {
-		t.Errorf("a 300ms time limit took %s", took)
+	ctx := context.Background()
+	for data, want := range map[string]string{
+		"run 600\nrun 10000000\n": "a.lab:2:1: over the exercise's budget of 5000 records: this run would admit 10000600 in all",
+		"run 600\nrun 10h\n":      "a.lab:2:1: over the exercise's budget of 5000 records: this run admitted",
+		"run 600\nstep 100000\n":  "a.lab:2:1: over the exercise's budget of 40000 scheduler steps",
+	} {
+		r, err := grade.Bytes(ctx, ex, "a.lab", []byte(data), grade.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Passed || r.Score != 0 || !strings.Contains(r.Error, want) {
+			t.Errorf("%q: %+v; want %q", data, r, want)
+		}
 	}
-	if r.Passed || r.Score != 0 || !strings.Contains(r.Error, "time limit of 300ms exceeded") || !strings.Contains(r.Error, "a.lab:") {
-		t.Errorf("runaway answer: %+v", r)
-	}
-	// Options.TimeLimit replaces the exercise's.
-	r, err = grade.Bytes(context.Background(), ex, "a.lab", []byte("run 600\n"), grade.Options{TimeLimit: time.Minute})
+	r, err := grade.Bytes(ctx, ex, "a.lab", []byte("run 600\n"), grade.Options{})
 	if err != nil || !r.Passed {
-		t.Errorf("within the limit: %+v, %v", r, err)
+		t.Errorf("within the budget: %+v, %v", r, err)
+	}
+	// Options.Budget replaces the exercise's.
+	r, err = grade.Bytes(ctx, ex, "a.lab", []byte("run 600\n"), grade.Options{Budget: pack.Budget{Records: 100}})
+	if err != nil || r.Passed || !strings.Contains(r.Error, "budget of 100 records") {
+		t.Errorf("Options.Budget: %+v, %v", r, err)
+	}
+}
+
+// TestGuardIsAnInternalError: the wall-time guard (time_limit) stopping a
+// run is the grader's error, exit 2, never a student's zero.
+func TestGuardIsAnInternalError(t *testing.T) {
+	ex := lookup(t, testPack(t, nil), "scr")
+	if ex.TimeLimit != 300*time.Millisecond || ex.Budget.Records != pack.DefaultBudgetRecords {
+		t.Fatalf("time_limit read as the guard: %s, %+v", ex.TimeLimit, ex.Budget)
+	}
+	runaway := []byte(strings.Repeat("run 100000\n", 5))
+	start := time.Now()
+	r, err := grade.Bytes(context.Background(), ex, "a.lab", runaway, grade.Options{TimeLimit: time.Nanosecond})
+	if took := time.Since(start); took > 20*time.Second {
+		t.Errorf("a 1ns guard took %s", took)
+	}
+	if !errors.Is(err, grade.ErrGuard) || !strings.Contains(err.Error(), "wall-time guard of 1ns") || !strings.Contains(err.Error(), " at ") {
+		t.Errorf("guard: %+v, %v", r, err)
+	}
+}
+
+// TestSameScoreUnderLoad: a heavy answer graded alone and four at once
+// gets the same result, byte for byte: the budget counts work, not time.
+func TestSameScoreUnderLoad(t *testing.T) {
+	ex := lookup(t, testPack(t, func(m map[string]string) {
+		m["scr/exercise.yaml"] = strings.Replace(m["scr/exercise.yaml"], "time_limit: 300ms\n", "budget:\n  records: 60000\n  steps: 150000\n", 1)
+	}), "scr")
+	ctx := context.Background()
+	answers := []string{"kill map at 20000\nrun 30000\n", "run 30000\nrun 30000\n"}
+	alone := map[string]string{}
+	for _, a := range answers {
+		r, err := grade.Bytes(ctx, ex, "a.lab", []byte(a), grade.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(r)
+		alone[a] = string(b)
+	}
+	if !strings.Contains(alone[answers[0]], `"passed":true`) || !strings.Contains(alone[answers[1]], "budget of 150000 scheduler steps") {
+		t.Fatalf("alone: %v", alone)
+	}
+	type out struct{ answer, json string }
+	results := make(chan out, 8)
+	for i := range 8 {
+		a := answers[i%2]
+		go func() {
+			r, err := grade.Bytes(ctx, ex, "a.lab", []byte(a), grade.Options{})
+			if err != nil {
+				results <- out{a, err.Error()}
+				return
+			}
+			b, _ := json.Marshal(r)
+			results <- out{a, string(b)}
+		}()
+	}
+	for range 8 {
+		o := <-results
+		if o.json != alone[o.answer] {
+			t.Errorf("%q under load:\n%s\nalone:\n%s", o.answer, o.json, alone[o.answer])
+		}
 	}
 }
 
@@ -359,7 +433,8 @@ func TestJobFiles(t *testing.T) {
 	}
 	// The scenario kills map: a job without it fails the answer, not the pack.
 	r, err = grade.Bytes(ctx, conf, "job.yaml", []byte("name: mine\noperators:\n  - name: m\n    kind: map\n"), grade.Options{})
-	if err != nil || r.Score != 0 || !strings.Contains(r.Error, "in the exercise's scenario, after") {
+	if err != nil || r.Score != 0 || !strings.HasPrefix(r.Error, `job.yaml: this job cannot run the exercise's scenario: no such node "map"`) ||
+		!strings.Contains(r.Error, "(in the exercise's scenario, pack/conf/exercise.yaml:") || r.At == nil || r.At.File != "job.yaml" {
 		t.Errorf("job without the node: %+v, %v", r, err)
 	}
 }
@@ -490,5 +565,43 @@ checks:
 	upd, err := grade.Bytes(ctx, ex, "settings.lab", []byte("set mode update\n"), grade.Options{})
 	if err != nil || upd.Checks[0].Passed || !strings.Contains(upd.Checks[0].Message, "history.rewrites is") || !upd.Checks[1].Passed || !upd.Checks[2].Passed {
 		t.Errorf("update: %+v, %v", upd, err)
+	}
+}
+
+// TestForgivingAnswers: a choice matches whatever its case and spacing, an
+// answer outside the choices names them, a boolean is read in YAML's forms,
+// and a bad value fails its own check only, naming its key and line.
+func TestForgivingAnswers(t *testing.T) {
+	ex := lookup(t, testPack(t, func(m map[string]string) {
+		m["pred/exercise.yaml"] += "  - name: ha\n    answer: ha\n    correct: upstream-backup\n    choices: [none, upstream-backup, checkpoint]\n" +
+			"  - name: correct\n    answer: correct\n    field: sink.correct\n"
+	}), "pred")
+	ctx := context.Background()
+	key, err := grade.Key(ctx, ex, grade.Options{Reveal: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	correct := "False"
+	if strings.Contains(string(key), "correct: true") {
+		correct = "Yes"
+	}
+	data := strings.Replace(string(key), "state: running", "state: RUNNING", 1)
+	data = strings.Replace(data, "state: failed", "state: ' Failed '", 1)
+	data = strings.Replace(data, "ha: upstream-backup", "ha: Upstream Backup", 1)
+	data = strings.Replace(data, "correct: true", "correct: "+correct, 1)
+	data = strings.Replace(data, "correct: false", "correct: "+correct, 1)
+	r, err := grade.Bytes(ctx, ex, "answers.yaml", []byte(data), grade.Options{})
+	if err != nil || !r.Passed {
+		t.Fatalf("forgiving forms of the key: %+v, %v\n%s", r, err, data)
+	}
+	r, _ = grade.Bytes(ctx, ex, "answers.yaml", []byte("ha: upstream\nlost: lots\nmode: Append\n"), grade.Options{})
+	if c := r.Checks[3]; c.Passed || !strings.HasSuffix(c.Message, "not one of the choices none, upstream-backup, checkpoint") {
+		t.Errorf("outside the choices: %+v", c)
+	}
+	if c := r.Checks[0]; c.Passed || !strings.Contains(c.Message, `answers.yaml:2:7: lost: expected a number, got string "lots"`) {
+		t.Errorf("bad number: %+v", c)
+	}
+	if r.Error != "" || !r.Checks[2].Passed {
+		t.Errorf("a bad value fails more than its own check: %+v", r)
 	}
 }

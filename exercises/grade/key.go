@@ -18,7 +18,7 @@ func Key(ctx context.Context, ex *pack.Exercise, opts Options) ([]byte, error) {
 	if ex.Kind != pack.KindPrediction {
 		return nil, fmt.Errorf("%s is a %s exercise; only a prediction exercise has an answer key", ex.ID, ex.Kind)
 	}
-	r := &runner{ex: ex, ans: &answer.Answer{File: ex.FileName(ex.Answer)}, seed: opts.seed(ex)}
+	r := &runner{ex: ex, ans: &answer.Answer{File: ex.FileName(ex.Answer)}, seed: opts.seed(ex), budget: opts.budget(ex)}
 	defer r.close()
 	limit := ex.TimeLimit
 	if opts.TimeLimit > 0 {

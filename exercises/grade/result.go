@@ -5,8 +5,10 @@ type Result struct {
 	Score    float64 `json:"score"`
 	MaxScore float64 `json:"max_score"`
 	Passed   bool    `json:"passed"`
-	// Seed is the seed that overrode every exercise's own, if one did.
-	Seed      *int64           `json:"seed,omitempty"`
+	// Seed is the seed that overrode every exercise's own (--seed), or nil
+	// (JSON null) when each exercise ran under its own: the field is always
+	// there, so that a script can tell which.
+	Seed      *int64           `json:"seed"`
 	Exercises []ExerciseResult `json:"exercises"`
 	// Interrupted is true when a signal stopped grading: the exercises not
 	// graded by then fail with that reason.

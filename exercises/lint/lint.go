@@ -9,6 +9,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -16,6 +18,7 @@ import (
 	"github.com/streamlab/streamlab/exercises/answer"
 	"github.com/streamlab/streamlab/exercises/grade"
 	"github.com/streamlab/streamlab/exercises/pack"
+	"github.com/streamlab/streamlab/exercises/packtest"
 )
 
 // Finding is one problem in a pack.
@@ -41,15 +44,24 @@ func Pack(ctx context.Context, p *pack.Pack, loadErr error) ([]*Finding, error) 
 	case loadErr != nil:
 		return nil, loadErr
 	}
+	static := append([]*Finding{}, out...)
 	for _, ex := range p.Exercises {
-		if hasProblems(ex, out) {
-			continue // a dry run would only repeat them
+		dry, ok := withoutBrokenChecks(ex, static)
+		if !ok {
+			continue // the dry run would only repeat what is wrong
 		}
-		fs, err := dryRun(ctx, ex)
+		fs, err := dryRun(ctx, dry)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, fs...)
+		for _, f := range fs {
+			if dry != ex && strings.Contains(f.Msg, "already scores full marks") {
+				continue // the checks left out may be what it lacks
+			}
+			if !slices.ContainsFunc(static, func(g *Finding) bool { return g.File == f.File && g.Line == f.Line && g.Col == f.Col }) {
+				out = append(out, f)
+			}
+		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
@@ -90,15 +102,60 @@ func Overlay(ctx context.Context, p *pack.Pack, dir string) ([]*Finding, error) 
 	return out, nil
 }
 
-// hasProblems reports whether a finding is about one of ex's files.
-func hasProblems(ex *pack.Exercise, fs []*Finding) bool {
+// withoutBrokenChecks returns the exercise to dry-run despite the static
+// findings fs, so that one lint reports every problem: ex itself when none
+// is about it, a copy without the checks that have findings when only
+// checks (or files the run does not read, such as the task) do, and false
+// when the exercise's own settings, scenario or job have findings.
+func withoutBrokenChecks(ex *pack.Exercise, fs []*Finding) (*pack.Exercise, bool) {
+	if ex.Kind == "" || !slices.Contains(pack.Kinds, ex.Kind) || ex.Answer == "" {
+		return nil, false
+	}
+	first := 0 // the first check's line
+	if len(ex.Checks) > 0 {
+		first = ex.Checks[0].Line
+	}
+	broken := map[int]bool{}
 	prefix := ex.FileName("")
 	for _, f := range fs {
-		if len(f.File) >= len(prefix) && f.File[:len(prefix)] == prefix {
-			return true
+		switch {
+		case !strings.HasPrefix(f.File, prefix):
+		case f.File == ex.File && first > 0 && f.Line >= first:
+			i := 0
+			for i+1 < len(ex.Checks) && ex.Checks[i+1].Line <= f.Line {
+				i++
+			}
+			broken[i] = true
+		case f.File == ex.File, f.File == ex.ScenarioFile, ex.JobIsFile() && f.File == ex.FileName(ex.Job):
+			return nil, false
 		}
 	}
-	return false
+	if len(broken) == 0 {
+		return ex, true
+	}
+	cp := *ex
+	cp.Checks = nil
+	for i, c := range ex.Checks {
+		if !broken[i] {
+			cp.Checks = append(cp.Checks, c)
+		}
+	}
+	return &cp, true
+}
+
+// Suggestions are advice that is not a problem: an exercise that sets a
+// time_limit and no budget was written when the limit was wall time; it
+// keeps working (the limit is now the guard) but its answers are bounded by
+// the default budget.
+func Suggestions(p *pack.Pack) []string {
+	var out []string
+	for _, ex := range p.Exercises {
+		if ex.HasTimeLimit && !ex.HasBudget {
+			out = append(out, fmt.Sprintf("%s: time_limit %s is now only a wall-time guard against a grader bug; an answer's work is bounded by budget (records and steps, the same on any machine), %d records and %d steps unless the exercise sets budget:",
+				ex.File, ex.TimeLimit, ex.Budget.Records, ex.Budget.Steps))
+		}
+	}
+	return out
 }
 
 // dryRun grades the starter answer: the pack is broken when the engine
@@ -124,6 +181,11 @@ func dryRun(ctx context.Context, ex *pack.Exercise) ([]*Finding, error) {
 		// A starter job file that will not start is the task (fix it), not
 		// a pack that cannot be graded.
 		return nil, nil
+	case ex.Kind == pack.KindConfiguration && !strings.HasSuffix(ex.Answer, ".lab") && strings.Contains(res.Error, "in the exercise's scenario"):
+		// The scenario may name a node the starter job does not have yet:
+		// building it is the task. It is tried with the pack's reference
+		// answer instead, when there is one.
+		return dryRunReference(ctx, ex)
 	case res.At != nil && res.At.Line > 0:
 		msg := strings.TrimPrefix(res.Error, fmt.Sprintf("%s:%d:%d: ", res.At.File, res.At.Line, res.At.Col))
 		return []*Finding{{File: res.At.File, Line: res.At.Line, Col: res.At.Col, Msg: "the starter answer cannot be graded: " + msg}}, nil
@@ -149,4 +211,37 @@ func asFinding(err error, file, prefix string) *Finding {
 		return &Finding{File: le.File, Line: le.Line, Col: le.Col, Msg: prefix + le.Msg}
 	}
 	return &Finding{File: file, Msg: prefix + err.Error()}
+}
+
+// dryRunReference grades a job-file exercise's reference answer (the first
+// of its tests/tests.yaml with full marks): its scenario must run against
+// it.
+func dryRunReference(ctx context.Context, ex *pack.Exercise) ([]*Finding, error) {
+	cases, err := packtest.Cases(ex)
+	if err != nil {
+		return []*Finding{asFinding(err, ex.FileName(packtest.Dir), "")}, nil
+	}
+	for _, c := range cases {
+		if !c.Full {
+			continue
+		}
+		name := path.Join(packtest.Dir, c.Answer)
+		data, err := ex.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		res, err := grade.Bytes(ctx, ex, ex.FileName(name), data, grade.Options{})
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return nil, ctx.Err()
+		case errors.Is(err, grade.ErrBrokenPack):
+			return []*Finding{asFinding(err, ex.File, "")}, nil
+		case err != nil:
+			return nil, err
+		case res.Error != "":
+			return []*Finding{{File: ex.FileName(name), Msg: "the reference answer cannot be graded: " + res.Error}}, nil
+		}
+		return nil, nil
+	}
+	return nil, nil
 }

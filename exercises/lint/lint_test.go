@@ -134,3 +134,62 @@ func TestOverlay(t *testing.T) {
 		t.Error("a missing overlay directory is not an error")
 	}
 }
+
+// TestEveryFindingInOneRun: a check with a static problem does not hide
+// what only the dry run finds in the same exercise.
+func TestEveryFindingInOneRun(t *testing.T) {
+	bad := strings.NewReplacer("id: good", "id: both", "kill map", "kill mapper").Replace(good) +
+		"  - name: typo\n    expect: sink.lots == 0\n"
+	dir := writePack(t, map[string]string{"both/exercise.yaml": bad, "both/README.md": "task", "both/settings.lab": "set semantics at-most-once\n"})
+	fs, err := lint.Dir(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text []string
+	for _, f := range fs {
+		text = append(text, f.Error())
+	}
+	got := strings.Join(text, "\n")
+	for _, want := range []string{`exercise.yaml:15:13: expect: unknown report field "sink.lots"`, `exercise.yaml:9:8: the starter answer cannot be graded: no such node "mapper"`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("findings lack %q:\n%s", want, got)
+		}
+	}
+}
+
+// TestJobFileStarterMayLackTheScenarioNode: the scenario kills a node the
+// student is to add; the starter's lint passes, and the reference answer,
+// when the pack has one, must have it.
+func TestJobFileStarterMayLackTheScenarioNode(t *testing.T) {
+	exercise := "id: build\ntitle: t\nkind: configuration\njob: job.yaml\nanswer: job.yaml\nscenario: |\n  kill count at 100\n  run 500\nchecks:\n  - name: ran\n    expect: job.state == running\n"
+	starter := "name: mine\noperators:\n  - name: p\n    kind: parse\n"
+	reference := starter + "  - name: count\n    kind: window-count\n    window: 10s\n"
+	files := map[string]string{"build/exercise.yaml": exercise, "build/README.md": "task", "build/job.yaml": starter}
+	fs, err := lint.Dir(context.Background(), writePack(t, files))
+	if err != nil || len(fs) != 0 {
+		t.Errorf("starter without the node: %v, %v", fs, err)
+	}
+	files["build/tests/tests.yaml"] = "- answer: ref.yaml\n  score: full\n"
+	files["build/tests/ref.yaml"] = reference
+	fs, err = lint.Dir(context.Background(), writePack(t, files))
+	if err != nil || len(fs) != 0 {
+		t.Errorf("with a reference that has it: %v, %v", fs, err)
+	}
+	files["build/tests/ref.yaml"] = starter
+	fs, err = lint.Dir(context.Background(), writePack(t, files))
+	if err != nil || len(fs) != 1 || !strings.Contains(fs[0].Error(), "build/tests/ref.yaml: the reference answer cannot be graded") {
+		t.Errorf("with a reference that lacks it: %v, %v", fs, err)
+	}
+}
+
+func TestSuggestsABudget(t *testing.T) {
+	old := strings.Replace(good, "answer: settings.lab", "time_limit: 10s\nanswer: settings.lab", 1)
+	p, err := pack.Load(fstest.MapFS{"good/exercise.yaml": {Data: []byte(old)}, "good/README.md": {Data: []byte("task")}, "good/settings.lab": {Data: []byte("")}}, "pack")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := lint.Suggestions(p)
+	if len(s) != 1 || !strings.Contains(s[0], "pack/good/exercise.yaml: time_limit 10s is now only a wall-time guard") {
+		t.Errorf("suggestions: %q", s)
+	}
+}

@@ -123,6 +123,28 @@ func FieldType(name string) (string, error) {
 	return "", fmt.Errorf("unknown report field %q; expected one of %s", name, strings.Join(names, ", "))
 }
 
+// fractionFields are the number fields that are fractions between 0 and 1:
+// an answer to them may be written as a percentage (69% for 0.69).
+var fractionFields = map[string]bool{
+	"filter.fill_ratio":   true,
+	"filter.estimated_fp": true,
+	"filter.measured_fp":  true,
+}
+
+// IsFraction reports whether a report field is a fraction, so that an
+// answer may give it as a percentage.
+func IsFraction(field string) bool { return fractionFields[field] }
+
+// NormalChoice is the form a choice and an answer are compared in: lower
+// case, with runs of spaces, hyphens and underscores read as one space, so
+// that Upstream-Backup, upstream backup and upstream_backup are one answer.
+func NormalChoice(s string) string {
+	f := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return r == ' ' || r == '\t' || r == '-' || r == '_'
+	})
+	return strings.Join(f, " ")
+}
+
 // CheckSettable reports whether an answer may be allowed to set key.
 func CheckSettable(key string) error {
 	switch key {
@@ -183,8 +205,8 @@ func (e *Exercise) decodeCheck(d *yamldoc.Decoder, item yamldoc.Entry) Check {
 		case "choices":
 			for i, item := range d.List(f) {
 				s := scalarText(d, item)
-				if slices.Contains(c.Choices, s) {
-					d.FailAt(item, "choices: %q is listed twice", s)
+				if slices.ContainsFunc(c.Choices, func(x string) bool { return NormalChoice(x) == NormalChoice(s) }) {
+					d.FailAt(item, "choices: %q is listed twice (choices are compared ignoring case, spaces, hyphens and underscores)", s)
 				}
 				_ = i
 				c.Choices = append(c.Choices, s)
@@ -229,7 +251,7 @@ func (e *Exercise) checkAnswerCheck(d *yamldoc.Decoder, item yamldoc.Entry, has 
 		if f, ok := has["tolerance"]; ok {
 			d.FailAt(f, "tolerance: only an answer judged against a number field takes a tolerance")
 		}
-		if len(c.Choices) > 0 && !slices.Contains(c.Choices, c.Correct) {
+		if len(c.Choices) > 0 && !slices.ContainsFunc(c.Choices, func(x string) bool { return NormalChoice(x) == NormalChoice(c.Correct) }) {
 			d.FailAt(has["correct"], "correct: %q is not one of the choices %s", c.Correct, strings.Join(c.Choices, ", "))
 		}
 		return

@@ -22,7 +22,7 @@ import (
 // The keys of exercise.yaml and of each check, in the order the README's "Exercise format" lists
 // them.
 var (
-	exerciseKeys = []string{"id", "title", "topic", "kind", "job", "seed", "seeds", "time_limit", "answer", "allow", "scenario", "checks"}
+	exerciseKeys = []string{"id", "title", "topic", "kind", "job", "seed", "seeds", "budget", "time_limit", "answer", "allow", "scenario", "checks"}
 	checkKeys    = []string{"name", "points", "visibility", "hint", "expect", "answer", "field", "correct", "tolerance", "choices"}
 )
 
@@ -121,7 +121,8 @@ func looksLikeExercise(fsys fs.FS, dir string) bool {
 // pack p (named base: the ID must equal it). It checks the files the
 // exercise names too. The exercise is nil when the file is unusable.
 func loadExercise(p *Pack, dir, base string) (*Exercise, Problems) {
-	e := &Exercise{Dir: dir, Pack: p, Seed: DefaultSeed, Seeds: DefaultSeeds, TimeLimit: DefaultTimeLimit, Job: DefaultJob}
+	e := &Exercise{Dir: dir, Pack: p, Seed: DefaultSeed, Seeds: DefaultSeeds, TimeLimit: DefaultTimeLimit, Job: DefaultJob,
+		Budget: Budget{Records: DefaultBudgetRecords, Steps: DefaultBudgetSteps}}
 	e.File = e.FileName(ExerciseFile)
 	data, err := e.ReadFile(ExerciseFile)
 	if err != nil {
@@ -199,7 +200,21 @@ func (e *Exercise) decode(d *yamldoc.Decoder, data []byte) {
 			if e.Seeds < 1 || e.Seeds > MaxSeeds {
 				d.FailAt(f, "seeds: must be from 1 to %d, got %s", MaxSeeds, yamldoc.Text(f.Value))
 			}
+		case "budget":
+			e.HasBudget = true
+			for _, b := range d.Mapping(f, "budget", []string{"records", "steps"}) {
+				n := d.Int(b)
+				if n < 1 || n > MaxBudget {
+					d.FailAt(b, "budget.%s: must be from 1 to %d, got %s", b.Key, MaxBudget, yamldoc.Text(b.Value))
+				}
+				if b.Key == "records" {
+					e.Budget.Records = n
+				} else {
+					e.Budget.Steps = n
+				}
+			}
 		case "time_limit":
+			e.HasTimeLimit = true
 			e.TimeLimit = d.Duration(f)
 			if e.TimeLimit <= 0 || e.TimeLimit > MaxTimeLimit {
 				d.FailAt(f, "time_limit: must be above 0 and at most %s, got %s", MaxTimeLimit, yamldoc.Text(f.Value))

@@ -51,11 +51,28 @@ const (
 	DefaultSeed = 1
 	// DefaultSeeds is how many seeds a configuration, script or recording
 	// answer is graded under; MaxSeeds bounds the exercise's seeds key.
-	DefaultSeeds     = 3
-	MaxSeeds         = 10
-	DefaultTimeLimit = 10 * time.Second
+	DefaultSeeds = 3
+	MaxSeeds     = 10
+	// DefaultTimeLimit is the wall-time guard against a grader bug, not a
+	// limit on the answer: see Budget.
+	DefaultTimeLimit = time.Minute
 	MaxTimeLimit     = 10 * time.Minute
+	// DefaultBudgetRecords and DefaultBudgetSteps are an exercise's budget
+	// when it sets none: about two seconds of work on a laptop, ten times
+	// what the built-in exercises' answers need. MaxBudget bounds either.
+	DefaultBudgetRecords = 500_000
+	DefaultBudgetSteps   = 5_000_000
+	MaxBudget            = 1_000_000_000
 )
+
+// Budget is how much work one graded run of an answer may do, counted so
+// that it is the same on every machine under any load: records the source
+// admits, and steps of the deterministic scheduler (each step is one
+// element processed at one node). An answer that goes over it fails, with
+// the line that went over.
+type Budget struct {
+	Records, Steps int64
+}
 
 // Problem is a problem at a position in a pack's file.
 type Problem = yamldoc.Error
@@ -129,8 +146,16 @@ type Exercise struct {
 	// is graded under, the first being Seed: every check must hold under
 	// each of them, so that an answer that works by luck does not pass.
 	// A prediction is graded under one seed.
-	Seeds     int
-	TimeLimit time.Duration
+	Seeds int
+	// Budget bounds the work of each graded run; HasBudget is whether
+	// exercise.yaml set it.
+	Budget    Budget
+	HasBudget bool
+	// TimeLimit is a wall-time guard against a grader bug: a run that
+	// outlasts it is an internal error, never the student's zero.
+	// HasTimeLimit is whether exercise.yaml set it.
+	TimeLimit    time.Duration
+	HasTimeLimit bool
 	// Answer is the name of the file the student hands in; the exercise
 	// directory holds its starter version.
 	Answer string
