@@ -9,6 +9,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/streamlab/streamlab/internal/poserr"
 	"github.com/streamlab/streamlab/lessons"
 )
 
@@ -173,7 +174,7 @@ func FuzzLoad(f *testing.F) {
 		}
 		ls, err := lessons.Load(fsys)
 		if err != nil {
-			var le *lessons.Error
+			var le *poserr.Error
 			if !errors.Is(err, lessons.ErrBadContent) || !errors.As(err, &le) || !strings.HasPrefix(le.File, "01-x/") || le.Msg == "" || le.Line < 0 || le.Col < 0 {
 				t.Fatalf("bad error %#v", err)
 			}

@@ -1,7 +1,6 @@
 package lessons
 
 import (
-	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/script"
+	"github.com/streamlab/streamlab/internal/poserr"
 )
 
 // decoder turns the YAML of lesson.yaml into a Lesson, with every error at
@@ -20,8 +20,8 @@ type decoder struct {
 	lines []string // the source, for the positions inside block scalars
 }
 
-func (d *decoder) errAt(n *yaml.Node, format string, args ...any) *Error {
-	e := &Error{File: d.file, Msg: fmt.Sprintf(format, args...)}
+func (d *decoder) errAt(n *yaml.Node, format string, args ...any) *poserr.Error {
+	e := &poserr.Error{Kind: ErrBadContent, File: d.file, Msg: fmt.Sprintf(format, args...)}
 	if n != nil {
 		e.Line, e.Col = n.Line, n.Column
 	}
@@ -37,7 +37,7 @@ func parseMeta(file string, src []byte) (*Lesson, error) {
 		return nil, d.yamlError(err)
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
-		return nil, &Error{File: file, Msg: "empty file; expected a mapping with id, title, summary, steps and check"}
+		return nil, &poserr.Error{Kind: ErrBadContent, File: file, Msg: "empty file; expected a mapping with id, title, summary, steps and check"}
 	}
 	if err := d.noAliases(doc.Content[0]); err != nil {
 		return nil, err
@@ -73,16 +73,16 @@ func parseMeta(file string, src []byte) (*Lesson, error) {
 	return l, nil
 }
 
-// yamlError turns a YAML syntax error into an Error; the library puts the
+// yamlError turns a YAML syntax error into a positioned error; the library puts the
 // line in its message ("yaml: line 3: ...").
 func (d *decoder) yamlError(err error) error {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	var line int
 	if _, scanErr := fmt.Sscanf(msg, "line %d:", &line); scanErr == nil {
 		_, rest, _ := strings.Cut(msg, ":")
-		return &Error{File: d.file, Line: line, Col: 1, Msg: strings.TrimSpace(rest)}
+		return &poserr.Error{Kind: ErrBadContent, File: d.file, Line: line, Col: 1, Msg: strings.TrimSpace(rest)}
 	}
-	return &Error{File: d.file, Msg: msg}
+	return &poserr.Error{Kind: ErrBadContent, File: d.file, Msg: msg}
 }
 
 func (d *decoder) noAliases(n *yaml.Node) error {
@@ -170,8 +170,8 @@ func (d *decoder) scriptLines(n *yaml.Node, what string) ([]string, []script.Com
 	for i, line := range strings.Split(n.Value, "\n") {
 		c, err := script.ParseLine(d.file, 1, line)
 		if err != nil {
-			var se *script.Error
-			if !errors.As(err, &se) {
+			se, ok := poserr.As(err, script.ErrSyntax)
+			if !ok {
 				return nil, nil, d.errAt(n, "%s: %v", what, err)
 			}
 			return nil, nil, d.scalarError(n, i, se.Col, "%s: %s", what, se.Msg)
@@ -191,7 +191,7 @@ func (d *decoder) scriptLines(n *yaml.Node, what string) ([]string, []script.Com
 // scalarError positions an error at column col of line i of a scalar's
 // value: for a block scalar (|) line i is on the file's line n.Line+1+i,
 // indented as the source shows.
-func (d *decoder) scalarError(n *yaml.Node, i, col int, format string, args ...any) *Error {
+func (d *decoder) scalarError(n *yaml.Node, i, col int, format string, args ...any) *poserr.Error {
 	e := d.errAt(n, format, args...)
 	if n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) == 0 {
 		return e
@@ -284,9 +284,8 @@ func (d *decoder) goal(n *yaml.Node, what string) (Goal, error) {
 		for i, text := range exprs {
 			e, err := ParseExpect(text)
 			if err != nil {
-				var se *script.Error
 				msg := err.Error()
-				if errors.As(err, &se) {
+				if se, ok := poserr.As(err, script.ErrSyntax); ok {
 					msg = se.Msg
 				}
 				return Goal{}, d.errAt(en.Content[i], "%s: %s", what, msg)

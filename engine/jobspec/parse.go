@@ -15,6 +15,7 @@ import (
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
 
+	"github.com/streamlab/streamlab/internal/poserr"
 	"github.com/streamlab/streamlab/internal/untrusted"
 )
 
@@ -64,7 +65,7 @@ func Load(path string) (Spec, error) {
 }
 
 // Parse parses YAML job text; file is the name used in errors. Every error is
-// an *Error that names the file, line and column and says what was expected.
+// an *poserr.Error that names the file, line and column and says what was expected.
 // The result has its defaults applied and is valid (see Validate).
 //
 // The schema (keys are snake_case; every key not marked required is optional):
@@ -114,10 +115,8 @@ func Parse(file string, data []byte) (Spec, error) {
 		return Spec{}, d.err
 	}
 	if e := s.validate(); e != nil {
-		e.File = file
 		p := d.locate(e.path)
-		e.Line, e.Col = p.line, p.col
-		return Spec{}, e
+		return Spec{}, poserr.New(ErrBadJob, file, p.line, p.col, e.msg)
 	}
 	return s, nil
 }
@@ -131,7 +130,7 @@ func parseYAML(file string, data []byte) (body ast.Node, err error) {
 		// A bug in the YAML library must not take the program down: report
 		// it as an error in the file instead.
 		if r := recover(); r != nil {
-			body, err = nil, &Error{File: file, Line: 1, Col: 1, Msg: fmt.Sprintf("the YAML parser failed: %v", r)}
+			body, err = nil, &poserr.Error{Kind: ErrBadJob, File: file, Line: 1, Col: 1, Msg: fmt.Sprintf("the YAML parser failed: %v", r)}
 		}
 	}()
 	tokens := lexer.Tokenize(string(data))
@@ -156,10 +155,10 @@ func parseYAML(file string, data []byte) (body ast.Node, err error) {
 		if errors.As(err, &located) {
 			return nil, errorAt(file, located.GetToken(), "invalid YAML: "+located.GetMessage())
 		}
-		return nil, &Error{File: file, Line: 1, Col: 1, Msg: "invalid YAML: " + err.Error()}
+		return nil, &poserr.Error{Kind: ErrBadJob, File: file, Line: 1, Col: 1, Msg: "invalid YAML: " + err.Error()}
 	}
 	if len(f.Docs) > 1 {
-		e := &Error{File: file, Line: 1, Col: 1, Msg: "a second YAML document: a job file holds one job (remove the ---)"}
+		e := &poserr.Error{Kind: ErrBadJob, File: file, Line: 1, Col: 1, Msg: "a second YAML document: a job file holds one job (remove the ---)"}
 		if doc := f.Docs[1]; doc != nil && doc.Start != nil {
 			e = errorAt(file, doc.Start, e.Msg)
 		} else if doc != nil {
@@ -170,17 +169,17 @@ func parseYAML(file string, data []byte) (body ast.Node, err error) {
 		return nil, e
 	}
 	if len(f.Docs) == 0 || f.Docs[0] == nil || f.Docs[0].Body == nil {
-		return nil, &Error{File: file, Line: 1, Col: 1, Msg: "empty document: expected a job with at least a name and operators"}
+		return nil, &poserr.Error{Kind: ErrBadJob, File: file, Line: 1, Col: 1, Msg: "empty document: expected a job with at least a name and operators"}
 	}
 	return f.Docs[0].Body, nil
 }
 
 // checkShape reports where data first goes past maxSize, maxLine or
 // maxBlankLines. Like YAML, it takes \n, \r\n and a lone \r as line breaks.
-func checkShape(file string, data []byte) *Error {
+func checkShape(file string, data []byte) *poserr.Error {
 	line, col, blanks, blank := 1, 0, 0, true
-	tooMuch := func(col int, format string, limit int) *Error {
-		return &Error{File: file, Line: line, Col: col, Msg: fmt.Sprintf(format, limit)}
+	tooMuch := func(col int, format string, limit int) *poserr.Error {
+		return poserr.New(ErrBadJob, file, line, col, fmt.Sprintf(format, limit))
 	}
 	for i := 0; i < len(data); i++ {
 		if i == maxSize {
@@ -210,8 +209,8 @@ func checkShape(file string, data []byte) *Error {
 	return nil
 }
 
-func errorAt(file string, tk *token.Token, msg string) *Error {
-	e := &Error{File: file, Line: 1, Col: 1, Msg: msg}
+func errorAt(file string, tk *token.Token, msg string) *poserr.Error {
+	e := &poserr.Error{Kind: ErrBadJob, File: file, Line: 1, Col: 1, Msg: msg}
 	if tk != nil && tk.Position != nil {
 		e.Line, e.Col = tk.Position.Line, tk.Position.Column
 	}
@@ -253,7 +252,7 @@ func locationOf(n ast.Node) pos {
 type decoder struct {
 	file string
 	pos  map[string]pos // field path ("operators[1].window") → where its value is
-	err  *Error
+	err  *poserr.Error
 }
 
 // entry is a value with the name it goes by in messages (a key, or
@@ -267,7 +266,7 @@ type entry struct {
 func (d *decoder) fail(n ast.Node, format string, args ...any) {
 	if d.err == nil {
 		p := locationOf(n)
-		d.err = &Error{File: d.file, Line: p.line, Col: p.col, Msg: fmt.Sprintf(format, args...)}
+		d.err = poserr.New(ErrBadJob, d.file, p.line, p.col, fmt.Sprintf(format, args...))
 	}
 }
 

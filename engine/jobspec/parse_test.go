@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/streamlab/streamlab/engine/jobspec"
+	"github.com/streamlab/streamlab/internal/poserr"
 )
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
@@ -233,9 +234,9 @@ func TestParseErrors(t *testing.T) {
 			if err == nil {
 				t.Fatalf("Parse succeeded: %+v", s)
 			}
-			var e *jobspec.Error
-			if !errors.As(err, &e) {
-				t.Fatalf("error %v is a %T, not a *jobspec.Error", err, err)
+			var e *poserr.Error
+			if !errors.As(err, &e) || !errors.Is(err, jobspec.ErrBadJob) {
+				t.Fatalf("error %v is a %T, not a *poserr.Error", err, err)
 			}
 			msg := err.Error()
 			if !strings.HasPrefix(msg, tt.at) {

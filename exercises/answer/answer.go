@@ -21,11 +21,14 @@ import (
 	"github.com/streamlab/streamlab/engine/script"
 	"github.com/streamlab/streamlab/exercises/internal/yamldoc"
 	"github.com/streamlab/streamlab/exercises/pack"
+	"github.com/streamlab/streamlab/internal/poserr"
 	"github.com/streamlab/streamlab/internal/untrusted"
 )
 
-// Error is a problem at a position in an answer file.
-type Error = yamldoc.Error
+// ErrBadAnswer is matched (errors.Is) by every error about the answer file
+// itself: it cannot be read, or it does not say what the exercise asks.
+// Each is a *poserr.Error, at a position when there is one.
+var ErrBadAnswer = errors.New("bad answer")
 
 // Answer is a parsed answer.
 type Answer struct {
@@ -123,7 +126,7 @@ func Load(ex *pack.Exercise, dir string) (*Answer, error) {
 	p := Locate(ex, dir)
 	rel, err := filepath.Rel(dir, p)
 	if err != nil {
-		return nil, &Error{File: p, Msg: fmt.Sprintf("cannot read the answer: %v", err)}
+		return nil, &poserr.Error{Kind: ErrBadAnswer, File: p, Msg: fmt.Sprintf("cannot read the answer: %v", err)}
 	}
 	data, err := untrusted.ReadFile(dir, rel, MaxSize)
 	if err != nil {
@@ -141,7 +144,7 @@ func Load(ex *pack.Exercise, dir string) (*Answer, error) {
 		case errors.Is(err, untrusted.ErrOutside), errors.Is(err, untrusted.ErrNotRegular):
 			msg = fmt.Sprintf("cannot read the answer: %v; an answer must be a regular file inside %s", err, dir)
 		}
-		return nil, &Error{File: p, Msg: msg}
+		return nil, &poserr.Error{Kind: ErrBadAnswer, File: p, Msg: msg}
 	}
 	a, err := Parse(ex, p, data)
 	if a != nil {
@@ -160,13 +163,13 @@ func Parse(ex *pack.Exercise, file string, data []byte) (*Answer, error) {
 	case ex.Kind == pack.KindConfiguration && !strings.HasSuffix(ex.Answer, ".lab"):
 		var spec jobspec.Spec
 		spec, err = jobspec.Parse(file, data)
-		if je := (*jobspec.Error)(nil); errors.As(err, &je) {
-			err = &Error{File: je.File, Line: je.Line, Col: je.Col, Msg: je.Msg}
+		if je, ok := poserr.As(err, jobspec.ErrBadJob); ok {
+			err = poserr.New(ErrBadAnswer, je.File, je.Line, je.Col, je.Msg)
 		}
 		if f := spec.Source.File; err == nil && f != "" && !filepath.IsLocal(f) {
 			// The events an answer replays are part of the answer: they
 			// must sit beside it, not anywhere on the grader's disk.
-			err = &Error{File: file, Msg: fmt.Sprintf("source.file %s must be a path inside the answer's directory", untrusted.Quote(f, 80))}
+			err = &poserr.Error{Kind: ErrBadAnswer, File: file, Msg: fmt.Sprintf("source.file %s must be a path inside the answer's directory", untrusted.Quote(f, 80))}
 		}
 		a.Job = &spec
 		if err == nil && len(ex.Allow) > 0 {
@@ -185,7 +188,7 @@ func Parse(ex *pack.Exercise, file string, data []byte) (*Answer, error) {
 // name to numbers, texts or booleans. A key left empty is no answer.
 func (a *Answer) parsePredictions(ex *pack.Exercise) error {
 	a.Values = map[string]Value{}
-	root, err := yamldoc.Parse(a.File, a.Data)
+	root, err := yamldoc.Parse(ErrBadAnswer, a.File, a.Data)
 	if err != nil || root == nil {
 		return err
 	}
@@ -203,7 +206,7 @@ func (a *Answer) parsePredictions(ex *pack.Exercise) error {
 		}
 		want[c.Answer] = t
 	}
-	d := &yamldoc.Decoder{File: a.File}
+	d := &yamldoc.Decoder{File: a.File, Kind: ErrBadAnswer}
 	for _, f := range d.Mapping(yamldoc.Entry{Key: "answers", Value: root}, "the answers", keys) {
 		v := Value{Line: f.Line(), Col: f.Col(), Text: yamldoc.Text(f.Value)}
 		switch n := f.Value.(type) {
@@ -252,14 +255,13 @@ func scenarioSets(ex *pack.Exercise, key string) (string, bool) {
 func (a *Answer) parseScript(ex *pack.Exercise) error {
 	sc, err := script.Parse(a.File, a.Data)
 	if err != nil {
-		var se *script.Error
-		if errors.As(err, &se) {
-			return &Error{File: se.File, Line: se.Line, Col: se.Col, Msg: se.Msg}
+		if se, ok := poserr.As(err, script.ErrSyntax); ok {
+			return poserr.New(ErrBadAnswer, se.File, se.Line, se.Col, se.Msg)
 		}
 		return err
 	}
 	fail := func(line, col int, format string, args ...any) error {
-		return &Error{File: a.File, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
+		return &poserr.Error{Kind: ErrBadAnswer, File: a.File, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
 	}
 	for _, c := range sc.Commands {
 		if ex.Kind == pack.KindConfiguration {

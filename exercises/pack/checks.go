@@ -15,6 +15,7 @@ import (
 	"github.com/streamlab/streamlab/engine/lab"
 	"github.com/streamlab/streamlab/engine/script"
 	"github.com/streamlab/streamlab/exercises/internal/yamldoc"
+	"github.com/streamlab/streamlab/internal/poserr"
 )
 
 // Types of report fields.
@@ -321,8 +322,8 @@ func (e *Exercise) parseExpect(d *yamldoc.Decoder, f yamldoc.Entry, c *Check) {
 	const prefix = "expect "
 	cmd, err := script.ParseLine(e.File, line, prefix+c.Expect)
 	if err != nil {
-		se := err.(*script.Error)
-		d.Errs = append(d.Errs, &Problem{File: e.File, Line: line, Col: col + max(se.Col-1-len(prefix), 0), Msg: "expect: " + se.Msg})
+		se := err.(*poserr.Error)
+		d.Errs = append(d.Errs, &Problem{Kind: ErrBadPack, File: e.File, Line: line, Col: col + max(se.Col-1-len(prefix), 0), Msg: "expect: " + se.Msg})
 		return
 	}
 	c.Expr = cmd.Expr

@@ -16,6 +16,7 @@ import (
 
 	"github.com/streamlab/streamlab/engine/jobspec"
 	"github.com/streamlab/streamlab/exercises/internal/yamldoc"
+	"github.com/streamlab/streamlab/internal/poserr"
 	"github.com/streamlab/streamlab/internal/untrusted"
 )
 
@@ -86,7 +87,7 @@ func load(fsys fs.FS, name, dir, base string) (*Pack, error) {
 			}
 			if _, err := fs.Stat(fsys, path.Join(n, ExerciseFile)); err != nil {
 				if looksLikeExercise(fsys, n) {
-					probs = append(probs, &Problem{File: path.Join(name, n), Msg: "the directory has a README.md but no exercise.yaml: every exercise needs one"})
+					probs = append(probs, &Problem{Kind: ErrBadPack, File: path.Join(name, n), Msg: "the directory has a README.md but no exercise.yaml: every exercise needs one"})
 				}
 				continue
 			}
@@ -97,7 +98,7 @@ func load(fsys fs.FS, name, dir, base string) (*Pack, error) {
 			}
 		}
 		if len(p.Exercises) == 0 && len(probs) == 0 {
-			probs = append(probs, &Problem{File: name, Msg: "no exercises: a pack is a directory of exercise directories, each with an exercise.yaml"})
+			probs = append(probs, &Problem{Kind: ErrBadPack, File: name, Msg: "no exercises: a pack is a directory of exercise directories, each with an exercise.yaml"})
 		}
 	}
 	sort.Slice(p.Exercises, func(i, j int) bool { return p.Exercises[i].ID < p.Exercises[j].ID })
@@ -128,22 +129,22 @@ func loadExercise(p *Pack, dir, base string) (*Exercise, Problems) {
 	if err != nil {
 		return nil, Problems{{File: e.File, Msg: fmt.Sprintf("cannot read: %v", err)}}
 	}
-	d := &yamldoc.Decoder{File: e.File}
+	d := &yamldoc.Decoder{File: e.File, Kind: ErrBadPack}
 	e.decode(d, data)
 	if len(d.Errs) > 0 && e.ID == "" {
 		return nil, d.Errs
 	}
 	if e.ID != "" && e.ID != base && dir != "." {
-		d.Errs = append(d.Errs, &Problem{File: e.File, Line: 1, Col: 1, Msg: fmt.Sprintf("id %q must equal the exercise's directory name %q", e.ID, base)})
+		d.Errs = append(d.Errs, &Problem{Kind: ErrBadPack, File: e.File, Line: 1, Col: 1, Msg: fmt.Sprintf("id %q must equal the exercise's directory name %q", e.ID, base)})
 	}
 	task, err := e.ReadFile(TaskFile)
 	if err != nil {
-		d.Errs = append(d.Errs, &Problem{File: e.FileName(TaskFile), Msg: "missing: every exercise needs a README.md with the task as the student reads it"})
+		d.Errs = append(d.Errs, &Problem{Kind: ErrBadPack, File: e.FileName(TaskFile), Msg: "missing: every exercise needs a README.md with the task as the student reads it"})
 	}
 	e.Task = string(task)
 	if e.Answer != "" {
 		if _, err := e.ReadFile(e.Answer); err != nil {
-			d.Errs = append(d.Errs, &Problem{File: e.FileName(e.Answer), Msg: "missing: the exercise directory must hold the starter version of the answer file"})
+			d.Errs = append(d.Errs, &Problem{Kind: ErrBadPack, File: e.FileName(e.Answer), Msg: "missing: the exercise directory must hold the starter version of the answer file"})
 		}
 	}
 	if e.JobIsFile() && e.Job != "" {
@@ -157,13 +158,13 @@ func loadExercise(p *Pack, dir, base string) (*Exercise, Problems) {
 
 // decode reads exercise.yaml.
 func (e *Exercise) decode(d *yamldoc.Decoder, data []byte) {
-	root, err := yamldoc.Parse(e.File, data)
+	root, err := yamldoc.Parse(ErrBadPack, e.File, data)
 	if err != nil {
 		d.Errs = append(d.Errs, err.(*Problem))
 		return
 	}
 	if root == nil {
-		d.Errs = append(d.Errs, &Problem{File: e.File, Line: 1, Col: 1, Msg: "empty file: expected an exercise with id, title, kind, answer, scenario and checks"})
+		d.Errs = append(d.Errs, &Problem{Kind: ErrBadPack, File: e.File, Line: 1, Col: 1, Msg: "empty file: expected an exercise with id, title, kind, answer, scenario and checks"})
 		return
 	}
 	top := yamldoc.Entry{Key: "exercise", Value: root}
@@ -231,7 +232,7 @@ func (e *Exercise) decode(d *yamldoc.Decoder, data []byte) {
 	for _, k := range []string{"id", "title", "kind", "answer", "checks"} {
 		if _, ok := has[k]; !ok {
 			l, c := yamldoc.Pos(root)
-			d.Errs = append(d.Errs, &Problem{File: e.File, Line: l, Col: c, Msg: fmt.Sprintf("missing key %q: every exercise needs id, title, kind, answer and checks", k)})
+			d.Errs = append(d.Errs, &Problem{Kind: ErrBadPack, File: e.File, Line: l, Col: c, Msg: fmt.Sprintf("missing key %q: every exercise needs id, title, kind, answer and checks", k)})
 		}
 	}
 	if a, ok := has["answer"]; ok {
@@ -244,7 +245,7 @@ func (e *Exercise) decode(d *yamldoc.Decoder, data []byte) {
 		e.decodeScenario(d, s, data)
 	} else if e.Kind == KindPrediction || e.Kind == KindConfiguration {
 		l, c := yamldoc.Pos(root)
-		d.Errs = append(d.Errs, &Problem{File: e.File, Line: l, Col: c, Msg: fmt.Sprintf("missing key \"scenario\": a %s exercise needs a scenario that runs the job", e.Kind)})
+		d.Errs = append(d.Errs, &Problem{Kind: ErrBadPack, File: e.File, Line: l, Col: c, Msg: fmt.Sprintf("missing key \"scenario\": a %s exercise needs a scenario that runs the job", e.Kind)})
 	}
 	if checks.Value != nil {
 		e.decodeChecks(d, checks)
@@ -323,16 +324,15 @@ func (e *Exercise) checkAllow(d *yamldoc.Decoder, f yamldoc.Entry) {
 func (e *Exercise) checkJobFile(d *yamldoc.Decoder) {
 	data, err := e.ReadFile(e.Job)
 	if err != nil {
-		d.Errs = append(d.Errs, &Problem{File: e.FileName(e.Job), Msg: "missing: the exercise names this job file"})
+		d.Errs = append(d.Errs, &Problem{Kind: ErrBadPack, File: e.FileName(e.Job), Msg: "missing: the exercise names this job file"})
 		return
 	}
 	if _, err := jobspec.Parse(e.FileName(e.Job), data); err != nil {
-		var je *jobspec.Error
-		if errors.As(err, &je) {
-			d.Errs = append(d.Errs, &Problem{File: je.File, Line: je.Line, Col: je.Col, Msg: je.Msg})
+		if je, ok := poserr.As(err, jobspec.ErrBadJob); ok {
+			d.Errs = append(d.Errs, &Problem{Kind: ErrBadPack, File: je.File, Line: je.Line, Col: je.Col, Msg: je.Msg})
 			return
 		}
-		d.Errs = append(d.Errs, &Problem{File: e.FileName(e.Job), Msg: err.Error()})
+		d.Errs = append(d.Errs, &Problem{Kind: ErrBadPack, File: e.FileName(e.Job), Msg: err.Error()})
 	}
 }
 

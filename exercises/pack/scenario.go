@@ -1,7 +1,6 @@
 package pack
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/streamlab/streamlab/engine/script"
 	"github.com/streamlab/streamlab/exercises/internal/yamldoc"
+	"github.com/streamlab/streamlab/internal/poserr"
 )
 
 // decodeScenario reads the scenario: a literal block (scenario: |), one
@@ -61,9 +61,8 @@ func (e *Exercise) decodeScenario(d *yamldoc.Decoder, f yamldoc.Entry, data []by
 	e.ScenarioText = text
 	sc, err := script.Parse(e.ScenarioFile, []byte(text))
 	if err != nil {
-		var se *script.Error
-		if errors.As(err, &se) {
-			d.Errs = append(d.Errs, &Problem{File: e.ScenarioFile, Line: se.Line + dl, Col: se.Col + dc, Msg: se.Msg})
+		if se, ok := poserr.As(err, script.ErrSyntax); ok {
+			d.Errs = append(d.Errs, &Problem{Kind: ErrBadPack, File: e.ScenarioFile, Line: se.Line + dl, Col: se.Col + dc, Msg: se.Msg})
 		}
 		return
 	}
@@ -121,7 +120,7 @@ func Shift(cmds []script.Command, dl, dc int) []script.Command {
 // checkScenario checks the scenario's commands against the exercise.
 func (e *Exercise) checkScenario(d *yamldoc.Decoder) {
 	at := func(c script.Command, col int, format string, args ...any) {
-		d.Errs = append(d.Errs, &Problem{File: e.ScenarioFile, Line: c.Line, Col: col, Msg: fmt.Sprintf(format, args...)})
+		d.Errs = append(d.Errs, &Problem{Kind: ErrBadPack, File: e.ScenarioFile, Line: c.Line, Col: col, Msg: fmt.Sprintf(format, args...)})
 	}
 	runs := false
 	for _, c := range e.Scenario {
@@ -151,6 +150,6 @@ func (e *Exercise) checkScenario(d *yamldoc.Decoder) {
 		at(c, c.Col, "the scenario never runs the job: a %s exercise needs a run (or step) in its scenario", e.Kind)
 	}
 	if len(e.Scenario) == 0 && (e.Kind == KindPrediction || e.Kind == KindConfiguration) {
-		d.Errs = append(d.Errs, &Problem{File: e.ScenarioFile, Msg: fmt.Sprintf("the scenario is empty: a %s exercise needs one that runs the job", e.Kind)})
+		d.Errs = append(d.Errs, &Problem{Kind: ErrBadPack, File: e.ScenarioFile, Msg: fmt.Sprintf("the scenario is empty: a %s exercise needs one that runs the job", e.Kind)})
 	}
 }

@@ -70,16 +70,16 @@ func Cases(ex *pack.Exercise) ([]Case, error) {
 	}
 	file := ex.FileName(name)
 	if err != nil {
-		return nil, &pack.Problem{File: file, Msg: fmt.Sprintf("cannot read: %v", err)}
+		return nil, &pack.Problem{Kind: pack.ErrBadPack, File: file, Msg: fmt.Sprintf("cannot read: %v", err)}
 	}
-	root, err := yamldoc.Parse(file, data)
+	root, err := yamldoc.Parse(pack.ErrBadPack, file, data)
 	if err != nil || root == nil {
 		if err == nil {
-			err = &pack.Problem{File: file, Msg: "no tests: list answers with their scores"}
+			err = &pack.Problem{Kind: pack.ErrBadPack, File: file, Msg: "no tests: list answers with their scores"}
 		}
 		return nil, err
 	}
-	d := &yamldoc.Decoder{File: file}
+	d := &yamldoc.Decoder{File: file, Kind: pack.ErrBadPack}
 	var out []Case
 	for _, item := range d.List(yamldoc.Entry{Key: "tests", Value: root}) {
 		c := Case{Line: item.Line()}

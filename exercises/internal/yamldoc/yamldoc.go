@@ -20,6 +20,8 @@ import (
 	"github.com/goccy/go-yaml/lexer"
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
+
+	"github.com/streamlab/streamlab/internal/poserr"
 )
 
 // Bounds on the input, checked before the YAML parser sees it: the parser's
@@ -31,38 +33,21 @@ const (
 	maxBlankLines = 200      // in a row
 )
 
-// Error is a problem at a position in a file.
-type Error struct {
-	File      string
-	Line, Col int // 1-based; 0 when unknown
-	Msg       string
-}
-
-// Error formats as "file:line:col: msg", the form editors and CI annotate.
-func (e *Error) Error() string {
-	switch {
-	case e.Line == 0:
-		return fmt.Sprintf("%s: %s", e.File, e.Msg)
-	case e.Col == 0:
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
-	}
-	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
-}
-
 // Parse parses data as one YAML document and returns its body; file names
-// it in errors. An empty document gives a nil body and no error.
-func Parse(file string, data []byte) (body ast.Node, err error) {
+// it in errors, each a *poserr.Error of kind. An empty document gives a nil
+// body and no error.
+func Parse(kind error, file string, data []byte) (body ast.Node, err error) {
 	if len(data) > MaxSize {
-		return nil, &Error{File: file, Msg: fmt.Sprintf("the file is larger than %d bytes", MaxSize)}
+		return nil, &poserr.Error{Kind: kind, File: file, Msg: fmt.Sprintf("the file is larger than %d bytes", MaxSize)}
 	}
 	defer func() {
 		// A bug in the YAML library must not take the program down.
 		if r := recover(); r != nil {
-			body, err = nil, &Error{File: file, Line: 1, Col: 1, Msg: fmt.Sprintf("the YAML parser failed: %v", r)}
+			body, err = nil, &poserr.Error{Kind: kind, File: file, Line: 1, Col: 1, Msg: fmt.Sprintf("the YAML parser failed: %v", r)}
 		}
 	}()
 	if line := blankRun(data); line > 0 {
-		return nil, &Error{File: file, Line: line, Col: 1, Msg: fmt.Sprintf("more than %d blank lines in a row", maxBlankLines)}
+		return nil, &poserr.Error{Kind: kind, File: file, Line: line, Col: 1, Msg: fmt.Sprintf("more than %d blank lines in a row", maxBlankLines)}
 	}
 	tokens := lexer.Tokenize(string(data))
 	n := 0
@@ -70,7 +55,7 @@ func Parse(file string, data []byte) (body ast.Node, err error) {
 		switch tk.Type {
 		case token.SequenceStartType, token.MappingStartType, token.SequenceEntryType, token.MappingValueType, token.CollectEntryType:
 			if n++; n > maxNodes {
-				return nil, errorAt(file, tk, fmt.Sprintf("more than %d keys and list items", maxNodes))
+				return nil, errorAt(kind, file, tk, fmt.Sprintf("more than %d keys and list items", maxNodes))
 			}
 		}
 	}
@@ -81,14 +66,14 @@ func Parse(file string, data []byte) (body ast.Node, err error) {
 			GetMessage() string
 		}
 		if errors.As(err, &located) {
-			return nil, errorAt(file, located.GetToken(), "invalid YAML: "+located.GetMessage())
+			return nil, errorAt(kind, file, located.GetToken(), "invalid YAML: "+located.GetMessage())
 		}
-		return nil, &Error{File: file, Line: 1, Col: 1, Msg: "invalid YAML: " + err.Error()}
+		return nil, &poserr.Error{Kind: kind, File: file, Line: 1, Col: 1, Msg: "invalid YAML: " + err.Error()}
 	}
 	if len(f.Docs) > 1 {
-		e := &Error{File: file, Line: 1, Col: 1, Msg: "a second YAML document: the file holds one (remove the ---)"}
+		e := &poserr.Error{Kind: kind, File: file, Line: 1, Col: 1, Msg: "a second YAML document: the file holds one (remove the ---)"}
 		if doc := f.Docs[1]; doc != nil && doc.Start != nil {
-			e = errorAt(file, doc.Start, e.Msg)
+			e = errorAt(kind, file, doc.Start, e.Msg)
 		}
 		return nil, e
 	}
@@ -122,8 +107,8 @@ func blankRun(data []byte) int {
 	return 0
 }
 
-func errorAt(file string, tk *token.Token, msg string) *Error {
-	e := &Error{File: file, Line: 1, Col: 1, Msg: msg}
+func errorAt(kind error, file string, tk *token.Token, msg string) *poserr.Error {
+	e := poserr.New(kind, file, 1, 1, msg)
 	if tk != nil && tk.Position != nil {
 		e.Line, e.Col = tk.Position.Line, tk.Position.Column
 	}
@@ -178,10 +163,12 @@ func (e Entry) pos() (int, int) {
 	return Pos(e.KeyNode)
 }
 
-// Decoder walks a syntax tree and collects problems.
+// Decoder walks a syntax tree and collects problems, each a *poserr.Error
+// of kind Kind.
 type Decoder struct {
 	File string
-	Errs []*Error
+	Kind error
+	Errs []*poserr.Error
 }
 
 // Err returns the problem that comes first in the file, or nil.
@@ -201,13 +188,13 @@ func (d *Decoder) Err() error {
 // Failf records a problem at node n.
 func (d *Decoder) Failf(n ast.Node, format string, args ...any) {
 	l, c := Pos(n)
-	d.Errs = append(d.Errs, &Error{File: d.File, Line: l, Col: c, Msg: fmt.Sprintf(format, args...)})
+	d.Errs = append(d.Errs, &poserr.Error{Kind: d.Kind, File: d.File, Line: l, Col: c, Msg: fmt.Sprintf(format, args...)})
 }
 
 // FailAt records a problem at an entry.
 func (d *Decoder) FailAt(e Entry, format string, args ...any) {
 	l, c := e.pos()
-	d.Errs = append(d.Errs, &Error{File: d.File, Line: l, Col: c, Msg: fmt.Sprintf(format, args...)})
+	d.Errs = append(d.Errs, &poserr.Error{Kind: d.Kind, File: d.File, Line: l, Col: c, Msg: fmt.Sprintf(format, args...)})
 }
 
 func (d *Decoder) expected(e Entry, want string) {
