@@ -64,7 +64,8 @@ func FuzzParse(f *testing.F) {
 			if e.File != "f.yaml" || e.Msg == "" {
 				t.Fatalf("error without file or message: %#v", e)
 			}
-			if e.Line < 1 || e.Col < 1 {
+			// The YAML library gives only the line of a syntax error.
+			if e.Line < 1 || e.Col < 1 && !strings.HasPrefix(e.Msg, "invalid YAML: ") {
 				t.Fatalf("unlocated error %q", e)
 			}
 			return
