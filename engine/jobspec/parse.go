@@ -179,8 +179,6 @@ func (d *decoder) spec(root *yaml.Node) Spec {
 	return s
 }
 
-const durationWant = "a duration such as 2s, 500ms or 1m30s"
-
 func (d *decoder) source(e yamlpos.Entry) Source {
 	src := DefaultSource()
 	for _, f := range d.mapping(e, "source", sourceKeys) {
@@ -192,19 +190,19 @@ func (d *decoder) source(e yamlpos.Entry) Source {
 		case "actions":
 			src.Actions = d.strings(f)
 		case "disorder":
-			src.Disorder = d.Duration(f, durationWant)
+			src.Disorder = d.Duration(f)
 		case "late_fraction":
 			src.LateFraction = d.Float(f)
 		case "late_by":
-			src.LateBy = d.Duration(f, durationWant)
+			src.LateBy = d.Duration(f)
 		case "watermark":
 			if s, ok := yamlpos.String(f.Value); ok && s == "none" {
 				src.Watermark = NoWatermark
 			} else {
-				src.Watermark = d.Duration(f, durationWant)
+				src.Watermark = d.Duration(f)
 			}
 		case "trigger":
-			src.Trigger = d.Duration(f, durationWant)
+			src.Trigger = d.Duration(f)
 		case "start":
 			src.Start = d.Time(f)
 		case "file":
@@ -230,9 +228,9 @@ func (d *decoder) operator(e yamlpos.Entry) Operator {
 		case "partition":
 			o.Partition = d.String(f)
 		case "window":
-			o.Window = d.Duration(f, durationWant)
+			o.Window = d.Duration(f)
 		case "slide":
-			o.Slide = d.Duration(f, durationWant)
+			o.Slide = d.Duration(f)
 		case "drop":
 			o.Drop = d.strings(f)
 		case "key":

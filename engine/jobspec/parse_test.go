@@ -228,7 +228,7 @@ func TestParseErrors(t *testing.T) {
 		{"number key", "name: j\n1: x\n" + ops, "j.yaml:2:1: ", []string{`unknown key "1" in job`}},
 		{"too many nodes", "name: j\nsource:\n  actions:\n" + strings.Repeat("    - a\n", 1000), "j.yaml:1001:7: ", []string{"more than 1000 keys and list items"}},
 		{"deep nesting", strings.Repeat("[\n", 1200) + strings.Repeat("]\n", 1200), "j.yaml:1002:1: ", []string{"more than 1000 keys and list items"}},
-		{"deep nesting unclosed", strings.Repeat("[\n", 5000), "j.yaml:5001: ", []string{"invalid YAML: did not find expected node content"}},
+		{"deep nesting unclosed", strings.Repeat("[\n", 5000), "j.yaml:5000: ", []string{"invalid YAML: did not find expected node content"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -15,14 +15,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/goccy/go-yaml/ast"
-
 	"github.com/streamlab/streamlab/engine/jobspec"
 	"github.com/streamlab/streamlab/engine/script"
-	"github.com/streamlab/streamlab/exercises/internal/yamldoc"
 	"github.com/streamlab/streamlab/exercises/pack"
 	"github.com/streamlab/streamlab/internal/poserr"
 	"github.com/streamlab/streamlab/internal/untrusted"
+	"github.com/streamlab/streamlab/internal/yamlpos"
 )
 
 // ErrBadAnswer is matched (errors.Is) by every error about the answer file
@@ -188,7 +186,7 @@ func Parse(ex *pack.Exercise, file string, data []byte) (*Answer, error) {
 // name to numbers, texts or booleans. A key left empty is no answer.
 func (a *Answer) parsePredictions(ex *pack.Exercise) error {
 	a.Values = map[string]Value{}
-	root, err := yamldoc.Parse(ErrBadAnswer, a.File, a.Data)
+	root, err := yamlpos.Parse(ErrBadAnswer, a.File, a.Data, pack.YAMLLimits)
 	if err != nil || root == nil {
 		return err
 	}
@@ -206,31 +204,31 @@ func (a *Answer) parsePredictions(ex *pack.Exercise) error {
 		}
 		want[c.Answer] = t
 	}
-	d := &yamldoc.Decoder{File: a.File, Kind: ErrBadAnswer}
-	for _, f := range d.Mapping(yamldoc.Entry{Key: "answers", Value: root}, "the answers", keys) {
-		v := Value{Line: f.Line(), Col: f.Col(), Text: yamldoc.Text(f.Value)}
-		switch n := f.Value.(type) {
-		case *ast.IntegerNode, *ast.FloatNode:
+	d := &yamlpos.Decoder{File: a.File, Kind: ErrBadAnswer}
+	for _, f := range d.Mapping(yamlpos.Root("answers", root), "the answers", keys) {
+		v := Value{Text: yamlpos.Text(f.Value)}
+		v.Line, v.Col = f.Pos()
+		n := f.Value
+		s, isString := yamlpos.String(n)
+		switch {
+		case n.Tag == "!!int" || n.Tag == "!!float":
 			v.Type = pack.TypeNumber
-			v.Num, _ = yamldoc.Number(n)
-		case *ast.BoolNode:
+			v.Num, _ = yamlpos.Number(n)
+		case n.Tag == "!!bool":
 			v.Type = pack.TypeBool
-			v.Text = strconv.FormatBool(n.Value)
-		case *ast.StringNode:
-			v.Type, v.Text = pack.TypeString, n.Value
-			if num, ok := yamldoc.Number(n); ok {
-				v.Type, v.Num = pack.TypeNumber, num
-			}
+			v.Text = strconv.FormatBool(d.Bool(f))
+		case isString:
+			v.Type, v.Text = pack.TypeString, s
 		default:
-			v.Err = fmt.Sprintf("%s: expected a number, a word or true/false, got %s", f.Key, yamldoc.Describe(f.Value))
+			v.Err = fmt.Sprintf("%s: expected a number, a word or true/false, got %s", f.Key, yamlpos.Describe(f.Value))
 		}
 		if v.Err == "" {
-			v.coerce(f.Key, want[f.Key], fractions[f.Key], yamldoc.Describe(f.Value))
+			v.coerce(f.Key, want[f.Key], fractions[f.Key], yamlpos.Describe(f.Value))
 		}
 		if v.Err != "" {
 			// A bad value fails only its own check: the message names
 			// the key and where it is.
-			v.Err = fmt.Sprintf("%s:%d:%d: %s", a.File, v.Line, v.Col, v.Err)
+			v.Err = poserr.New(ErrBadAnswer, a.File, v.Line, v.Col, v.Err).Error()
 		}
 		a.Values[f.Key] = v
 	}

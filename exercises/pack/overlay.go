@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/streamlab/streamlab/exercises/internal/yamldoc"
+	"github.com/streamlab/streamlab/internal/yamlpos"
 )
 
 // An instructor's pack can be split in two: the public part the students
@@ -115,8 +115,8 @@ func readSmall(fsys fs.FS, name string) ([]byte, error) {
 // key, checks, a list of checks as exercise.yaml has them. Every one is
 // hidden, whatever it says.
 func (e *Exercise) decodeOverlay(file string, data []byte) ([]Check, Problems) {
-	d := &yamldoc.Decoder{File: file, Kind: ErrBadPack}
-	root, err := yamldoc.Parse(ErrBadPack, file, data)
+	d := &yamlpos.Decoder{File: file, Kind: ErrBadPack}
+	root, err := yamlpos.Parse(ErrBadPack, file, data, YAMLLimits)
 	if err != nil {
 		return nil, Problems{err.(*Problem)}
 	}
@@ -125,7 +125,7 @@ func (e *Exercise) decodeOverlay(file string, data []byte) ([]Check, Problems) {
 	}
 	x := *e
 	x.File, x.Checks, x.overlay = file, nil, true
-	for _, f := range d.Mapping(yamldoc.Entry{Key: "overlay", Value: root}, "the overlay", []string{"checks"}) {
+	for _, f := range d.Mapping(yamlpos.Root("overlay", root), "the overlay", []string{"checks"}) {
 		x.decodeChecks(d, f)
 	}
 	for i := range x.Checks {

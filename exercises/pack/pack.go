@@ -20,6 +20,7 @@ import (
 	"github.com/streamlab/streamlab/engine/jobspec"
 	"github.com/streamlab/streamlab/engine/script"
 	"github.com/streamlab/streamlab/internal/poserr"
+	"github.com/streamlab/streamlab/internal/yamlpos"
 )
 
 // File names inside an exercise directory.
@@ -73,6 +74,10 @@ const (
 type Budget struct {
 	Records, Steps int64
 }
+
+// YAMLLimits bound the YAML files of a pack and of an answer: each is a few
+// dozen lines.
+var YAMLLimits = yamlpos.Limits{MaxBytes: 64 << 10, MaxBlankLines: 200, MaxNodes: 2000}
 
 // ErrBadPack is matched (errors.Is) by every Problem.
 var ErrBadPack = errors.New("bad exercise pack")

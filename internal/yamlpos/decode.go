@@ -228,8 +228,8 @@ func Number(n *yaml.Node) (float64, bool) {
 }
 
 // Duration returns a Go duration written as a string such as 10s (or 0).
-// want describes the expected value in messages ("a duration such as ...").
-func (d *Decoder) Duration(e Entry, want string) time.Duration {
+func (d *Decoder) Duration(e Entry) time.Duration {
+	const want = "a duration such as 2s, 500ms or 1m30s"
 	n := e.Value
 	if !isScalar(n) || (n.Tag != "!!str" && n.Tag != "!!int") {
 		d.Expected(e, want)
@@ -340,4 +340,10 @@ func shorten(s string) string {
 		return string(r[:max]) + "…"
 	}
 	return s
+}
+
+// IsQuoted reports whether n is a quoted string ('...' or "..."), whose
+// text starts one column after n's position.
+func IsQuoted(n *yaml.Node) bool {
+	return isScalar(n) && n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0
 }

@@ -60,6 +60,9 @@ func Parse(kind error, file string, data []byte, lim Limits) (body *yaml.Node, e
 			return nil, nil
 		}
 		line, msg := syntaxError(err)
+		// At the end of the input the library is past the last line:
+		// an unclosed bracket or quote is reported on the last line.
+		line = min(line, lastLine(data))
 		if rest, ok := strings.CutPrefix(msg, "unknown anchor '"); ok && strings.HasSuffix(rest, "' referenced") {
 			// An alias of an anchor that is not there; the library does
 			// not say where it is.
@@ -127,6 +130,18 @@ var parserProblems = []string{
 	"found duplicate %YAML directive",
 	"found duplicate %TAG directive",
 	"found incompatible YAML document",
+}
+
+// lastLine is the number of the last line of data that has any text.
+func lastLine(data []byte) int {
+	data = bytes.TrimRight(data, "\r\n")
+	n := 1
+	for i := 0; i < len(data); i++ {
+		if data[i] == '\n' || data[i] == '\r' && (i+1 == len(data) || data[i+1] != '\n') {
+			n++
+		}
+	}
+	return n
 }
 
 // find returns the line and column of the first s in data, or 1, 0.

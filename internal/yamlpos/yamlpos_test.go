@@ -24,8 +24,10 @@ func TestParseErrors(t *testing.T) {
 		{"a: é\x00\n", "f.yaml:1:5: control character U+0000; the file must be plain text"},
 		{"a: 1\n---\nb: 2\n", "f.yaml:2:1: a second YAML document: the file holds one (remove the ---)"},
 		{strings.Repeat("- ", 20) + "\n" + strings.Repeat("  ", 20) + "- x", "f.yaml:2:43: more than 20 keys and list items"},
-		{"a: [1, 2,\nb: 2\n", "f.yaml:3: invalid YAML: did not find expected ',' or ']'"},
+		{"a: [1, 2,\nb: 2\n", "f.yaml:2: invalid YAML: did not find expected ',' or ']'"},
 		{"a: 1\nb: [1\n", "f.yaml:2: invalid YAML: did not find expected ',' or ']'"},
+		{"a: 1\r\nb: 'x\r\n\r\n", "f.yaml:2: invalid YAML: found unexpected end of stream"},
+		{"a: 1\rb: 'x", "f.yaml:2: invalid YAML: found unexpected end of stream"},
 		{"a: 1\n b: 2\n", "f.yaml:2: invalid YAML: mapping values are not allowed in this context"},
 		{"a:\n  - x\n  y: 1\n", "f.yaml:2: invalid YAML: did not find expected '-' indicator"},
 		{"a: @x\n", "f.yaml:1: invalid YAML: found character that cannot start any token"},
@@ -89,7 +91,7 @@ func TestDecoder(t *testing.T) {
 		case "f", "e":
 			got[e.Key] = d.Number(e)
 		case "d":
-			got[e.Key] = d.Duration(e, "a duration").String()
+			got[e.Key] = d.Duration(e).String()
 		case "b":
 			got[e.Key] = d.Bool(e)
 		case "s":
