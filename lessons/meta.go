@@ -11,6 +11,7 @@ import (
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/script"
 	"github.com/streamlab/streamlab/internal/poserr"
+	"github.com/streamlab/streamlab/internal/yamlpos"
 )
 
 // decoder turns the YAML of lesson.yaml into a Lesson, with every error at
@@ -30,19 +31,19 @@ func (d *decoder) errAt(n *yaml.Node, format string, args ...any) *poserr.Error 
 
 var idPattern = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
 
+// metaLimits bound lesson.yaml; the file is also at most maxFileBytes.
+var metaLimits = yamlpos.Limits{MaxBlankLines: 200, MaxNodes: 2000}
+
 func parseMeta(file string, src []byte) (*Lesson, error) {
 	d := &decoder{file: file, lines: strings.Split(string(src), "\n")}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(src, &doc); err != nil {
-		return nil, d.yamlError(err)
-	}
-	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
-		return nil, &poserr.Error{Kind: ErrBadContent, File: file, Msg: "empty file; expected a mapping with id, title, summary, steps and check"}
-	}
-	if err := d.noAliases(doc.Content[0]); err != nil {
+	root, err := yamlpos.Parse(ErrBadContent, file, src, metaLimits)
+	if err != nil {
 		return nil, err
 	}
-	f, err := d.fields(doc.Content[0], "lesson", []string{"id", "title", "summary", "requires", "steps", "check"}, "id", "title", "summary", "steps", "check")
+	if root == nil {
+		return nil, &poserr.Error{Kind: ErrBadContent, File: file, Msg: "empty file; expected a mapping with id, title, summary, steps and check"}
+	}
+	f, err := d.fields(root, "lesson", []string{"id", "title", "summary", "requires", "steps", "check"}, "id", "title", "summary", "steps", "check")
 	if err != nil {
 		return nil, err
 	}
@@ -73,46 +74,19 @@ func parseMeta(file string, src []byte) (*Lesson, error) {
 	return l, nil
 }
 
-// yamlError turns a YAML syntax error into a positioned error; the library puts the
-// line in its message ("yaml: line 3: ...").
-func (d *decoder) yamlError(err error) error {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	var line int
-	if _, scanErr := fmt.Sscanf(msg, "line %d:", &line); scanErr == nil {
-		_, rest, _ := strings.Cut(msg, ":")
-		return &poserr.Error{Kind: ErrBadContent, File: d.file, Line: line, Col: 1, Msg: strings.TrimSpace(rest)}
-	}
-	return &poserr.Error{Kind: ErrBadContent, File: d.file, Msg: msg}
-}
-
-func (d *decoder) noAliases(n *yaml.Node) error {
-	if n.Kind == yaml.AliasNode || n.Anchor != "" {
-		return d.errAt(n, "anchors and aliases are not supported; write the value out")
-	}
-	for _, c := range n.Content {
-		if err := d.noAliases(c); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // fields checks that n is a mapping with only known keys, each once, and
 // the required ones present, and returns its values by key.
 func (d *decoder) fields(n *yaml.Node, what string, known []string, required ...string) (map[string]*yaml.Node, error) {
 	if n.Kind != yaml.MappingNode {
 		return nil, d.errAt(n, "%s: expected a mapping with keys %s", what, strings.Join(known, ", "))
 	}
+	keys := &yamlpos.Decoder{File: d.file, Kind: ErrBadContent}
 	out := map[string]*yaml.Node{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		if k.Kind != yaml.ScalarNode || !slices.Contains(known, k.Value) {
-			return nil, d.errAt(k, "unknown key %q in %s; known keys: %s", k.Value, what, strings.Join(known, ", "))
-		}
-		if _, dup := out[k.Value]; dup {
-			return nil, d.errAt(k, "key %q given twice in %s", k.Value, what)
-		}
-		out[k.Value] = v
+	for _, e := range keys.MappingAll(yamlpos.Root(what, n), what, known) {
+		out[e.Key] = e.Value
+	}
+	if err := keys.Err(); err != nil {
+		return nil, err
 	}
 	for _, r := range required {
 		if out[r] == nil {
@@ -349,13 +323,15 @@ func (d *decoder) check(n *yaml.Node) (Check, error) {
 		if rn.Kind != yaml.MappingNode || len(rn.Content) == 0 {
 			return Check{}, d.errAt(rn, "check runs: expected a mapping of run names to lab scripts")
 		}
-		for i := 0; i+1 < len(rn.Content); i += 2 {
-			k, v := rn.Content[i], rn.Content[i+1]
+		keys := &yamlpos.Decoder{File: d.file, Kind: ErrBadContent}
+		runs := keys.MappingAll(yamlpos.Root("check runs", rn), "check runs", nil)
+		if err := keys.Err(); err != nil {
+			return Check{}, err
+		}
+		for _, r := range runs {
+			k, v := r.KeyNode, r.Value
 			if k.Kind != yaml.ScalarNode || !idPattern.MatchString(k.Value) || strings.Contains(k.Value, "-") {
 				return Check{}, d.errAt(k, "check run name %q: expected lower-case letters and digits", k.Value)
-			}
-			if _, dup := c.runs[k.Value]; dup {
-				return Check{}, d.errAt(k, "check run %q given twice", k.Value)
 			}
 			lines, _, err := d.scriptLines(v, "check run "+k.Value)
 			if err != nil {
