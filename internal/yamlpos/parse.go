@@ -68,7 +68,7 @@ func Parse(kind error, file string, data []byte, lim Limits) (body *yaml.Node, e
 			// not say where it is.
 			alias := "*" + strings.TrimSuffix(rest, "' referenced")
 			line, col := find(data, alias)
-			return fail(line, col, "alias %s: anchors, aliases and tags are not supported; write the value out", alias)
+			return fail(line, col, "alias %s: anchors, aliases and tags are not supported; write the value out", shorten(alias))
 		}
 		return fail(line, 0, "invalid YAML: %s", msg)
 	}
@@ -214,11 +214,11 @@ func checkTree(root *yaml.Node, maxNodes int) *problem {
 	walk = func(n *yaml.Node) *problem {
 		switch {
 		case n.Kind == yaml.AliasNode:
-			return &problem{n.Line, n.Column, fmt.Sprintf("alias *%s: anchors, aliases and tags are not supported; write the value out", n.Value)}
+			return &problem{n.Line, n.Column, fmt.Sprintf("alias *%s: anchors, aliases and tags are not supported; write the value out", shorten(n.Value))}
 		case n.Anchor != "":
-			return &problem{n.Line, n.Column, fmt.Sprintf("anchor &%s: anchors, aliases and tags are not supported; write the value out", n.Anchor)}
+			return &problem{n.Line, n.Column, fmt.Sprintf("anchor &%s: anchors, aliases and tags are not supported; write the value out", shorten(n.Anchor))}
 		case n.Style&yaml.TaggedStyle != 0:
-			return &problem{n.Line, n.Column, fmt.Sprintf("tag %s: anchors, aliases and tags are not supported; write the value out", n.Tag)}
+			return &problem{n.Line, n.Column, fmt.Sprintf("tag %s: anchors, aliases and tags are not supported; write the value out", shorten(n.Tag))}
 		}
 		step := 1
 		if n.Kind == yaml.MappingNode {

@@ -33,6 +33,7 @@ func TestParseErrors(t *testing.T) {
 		{"a: @x\n", "f.yaml:1: invalid YAML: found character that cannot start any token"},
 		{"a: &x 1\nb: *x\n", "f.yaml:1:4: anchor &x: anchors, aliases and tags are not supported; write the value out"},
 		{"a: 1\nb: *x\n", "f.yaml:2:4: alias *x: anchors, aliases and tags are not supported; write the value out"},
+		{"a: !" + strings.Repeat("x", 44) + " 1\n", "f.yaml:1:4: tag !" + strings.Repeat("x", 39) + "…: anchors, aliases and tags are not supported; write the value out"},
 		{"a: !!str 1\n", "f.yaml:1:4: tag !!str: anchors, aliases and tags are not supported; write the value out"},
 	}
 	for _, tt := range tests {
