@@ -102,6 +102,15 @@ func TestLinksShowTheirAddress(t *testing.T) {
 	}
 }
 
+func TestListItemsJoinTheirLines(t *testing.T) {
+	md := "- an item whose second line\n  <https://example.org/x> starts with a link,\n  and #3 is no heading\n- next"
+	got := lines(plain(), md, 80)
+	want := "• an item whose second line <https://example.org/x> starts with a link, and #3\n  is no heading\n• next"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
 func TestLongCodeLinesBreakAtASpace(t *testing.T) {
 	got := lines(plain(), "Type:\n\n    set restart fixed-delay attempts=3 delay=10s\n\nThen run.", 26)
 	want := "Type:\n\n  set restart fixed-delay\n    attempts=3 delay=10s\n\nThen run."

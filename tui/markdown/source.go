@@ -109,17 +109,22 @@ const codeMargin = 2
 var listItem = regexp.MustCompile(`^ *(?:[-*+]|\d{1,9}[.)])(?: +|$)`)
 
 // isBlockStart reports whether a line (trimmed) starts a block that ends
-// a paragraph: a heading, a quote, a rule or HTML.
+// a paragraph: a heading, a quote, a rule, a setext underline or HTML
+// (not an autolink such as <https://…>, which is text).
 func isBlockStart(trim string) bool {
 	switch {
-	case strings.HasPrefix(trim, "#"), strings.HasPrefix(trim, ">"), strings.HasPrefix(trim, "<"):
+	case heading.MatchString(trim), strings.HasPrefix(trim, ">"), htmlTag.MatchString(trim):
 		return true
-	}
-	if len(trim) >= 3 && strings.Trim(trim, "-*_ ") == "" {
+	case len(trim) >= 3 && strings.Trim(trim, "-*_ ") == "":
 		return true // a thematic break, or a setext heading's underline
 	}
 	return strings.Trim(trim, "=") == ""
 }
+
+var (
+	heading = regexp.MustCompile(`^#{1,6}(?:\s|$)`)
+	htmlTag = regexp.MustCompile(`^</?[A-Za-z][A-Za-z0-9-]*(?:\s|/?>|$)`)
+)
 
 // hardBreak reports whether a line ends with a hard line break.
 func hardBreak(line string) bool {
