@@ -53,7 +53,8 @@ func Load(path string) (Spec, error) {
 }
 
 // Parse parses YAML job text; file is the name used in errors. Every error is
-// an *poserr.Error that names the file, line and column and says what was expected.
+// a *poserr.Error of kind ErrBadJob that names the file, line and column (a
+// YAML syntax error, its line only) and says what was expected.
 // The result has its defaults applied and is valid (see Validate).
 //
 // The schema (keys are snake_case; every key not marked required is optional):

@@ -33,7 +33,7 @@ func checkText(s string) *poserr.Error {
 	return nil
 }
 
-// errAt makes an *poserr.Error at a column; ParseLine fills in the file and line.
+// errAt makes a *poserr.Error at a column; ParseLine fills in the file and line.
 func errAt(col int, format string, args ...any) *poserr.Error {
 	return &poserr.Error{Col: col, Msg: fmt.Sprintf(format, args...), Kind: ErrSyntax}
 }
