@@ -161,6 +161,10 @@ func (n *node) align(out router) bool {
 	n.lastAt = max(n.lastAt, e.at)
 	switch e.kind {
 	case kindTrigger:
+		if s, ok := n.op.(*sinkOp); ok && s.whole && !n.allDelivered(m) {
+			s.discard()
+			break
+		}
 		n.op.trigger(out)
 		if n.rep != nil {
 			n.rep.trigger(heldBack{})
@@ -172,6 +176,18 @@ func (n *node) align(out router) bool {
 		n.onMarker(n, e)
 	}
 	out.broadcast(element{kind: e.kind, value: m, id: e.id, at: e.at})
+	return true
+}
+
+// allDelivered reports whether every input took part in epoch m with a
+// marker of its own: none is down, and none is level only because its
+// replacement joined there (and so sent no output for it).
+func (n *node) allDelivered(m int64) bool {
+	for i := range n.marks {
+		if !n.alive[i] || (n.marks[i] == m && n.kinds[i].kind == kindRecord) {
+			return false
+		}
+	}
 	return true
 }
 
@@ -205,20 +221,24 @@ func (n *node) inputDown(i int, out router, hold bool) {
 	n.advanceWatermark(out)
 }
 
-// inputUp lets a replacement sender join at epoch. Markers it missed while
-// down never come, so it counts as level with this node when it is ahead:
-// its next marker then completes the alignment it takes part in.
+// inputUp lets a replacement sender join at epoch, the epoch its own
+// senders are in. Markers it missed while down never come, so it counts as
+// level with this node up to there. When it joins ahead, what it sends
+// belongs to the epochs after its join and is held back until this node
+// gets there: a trigger's batch must not take in the replacement's output
+// for the next one.
 //
 // What the dead sender delivered after a marker this node had not aligned
-// yet is still held back; it is handled now, before anything the
+// yet is still held back; it is handled first, before anything the
 // replacement sends, as a channel delivers in order: otherwise a window's
 // stale count from the dead sender would overwrite its replacement's.
 func (n *node) inputUp(i int, epoch int64, out router) {
 	n.alive[i], n.frozen[i] = true, false
-	n.marks[i] = min(epoch, n.epoch)
+	n.marks[i] = max(epoch, n.epoch)
 	n.kinds[i] = element{}
 	n.inWM[i] = math.MinInt64
 	if out != nil {
+		n.align(out) // it may have been the input this node waited for
 		n.release(out)
 	}
 }

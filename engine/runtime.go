@@ -115,7 +115,7 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 		w = ts
 	}
 	r.writer = w
-	r.sink = &sinkOp{writer: w, events: events, onCommit: r.committed}
+	r.sink = &sinkOp{writer: w, events: events, whole: cfg.Mode == ModeComplete, onCommit: r.committed, onHeld: r.held}
 	if r.g, err = buildGraph(spec, r.newOp, r.sink); err != nil {
 		w.close()
 		return nil, err
@@ -195,6 +195,15 @@ func (r *Runtime) committed(batch []Record) {
 		r.wmOut = sinkNode.wm
 		r.bus.Publish(bus.Event{TimeMS: r.sinkTime(), Kind: bus.EventWatermark, Node: kindSink, N: sinkNode.wm,
 			Text: "watermark " + time.UnixMilli(sinkNode.wm).UTC().Format("15:04:05")})
+	}
+}
+
+// held tells the learner, once per run of held triggers, why the
+// complete-mode table stopped changing.
+func (r *Runtime) held(inARow int64) {
+	if inARow == 1 {
+		r.bus.Publish(bus.Event{TimeMS: r.sinkTime(), Kind: bus.EventBatchHeld, Node: kindSink, N: inARow,
+			Text: "batch held back: complete mode commits only a whole result table, and a counter is down or has just been replaced"})
 	}
 }
 

@@ -27,8 +27,18 @@ const recentRows = 64
 // parallel upstream nodes happened to deliver.
 type sinkOp struct {
 	passive
-	writer  sinkWriter
-	events  bool // the job writes events, not aggregation results
+	writer sinkWriter
+	events bool // the job writes events, not aggregation results
+	// whole (complete mode) commits a trigger's batch only when every
+	// upstream node delivered that trigger: each sends its whole table,
+	// and a batch without one of them would replace the result with part
+	// of it. Spark likewise commits a micro-batch only once every task of
+	// it has finished; until a failed counter is back, the sink keeps the
+	// last whole result.
+	whole bool
+	held  int64 // triggers held back in a row for want of a whole result
+	// onHeld observes each held trigger (the runtime tells the learner).
+	onHeld  func(inARow int64)
 	buf     []Record
 	batches int64
 	err     error
@@ -42,6 +52,16 @@ type sinkOp struct {
 func (s *sinkOp) record(r Record, _ emitter) { s.buf = append(s.buf, r) }
 
 func (s *sinkOp) trigger(emitter) { s.commitBatch() }
+
+// discard drops a trigger's partial batch (see whole): the nodes that sent
+// it send their whole tables again at the next trigger.
+func (s *sinkOp) discard() {
+	s.held++
+	s.buf = s.buf[:0]
+	if s.onHeld != nil {
+		s.onHeld(s.held)
+	}
+}
 
 // flush commits what the sink holds, if anything, as a micro-batch of its
 // own: at a barrier, the rows of records before it belong to that
@@ -67,6 +87,7 @@ func (s *sinkOp) commitBatch() {
 		}
 	}
 	s.batches++
+	s.held = 0
 	s.written += int64(len(batch))
 	for _, r := range batch {
 		if len(s.recent) < recentRows {

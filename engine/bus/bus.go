@@ -24,6 +24,7 @@ const (
 	EventCheckpoint       EventKind = "checkpoint"        // N: the checkpoint id
 	EventLeaderElected    EventKind = "leader-elected"    // a standby job manager took over; N: ms without a leader
 	EventKillUnfired      EventKind = "kill-unfired"      // a scheduled kill has not fired by the end of a run; N: its record count
+	EventBatchHeld        EventKind = "batch-held"        // complete mode: a trigger's batch not committed, as not every upstream node sent its table; N: triggers held in a row
 )
 
 // Event is one thing the engine tells its observers.

@@ -152,7 +152,7 @@ func (d *decoder) spec(root *yaml.Node) Spec {
 	d.note(top)
 	s := Spec{Source: DefaultSource()}
 	if root.Kind != yaml.MappingNode {
-		d.Failf(root, "expected a job (a mapping with name, operators, …), got %s", yamlpos.Describe(root))
+		d.Failf(root, "expected a job (a mapping with name, operators, …), got %s", yamlpos.DescribeKind(root))
 		return s
 	}
 	for _, f := range d.mapping(top, "job", specKeys) {

@@ -149,7 +149,7 @@ func TestParseErrors(t *testing.T) {
 		{"only a marker", "---\n", "j.yaml:1:1: ", []string{"empty document"}},
 		{"two documents", "name: a\n" + ops + "---\nname: b\n", "j.yaml:3:1: ", []string{"second YAML document", "the file holds one"}},
 		{"not a mapping", "- a\n- b\n", "j.yaml:1:1: ", []string{"expected a job", "got a list"}},
-		{"scalar", "hello\n", "j.yaml:1:1: ", []string{"expected a job", `got string "hello"`}},
+		{"scalar", "hello\n", "j.yaml:1:1: ", []string{"expected a job", "got a string"}},
 		{"syntax", "name: j\n  kind: x\n", "j.yaml:2: ", []string{"invalid YAML: mapping values are not allowed"}},
 		{"unclosed flow", "name: j\noperators: [{name: m\n", "j.yaml:2:", []string{"invalid YAML"}},
 		{"tab", "name: j\n\tsource: {}\n", "j.yaml:2: ", []string{"invalid YAML: found a tab character"}},
@@ -273,5 +273,14 @@ func TestParseTooLarge(t *testing.T) {
 	in := "name: j\noperators: [{name: m, kind: map}]\n" + strings.Repeat(line, 600) + strings.Repeat("\n", 100)
 	if _, err := jobspec.Parse("j.yaml", []byte(in)); err != nil {
 		t.Error(err)
+	}
+}
+
+// A file that is not a job at all (a job pointed at /etc/passwd) is named
+// by kind; none of its text is quoted back.
+func TestNotAJobQuotesNothingOfIt(t *testing.T) {
+	_, err := jobspec.Parse("passwd", []byte("root:x:0:0:root:/root:/bin/bash\n"))
+	if err == nil || !strings.Contains(err.Error(), "got a string") || strings.Contains(err.Error(), "root") {
+		t.Fatalf("got %v", err)
 	}
 }

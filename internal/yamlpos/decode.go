@@ -329,6 +329,22 @@ func Describe(n *yaml.Node) string {
 	return "string " + Quote(n.Value)
 }
 
+// DescribeKind says what kind of node n is without quoting its value: for a
+// whole document that is not what was expected, which may be any file at
+// all (a job pointed at /etc/passwd), so its text stays out of the message.
+func DescribeKind(n *yaml.Node) string {
+	if n.Kind == yaml.ScalarNode && !IsNull(n) && !IsBlock(n) {
+		switch n.Tag {
+		case "!!int", "!!float":
+			return "a number"
+		case "!!bool":
+			return "a boolean"
+		}
+		return "a string"
+	}
+	return Describe(n)
+}
+
 // Quote quotes s for a message, shortened so that a huge value cannot flood
 // the terminal.
 func Quote(s string) string { return strconv.Quote(shorten(s)) }
