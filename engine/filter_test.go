@@ -13,6 +13,7 @@ import (
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/filter"
 	"github.com/streamlab/streamlab/engine/jobspec"
+	"github.com/streamlab/streamlab/engine/report"
 )
 
 // The shipped list is exactly what the generator makes from its seed.
@@ -23,7 +24,7 @@ func TestPasswordListIsGenerated(t *testing.T) {
 	}
 }
 
-func runPasswords(t *testing.T, f filter.Spec, n int64) engine.Report {
+func runPasswords(t *testing.T, f filter.Spec, n int64) report.Report {
 	t.Helper()
 	spec, _ := jobspec.Builtin("passwords")
 	cfg := engine.DefaultConfig()

@@ -17,6 +17,7 @@ import (
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/internal/refmodel"
 	"github.com/streamlab/streamlab/engine/jobspec"
+	"github.com/streamlab/streamlab/engine/report"
 )
 
 // scenario is a random job, configuration and failure schedule.
@@ -231,7 +232,7 @@ func quiet(rt *engine.Runtime, rounds int, adm *refmodel.Admissions) error {
 
 // outcome is what a scenario's run ended with.
 type outcome struct {
-	rep    engine.Report
+	rep    report.Report
 	rounds int
 	// table is the sink's table read back with SQL, and want what the
 	// reference model computes from the dumped source; both only with a
@@ -386,7 +387,7 @@ func checkAgainstModel(t *rapid.T, o outcome, desc []string) {
 
 // acceptableFailure reports whether a failed job failed for a reason its
 // scheme documents.
-func acceptableFailure(rep engine.Report, cfg engine.Config) bool {
+func acceptableFailure(rep report.Report, cfg engine.Config) bool {
 	switch {
 	case rep.Config.HA == engine.HAActiveStandby && strings.Contains(rep.Job.Error, "no active standby left"):
 		return true // a second failure before a new standby was up: the scheme gives up, as it says

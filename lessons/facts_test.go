@@ -14,6 +14,7 @@ import (
 	"github.com/streamlab/streamlab/engine/filter"
 	"github.com/streamlab/streamlab/engine/jobspec"
 	"github.com/streamlab/streamlab/engine/lab"
+	"github.com/streamlab/streamlab/engine/report"
 	"github.com/streamlab/streamlab/engine/script"
 	"github.com/streamlab/streamlab/lessons"
 )
@@ -286,7 +287,7 @@ func TestFlinkRestartDefaults(t *testing.T) {
 // The engine's own words, quoted by lessons 2, 7 and 8.
 func TestLessonsQuoteTheEngine(t *testing.T) {
 	ctx := context.Background()
-	run := func(src string) (*engine.Report, error) {
+	run := func(src string) (*report.Report, error) {
 		return lab.RunScript(ctx, "t.lab", []byte(src), lab.Options{})
 	}
 	rep, err := run("job clicks\nset restart none\nkill count[1] at 1200\nrun 3000\n")
