@@ -342,7 +342,7 @@ func (rc *recovery) lose(n *node) {
 	if n.stage+1 < len(r.g.stages) {
 		for _, d := range r.g.downstream(n) {
 			if !d.dead && r.det != nil {
-				d.inputDown(r.g.inputIndex(n), r.det.routers[r.det.index[d]], rc.s.holdsWatermark())
+				d.inputDown(r.g.inputIndex(n), rc.router(d), rc.s.holdsWatermark())
 			}
 		}
 	}
@@ -486,12 +486,21 @@ func (rc *recovery) replace(n *node, at int64) {
 	rc.event(bus.EventNodeRestarted, n.name, text, replayed)
 }
 
+// router is where d's output goes under the deterministic executor; the
+// concurrent one recovers only between admissions, with nothing held.
+func (rc *recovery) router(d *node) router {
+	if rc.r.det == nil {
+		return nil
+	}
+	return rc.r.det.routers[rc.r.det.index[d]]
+}
+
 // join tells a node's downstream nodes that it is back.
 func (rc *recovery) join(n *node) {
 	r := rc.r
 	for _, d := range r.g.downstream(n) {
 		if !d.dead {
-			d.inputUp(r.g.inputIndex(n), n.epoch)
+			d.inputUp(r.g.inputIndex(n), n.epoch, rc.router(d))
 		}
 	}
 	// What it replays or receives from now on would otherwise wait for the
