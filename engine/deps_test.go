@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/engine/deps"
 	"github.com/streamlab/streamlab/engine/jobspec"
 )
 
@@ -28,14 +29,14 @@ func TestDependencies(t *testing.T) {
 	for _, c := range cases {
 		spec, _ := jobspec.Builtin("passthrough")
 		spec.Connector, spec.Driver, spec.Dependencies = "jdbc", "com.mysql.cj.jdbc.Driver", c.deps
-		err := engine.CheckDependencies(spec)
+		err := deps.CheckDependencies(spec)
 		if c.want == "" {
 			if err != nil {
 				t.Errorf("%v: %v", c.deps, err)
 			}
 			continue
 		}
-		if err == nil || !errors.Is(err, engine.ErrSubmission) || !strings.Contains(err.Error(), c.want) {
+		if err == nil || !errors.Is(err, deps.ErrSubmission) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: got %v, want %q", c.deps, err, c.want)
 		}
 		if _, err := engine.New(spec, engine.DefaultConfig()); err == nil {
@@ -51,10 +52,10 @@ func TestMissingDriverFailsTheSinkTask(t *testing.T) {
 	connector := jobspec.Dependency{Name: "flink-connector-jdbc", Kind: jobspec.DependencyConnector, Version: "3.2.0-1.19", Provides: "jdbc"}
 	spec, _ := jobspec.Builtin("clicks")
 	spec.Connector, spec.Driver, spec.Dependencies = "jdbc", "com.mysql.cj.jdbc.Driver", []jobspec.Dependency{connector}
-	if err := engine.CheckDependencies(spec); err != nil {
+	if err := deps.CheckDependencies(spec); err != nil {
 		t.Fatalf("a missing driver must not fail the submission: %v", err)
 	}
-	if err := engine.MissingDriver(spec); err == nil || !strings.Contains(err.Error(), "java.lang.ClassNotFoundException: com.mysql.cj.jdbc.Driver") {
+	if err := deps.MissingDriver(spec); err == nil || !strings.Contains(err.Error(), "java.lang.ClassNotFoundException: com.mysql.cj.jdbc.Driver") {
 		t.Fatalf("MissingDriver = %v", err)
 	}
 	for _, kind := range []string{engine.RestartNone, engine.RestartFixedDelay} {

@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/streamlab/streamlab/engine/bus"
+	"github.com/streamlab/streamlab/engine/deps"
 	"github.com/streamlab/streamlab/engine/filter"
 	"github.com/streamlab/streamlab/engine/jobspec"
 	"github.com/streamlab/streamlab/engine/report"
@@ -80,7 +81,7 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 	if cfg.Executor != ExecDeterministic && cfg.Executor != ExecConcurrent {
 		return nil, fmt.Errorf("%w: unknown executor %q; expected deterministic or concurrent", ErrBadConfig, cfg.Executor)
 	}
-	if err := CheckDependencies(spec); err != nil {
+	if err := deps.CheckDependencies(spec); err != nil {
 		return nil, err
 	}
 	semantics, ha, note, err := Guarantee(cfg, spec)
@@ -142,7 +143,7 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 		r.det.rec = r.rec
 	}
 	r.semantics, r.ha, r.note = semantics, ha, note
-	r.noDriver = MissingDriver(spec)
+	r.noDriver = deps.MissingDriver(spec)
 	r.bus.Publish(bus.Event{Kind: bus.EventJobStarted, Text: fmt.Sprintf("job %s started (seed %d, %s executor)", spec.Name, cfg.Seed, cfg.Executor)})
 	return r, nil
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/engine/deps"
 	"github.com/streamlab/streamlab/engine/filter"
 	"github.com/streamlab/streamlab/engine/jobspec"
 	"github.com/streamlab/streamlab/engine/lab"
@@ -163,7 +164,7 @@ func lessonFacts(t *testing.T) map[string][]fact {
 		},
 		"job-start": {
 			{text: "2.x keeps it", ref: "Flink 1.19 and later, which 2.x keeps (the restart defaults of FLINK-33736 and FLINK-32895)"},
-			{text: "on Flink\n  1.19", check: func() bool { return engine.FlinkVersion == "1.19" }},
+			{text: "on Flink\n  1.19", check: func() bool { return deps.FlinkVersion == "1.19" }},
 		},
 	}
 }
