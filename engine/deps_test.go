@@ -9,6 +9,7 @@ import (
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/deps"
 	"github.com/streamlab/streamlab/engine/jobspec"
+	"github.com/streamlab/streamlab/engine/restart"
 )
 
 // A job's dependencies are resolved as Flink resolves them, with the
@@ -58,9 +59,9 @@ func TestMissingDriverFailsTheSinkTask(t *testing.T) {
 	if err := deps.MissingDriver(spec); err == nil || !strings.Contains(err.Error(), "java.lang.ClassNotFoundException: com.mysql.cj.jdbc.Driver") {
 		t.Fatalf("MissingDriver = %v", err)
 	}
-	for _, kind := range []string{engine.RestartNone, engine.RestartFixedDelay} {
+	for _, kind := range []string{restart.None, restart.FixedDelay} {
 		cfg := engine.DefaultConfig()
-		cfg.Restart, _ = engine.DefaultRestart(kind)
+		cfg.Restart, _ = restart.Default(kind)
 		r, err := engine.New(spec, cfg)
 		if err != nil {
 			t.Fatalf("%s: the job must start: %v", kind, err)
@@ -72,7 +73,7 @@ func TestMissingDriverFailsTheSinkTask(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "java.lang.ClassNotFoundException") || rep.Job.State != engine.StateFailed {
 			t.Errorf("%s: got %v, state %s; want the job failed with the ClassNotFoundException", kind, err, rep.Job.State)
 		}
-		wantFailures := map[string]int64{engine.RestartNone: 1, engine.RestartFixedDelay: 2}[kind]
+		wantFailures := map[string]int64{restart.None: 1, restart.FixedDelay: 2}[kind]
 		if rep.Recovery.Failures != wantFailures || rep.Sink.Delivered != 0 {
 			t.Errorf("%s: %d failures, %d delivered; want %d failures and nothing delivered", kind, rep.Recovery.Failures, rep.Sink.Delivered, wantFailures)
 		}

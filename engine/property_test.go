@@ -18,6 +18,7 @@ import (
 	"github.com/streamlab/streamlab/engine/internal/refmodel"
 	"github.com/streamlab/streamlab/engine/jobspec"
 	"github.com/streamlab/streamlab/engine/report"
+	"github.com/streamlab/streamlab/engine/restart"
 )
 
 // scenario is a random job, configuration and failure schedule.
@@ -84,17 +85,17 @@ func drawSpec(t *rapid.T) jobspec.Spec {
 
 // drawRestart draws a restart strategy that keeps restarting through a
 // scenario's few failures, with delays up to a few seconds.
-func drawRestart(t *rapid.T) engine.RestartStrategy {
+func drawRestart(t *rapid.T) restart.Strategy {
 	ms := func(label string, hi int) string { return fmt.Sprintf("%dms", rapid.IntRange(0, hi).Draw(t, label)) }
-	var s engine.RestartStrategy
+	var s restart.Strategy
 	var err error
 	switch rapid.IntRange(0, 2).Draw(t, "restart") {
 	case 0:
-		s, err = engine.ParseRestart(engine.RestartFixedDelay, map[string]string{"attempts": "1000", "delay": ms("delay", 3000)})
+		s, err = restart.Parse(restart.FixedDelay, map[string]string{"attempts": "1000", "delay": ms("delay", 3000)})
 	case 1:
-		s, err = engine.ParseRestart(engine.RestartFailureRate, map[string]string{"max": "1000", "interval": "1m", "delay": ms("delay", 3000)})
+		s, err = restart.Parse(restart.FailureRate, map[string]string{"max": "1000", "interval": "1m", "delay": ms("delay", 3000)})
 	default:
-		s, err = engine.ParseRestart(engine.RestartExponential, map[string]string{"initial": "1s", "max": "5s", "jitter": "0.1"})
+		s, err = restart.Parse(restart.Exponential, map[string]string{"initial": "1s", "max": "5s", "jitter": "0.1"})
 	}
 	if err != nil {
 		t.Fatal(err)
