@@ -3,11 +3,13 @@ package classroom
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"strings"
 
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/streamlab/streamlab/internal/poserr"
 	"github.com/streamlab/streamlab/internal/untrusted"
 )
 
@@ -42,8 +44,15 @@ func LoadRoster(path string) (*Roster, error) {
 	return ParseRoster(path, data)
 }
 
+// ErrBadRoster is matched (errors.Is) by every error ParseRoster returns;
+// each is a *poserr.Error at the line and column of the mistake.
+var ErrBadRoster = errors.New("bad roster")
+
 // ParseRoster parses a roster's text; file names it in errors.
 func ParseRoster(file string, data []byte) (*Roster, error) {
+	bad := func(line, col int, format string, args ...any) error {
+		return poserr.New(ErrBadRoster, file, line, col, fmt.Sprintf(format, args...))
+	}
 	r := &Roster{byKey: map[string]string{}}
 	seen := map[string]int{}
 	sc := bufio.NewScanner(bytes.NewReader(data))
@@ -59,30 +68,30 @@ func ParseRoster(file string, data []byte) (*Roster, error) {
 		}
 		name, rest, _ := strings.Cut(trimmed, " ")
 		if err := checkName(name); err != nil {
-			return nil, fmt.Errorf("%s:%d:%d: %v", file, line, col, err)
+			return nil, bad(line, col, "%v", err)
 		}
 		rest = strings.TrimLeft(rest, " \t")
 		keyCol := len(text) - len(rest) + 1 // where the key starts, or the line ends
 		if rest == "" {
-			return nil, fmt.Errorf("%s:%d:%d: expected a public key after the name %q (like `alice ssh-ed25519 AAAA…`)", file, line, keyCol, name)
+			return nil, bad(line, keyCol, "expected a public key after the name %q (like `alice ssh-ed25519 AAAA…`)", name)
 		}
 		key, _, _, _, err := gossh.ParseAuthorizedKey([]byte(rest))
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d:%d: expected a public key in the authorized_keys form: %v", file, line, keyCol, err)
+			return nil, bad(line, keyCol, "expected a public key in the authorized_keys form: %v", err)
 		}
 		k := string(key.Marshal())
 		if prev, dup := seen[k]; dup {
-			return nil, fmt.Errorf("%s:%d:%d: this key is already %s's, on line %d", file, line, keyCol, r.byKey[k], prev)
+			return nil, bad(line, keyCol, "this key is already %s's, on line %d", r.byKey[k], prev)
 		}
 		seen[k] = line
 		r.byKey[k] = name
 		r.names = append(r.names, name)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s:%d:1: %v", file, line+1, err)
+		return nil, bad(line+1, 1, "%v", err)
 	}
 	if len(r.names) == 0 {
-		return nil, fmt.Errorf("%s:1:1: expected at least one `name ssh-public-key` line", file)
+		return nil, bad(1, 1, "expected at least one `name ssh-public-key` line")
 	}
 	return r, nil
 }

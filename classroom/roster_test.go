@@ -1,6 +1,7 @@
 package classroom
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -30,8 +31,8 @@ func TestParseRoster(t *testing.T) {
 		{line("alice", k1) + "   " + line("eve", k1), "class.txt:2:8: this key is already alice's, on line 1"},
 	} {
 		_, err := ParseRoster("class.txt", []byte(c.text))
-		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
-			t.Errorf("%q: %v, want %s…", c.text, err, c.want)
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) || !errors.Is(err, ErrBadRoster) {
+			t.Errorf("%q: %v, want %s… of kind ErrBadRoster", c.text, err, c.want)
 		}
 	}
 }

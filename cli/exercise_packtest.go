@@ -49,11 +49,10 @@ bad input (a pack or tests.yaml with problems).`,
 		for _, ex := range exs {
 			res, err := packtest.Exercise(cmd.Context(), ex, *seeds)
 			var probs pack.Problems
-			var prob *pack.Problem
 			switch {
 			case cmd.Context().Err() != nil:
 				return failed(cmd.Context().Err())
-			case errors.As(err, &probs), errors.As(err, &prob), errors.Is(err, grade.ErrBrokenPack), errors.Is(err, grade.ErrGuard):
+			case errors.As(err, &probs), errors.Is(err, pack.ErrBadPack), errors.Is(err, grade.ErrBrokenPack), errors.Is(err, grade.ErrGuard):
 				fmt.Fprint(c.stdout, b.String())
 				return badInput(err)
 			case err != nil:

@@ -2,11 +2,14 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -59,7 +62,8 @@ and a check scores only if it holds under every one.
 --class DIR grades a whole class: DIR holds one subdirectory of answers per
 student, named by the student's ID (the student for per-student seeds when
 there is a secret). --format csv writes a gradebook, a row per student with
-each exercise's score; text and json work too.
+each exercise's score; text and json work too. Students are graded in
+parallel, one per processor; the report is the same as one after another.
 
 --hidden DIR is the instructor's private overlay: DIR/ID/checks.yaml adds
 hidden checks to exercise ID, and DIR/secret holds the secret.
@@ -181,23 +185,20 @@ func (c *cli) gradeClass(cmd *cobra.Command, exs []*pack.Exercise, dir, student,
 	if err != nil {
 		return badInput(fmt.Errorf("--class %s: %w", dir, err))
 	}
+	var names []string
+	for _, de := range entries {
+		name := de.Name()
+		if de.IsDir() && !strings.HasPrefix(name, ".") && !strings.HasPrefix(name, "_") {
+			names = append(names, name)
+		}
+	}
+	graded := gradeStudents(cmd.Context(), exs, dir, names, opts)
 	var students []report.Student
 	var interrupted error
 	passed := true
-	for _, de := range entries {
-		if interrupted != nil {
-			break
-		}
-		name := de.Name()
-		if !de.IsDir() || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
-			continue
-		}
-		o := opts
-		if o.Secret != "" {
-			o.Student = name
-		}
-		res, err := grade.All(cmd.Context(), exs, filepath.Join(dir, name), o)
-		switch {
+	for i, g := range graded {
+		name := names[i]
+		switch err := g.err; {
 		case errors.Is(err, grade.ErrInterrupted):
 			interrupted = fmt.Errorf("%w (at student %s; the students after are not in the report)", err, name)
 		case errors.Is(err, engine.ErrInternal):
@@ -207,8 +208,11 @@ func (c *cli) gradeClass(cmd *cobra.Command, exs []*pack.Exercise, dir, student,
 		case err != nil:
 			return failed(err)
 		}
-		passed = passed && res.Passed
-		students = append(students, report.Student{ID: name, Result: res})
+		if interrupted != nil {
+			break
+		}
+		passed = passed && g.res.Passed
+		students = append(students, report.Student{ID: name, Result: g.res})
 	}
 	if len(students) == 0 {
 		return badInput(fmt.Errorf("--class %s: no student directories in it", dir))
@@ -239,6 +243,36 @@ func (c *cli) gradeClass(cmd *cobra.Command, exs []*pack.Exercise, dir, student,
 		return failed(fmt.Errorf("not every student passed every exercise"))
 	}
 	return nil
+}
+
+// graded is one student's grading.
+type graded struct {
+	res *grade.Result
+	err error
+}
+
+// gradeStudents grades each student's answers under dir, as many at once as
+// there are processors: each grading is deterministic and independent of the
+// others, so the results, kept in the order of names, are those of grading
+// one after another.
+func gradeStudents(ctx context.Context, exs []*pack.Exercise, dir string, names []string, opts grade.Options) []graded {
+	out := make([]graded, len(names))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i, name := range names {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			o := opts
+			if o.Secret != "" {
+				o.Student = name
+			}
+			out[i].res, out[i].err = grade.All(ctx, exs, filepath.Join(dir, name), o)
+		}()
+	}
+	wg.Wait()
+	return out
 }
 
 // studentSeeds resolves the student and the secret from the flags, the

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -283,6 +284,14 @@ func TestGradeClass(t *testing.T) {
 	want := "student,gap-recovery,score,max_score,passed\n'=bob,"
 	if r.code != 1 || !strings.HasPrefix(r.stdout, want) || !strings.Contains(r.stdout, "\nalice,8,8,8,yes\n") || strings.Contains(r.stdout, "=bob,8") {
 		t.Errorf("gradebook: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	// Students are graded in parallel; the gradebook is the same byte for
+	// byte as grading one after another.
+	prev := runtime.GOMAXPROCS(1)
+	one := streamlab(t, "", "grade", "--class", class, "--secret", "k2", "--format", "csv", "gap-recovery")
+	runtime.GOMAXPROCS(prev)
+	if one.stdout != r.stdout {
+		t.Errorf("gradebook graded one at a time:\n%s\nin parallel:\n%s", one.stdout, r.stdout)
 	}
 	r = streamlab(t, "", "grade", "--class", class, "--secret", "k2", "--format", "json", "gap-recovery")
 	var back []struct {

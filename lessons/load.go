@@ -7,28 +7,14 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/streamlab/streamlab/internal/poserr"
 )
 
 // ErrBadContent is matched (errors.Is) by every error Load returns about
-// the content itself.
+// the content itself; each is a *poserr.Error, at a position when there is
+// one.
 var ErrBadContent = errors.New("bad lesson content")
-
-// Error is a mistake in lesson content, at a position when there is one.
-type Error struct {
-	File      string
-	Line, Col int
-	Msg       string
-}
-
-func (e *Error) Error() string {
-	if e.Line == 0 {
-		return fmt.Sprintf("%s: %s", e.File, e.Msg)
-	}
-	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
-}
-
-// Is makes every Error an ErrBadContent.
-func (e *Error) Is(target error) bool { return target == ErrBadContent }
 
 // File names inside a lesson directory.
 const (
@@ -48,7 +34,7 @@ const maxFileBytes = 1 << 20
 func Load(fsys fs.FS) ([]*Lesson, error) {
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
-		return nil, &Error{File: ".", Msg: err.Error()}
+		return nil, &poserr.Error{Kind: ErrBadContent, File: ".", Msg: err.Error()}
 	}
 	var out []*Lesson
 	seen := map[string]string{}
@@ -61,14 +47,14 @@ func Load(fsys fs.FS) ([]*Lesson, error) {
 			return nil, err
 		}
 		if other, dup := seen[l.ID]; dup {
-			return nil, &Error{File: path.Join(e.Name(), metaFile), Msg: fmt.Sprintf("id %q is already the id of %s", l.ID, other)}
+			return nil, &poserr.Error{Kind: ErrBadContent, File: path.Join(e.Name(), metaFile), Msg: fmt.Sprintf("id %q is already the id of %s", l.ID, other)}
 		}
 		seen[l.ID] = e.Name()
 		l.Number = len(out) + 1
 		out = append(out, l)
 	}
 	if len(out) == 0 {
-		return nil, &Error{File: ".", Msg: "no lessons: expected a directory per lesson"}
+		return nil, &poserr.Error{Kind: ErrBadContent, File: ".", Msg: "no lessons: expected a directory per lesson"}
 	}
 	return out, nil
 }
@@ -76,21 +62,21 @@ func Load(fsys fs.FS) ([]*Lesson, error) {
 func loadDir(fsys fs.FS, dir string) (*Lesson, error) {
 	entries, err := fs.ReadDir(fsys, dir)
 	if err != nil {
-		return nil, &Error{File: dir, Msg: err.Error()}
+		return nil, &poserr.Error{Kind: ErrBadContent, File: dir, Msg: err.Error()}
 	}
 	files := map[string][]byte{}
 	var meta, text []byte
 	for _, e := range entries {
 		name := path.Join(dir, e.Name())
 		if e.IsDir() {
-			return nil, &Error{File: name, Msg: "a lesson directory holds files only"}
+			return nil, &poserr.Error{Kind: ErrBadContent, File: name, Msg: "a lesson directory holds files only"}
 		}
 		data, err := fs.ReadFile(fsys, name)
 		if err != nil {
-			return nil, &Error{File: name, Msg: err.Error()}
+			return nil, &poserr.Error{Kind: ErrBadContent, File: name, Msg: err.Error()}
 		}
 		if len(data) > maxFileBytes {
-			return nil, &Error{File: name, Msg: fmt.Sprintf("%d bytes; at most %d are allowed", len(data), maxFileBytes)}
+			return nil, &poserr.Error{Kind: ErrBadContent, File: name, Msg: fmt.Sprintf("%d bytes; at most %d are allowed", len(data), maxFileBytes)}
 		}
 		switch e.Name() {
 		case metaFile:
@@ -103,9 +89,9 @@ func loadDir(fsys fs.FS, dir string) (*Lesson, error) {
 	}
 	switch {
 	case meta == nil:
-		return nil, &Error{File: path.Join(dir, metaFile), Msg: "missing: every lesson has a " + metaFile}
+		return nil, &poserr.Error{Kind: ErrBadContent, File: path.Join(dir, metaFile), Msg: "missing: every lesson has a " + metaFile}
 	case text == nil:
-		return nil, &Error{File: path.Join(dir, textFile), Msg: "missing: every lesson has a " + textFile}
+		return nil, &poserr.Error{Kind: ErrBadContent, File: path.Join(dir, textFile), Msg: "missing: every lesson has a " + textFile}
 	}
 	l, err := parseMeta(path.Join(dir, metaFile), meta)
 	if err != nil {
@@ -124,7 +110,7 @@ func splitText(file, md string) (text, realWorld string, err error) {
 	lines := strings.Split(md, "\n")
 	start := slices.IndexFunc(lines, func(s string) bool { return strings.TrimSpace(s) == realWorldHeading })
 	if start < 0 {
-		return "", "", &Error{File: file, Msg: fmt.Sprintf("no %q section; every lesson says how its ideas look in Flink or Spark", realWorldHeading)}
+		return "", "", &poserr.Error{Kind: ErrBadContent, File: file, Msg: fmt.Sprintf("no %q section; every lesson says how its ideas look in Flink or Spark", realWorldHeading)}
 	}
 	end := len(lines)
 	for i := start + 1; i < len(lines); i++ {
@@ -137,9 +123,9 @@ func splitText(file, md string) (text, realWorld string, err error) {
 	text = strings.TrimSpace(strings.Join(append(slices.Clone(lines[:start]), lines[end:]...), "\n"))
 	switch {
 	case realWorld == "":
-		return "", "", &Error{File: file, Line: start + 1, Col: 1, Msg: "the real-world section is empty"}
+		return "", "", &poserr.Error{Kind: ErrBadContent, File: file, Line: start + 1, Col: 1, Msg: "the real-world section is empty"}
 	case text == "":
-		return "", "", &Error{File: file, Line: 1, Col: 1, Msg: "the lesson has no text besides its real-world section"}
+		return "", "", &poserr.Error{Kind: ErrBadContent, File: file, Line: 1, Col: 1, Msg: "the lesson has no text besides its real-world section"}
 	}
 	return text + "\n", realWorld + "\n", nil
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/streamlab/streamlab/internal/poserr"
 	"github.com/streamlab/streamlab/lessons"
 )
 
@@ -55,8 +56,10 @@ func TestLoadReportsMistakesWhereTheyAre(t *testing.T) {
 		{"number without runs", "kind: choice\n  question: Which?\n  options: [a, b]\n  answer: 1", "kind: number\n  question: Which?", "01-test/lesson.yaml:16:9: a number check needs runs and an answer"},
 		{"tolerance on a choice", "answer: 1", "answer: 1\n  tolerance: 3", "only a number check has a tolerance"},
 		{"placeholder", "explanation: Because.", "explanation: Because {main.sink.lost}.", "placeholder {main.sink.lost} names no run"},
-		{"alias", "title: Test", "title: &t Test", "anchors and aliases are not supported"},
-		{"syntax", "title: Test", "title: [Test", "01-test/lesson.yaml:"},
+		{"alias", "title: Test", "title: &t Test", "01-test/lesson.yaml:2:8: anchor &t: anchors, aliases and tags are not supported; write the value out"},
+		{"duplicate key", "title: Test", "title: Test\ntitle: Again", `01-test/lesson.yaml:3:1: duplicate key "title" in lesson (first at line 2, column 1)`},
+		{"duplicate run", "kind: choice", "runs:\n    a: run 1\n    a: run 2\n  kind: choice", `01-test/lesson.yaml:18:5: duplicate key "a" in check runs (first at line 17, column 5)`},
+		{"syntax", "title: Test", "title: [Test", "01-test/lesson.yaml:2: invalid YAML: did not find expected ',' or ']'"},
 		{"mapping where text", "summary: A lesson for tests.", "summary: a: b", "01-test/lesson.yaml:3:"},
 	}
 	for _, tc := range cases {
@@ -173,7 +176,7 @@ func FuzzLoad(f *testing.F) {
 		}
 		ls, err := lessons.Load(fsys)
 		if err != nil {
-			var le *lessons.Error
+			var le *poserr.Error
 			if !errors.Is(err, lessons.ErrBadContent) || !errors.As(err, &le) || !strings.HasPrefix(le.File, "01-x/") || le.Msg == "" || le.Line < 0 || le.Col < 0 {
 				t.Fatalf("bad error %#v", err)
 			}

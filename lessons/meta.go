@@ -1,7 +1,6 @@
 package lessons
 
 import (
-	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -11,6 +10,8 @@ import (
 
 	"github.com/streamlab/streamlab/engine/bus"
 	"github.com/streamlab/streamlab/engine/script"
+	"github.com/streamlab/streamlab/internal/poserr"
+	"github.com/streamlab/streamlab/internal/yamlpos"
 )
 
 // decoder turns the YAML of lesson.yaml into a Lesson, with every error at
@@ -20,8 +21,8 @@ type decoder struct {
 	lines []string // the source, for the positions inside block scalars
 }
 
-func (d *decoder) errAt(n *yaml.Node, format string, args ...any) *Error {
-	e := &Error{File: d.file, Msg: fmt.Sprintf(format, args...)}
+func (d *decoder) errAt(n *yaml.Node, format string, args ...any) *poserr.Error {
+	e := &poserr.Error{Kind: ErrBadContent, File: d.file, Msg: fmt.Sprintf(format, args...)}
 	if n != nil {
 		e.Line, e.Col = n.Line, n.Column
 	}
@@ -30,19 +31,19 @@ func (d *decoder) errAt(n *yaml.Node, format string, args ...any) *Error {
 
 var idPattern = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
 
+// metaLimits bound lesson.yaml; the file is also at most maxFileBytes.
+var metaLimits = yamlpos.Limits{MaxBlankLines: 200, MaxNodes: 2000}
+
 func parseMeta(file string, src []byte) (*Lesson, error) {
 	d := &decoder{file: file, lines: strings.Split(string(src), "\n")}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(src, &doc); err != nil {
-		return nil, d.yamlError(err)
-	}
-	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
-		return nil, &Error{File: file, Msg: "empty file; expected a mapping with id, title, summary, steps and check"}
-	}
-	if err := d.noAliases(doc.Content[0]); err != nil {
+	root, err := yamlpos.Parse(ErrBadContent, file, src, metaLimits)
+	if err != nil {
 		return nil, err
 	}
-	f, err := d.fields(doc.Content[0], "lesson", []string{"id", "title", "summary", "requires", "steps", "check"}, "id", "title", "summary", "steps", "check")
+	if root == nil {
+		return nil, &poserr.Error{Kind: ErrBadContent, File: file, Msg: "empty file; expected a mapping with id, title, summary, steps and check"}
+	}
+	f, err := d.fields(root, "lesson", []string{"id", "title", "summary", "requires", "steps", "check"}, "id", "title", "summary", "steps", "check")
 	if err != nil {
 		return nil, err
 	}
@@ -73,46 +74,19 @@ func parseMeta(file string, src []byte) (*Lesson, error) {
 	return l, nil
 }
 
-// yamlError turns a YAML syntax error into an Error; the library puts the
-// line in its message ("yaml: line 3: ...").
-func (d *decoder) yamlError(err error) error {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	var line int
-	if _, scanErr := fmt.Sscanf(msg, "line %d:", &line); scanErr == nil {
-		_, rest, _ := strings.Cut(msg, ":")
-		return &Error{File: d.file, Line: line, Col: 1, Msg: strings.TrimSpace(rest)}
-	}
-	return &Error{File: d.file, Msg: msg}
-}
-
-func (d *decoder) noAliases(n *yaml.Node) error {
-	if n.Kind == yaml.AliasNode || n.Anchor != "" {
-		return d.errAt(n, "anchors and aliases are not supported; write the value out")
-	}
-	for _, c := range n.Content {
-		if err := d.noAliases(c); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // fields checks that n is a mapping with only known keys, each once, and
 // the required ones present, and returns its values by key.
 func (d *decoder) fields(n *yaml.Node, what string, known []string, required ...string) (map[string]*yaml.Node, error) {
 	if n.Kind != yaml.MappingNode {
 		return nil, d.errAt(n, "%s: expected a mapping with keys %s", what, strings.Join(known, ", "))
 	}
+	keys := &yamlpos.Decoder{File: d.file, Kind: ErrBadContent}
 	out := map[string]*yaml.Node{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		if k.Kind != yaml.ScalarNode || !slices.Contains(known, k.Value) {
-			return nil, d.errAt(k, "unknown key %q in %s; known keys: %s", k.Value, what, strings.Join(known, ", "))
-		}
-		if _, dup := out[k.Value]; dup {
-			return nil, d.errAt(k, "key %q given twice in %s", k.Value, what)
-		}
-		out[k.Value] = v
+	for _, e := range keys.MappingAll(yamlpos.Root(what, n), what, known) {
+		out[e.Key] = e.Value
+	}
+	if err := keys.Err(); err != nil {
+		return nil, err
 	}
 	for _, r := range required {
 		if out[r] == nil {
@@ -170,8 +144,8 @@ func (d *decoder) scriptLines(n *yaml.Node, what string) ([]string, []script.Com
 	for i, line := range strings.Split(n.Value, "\n") {
 		c, err := script.ParseLine(d.file, 1, line)
 		if err != nil {
-			var se *script.Error
-			if !errors.As(err, &se) {
+			se, ok := poserr.As(err, script.ErrSyntax)
+			if !ok {
 				return nil, nil, d.errAt(n, "%s: %v", what, err)
 			}
 			return nil, nil, d.scalarError(n, i, se.Col, "%s: %s", what, se.Msg)
@@ -191,7 +165,7 @@ func (d *decoder) scriptLines(n *yaml.Node, what string) ([]string, []script.Com
 // scalarError positions an error at column col of line i of a scalar's
 // value: for a block scalar (|) line i is on the file's line n.Line+1+i,
 // indented as the source shows.
-func (d *decoder) scalarError(n *yaml.Node, i, col int, format string, args ...any) *Error {
+func (d *decoder) scalarError(n *yaml.Node, i, col int, format string, args ...any) *poserr.Error {
 	e := d.errAt(n, format, args...)
 	if n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) == 0 {
 		return e
@@ -284,9 +258,8 @@ func (d *decoder) goal(n *yaml.Node, what string) (Goal, error) {
 		for i, text := range exprs {
 			e, err := ParseExpect(text)
 			if err != nil {
-				var se *script.Error
 				msg := err.Error()
-				if errors.As(err, &se) {
+				if se, ok := poserr.As(err, script.ErrSyntax); ok {
 					msg = se.Msg
 				}
 				return Goal{}, d.errAt(en.Content[i], "%s: %s", what, msg)
@@ -350,13 +323,15 @@ func (d *decoder) check(n *yaml.Node) (Check, error) {
 		if rn.Kind != yaml.MappingNode || len(rn.Content) == 0 {
 			return Check{}, d.errAt(rn, "check runs: expected a mapping of run names to lab scripts")
 		}
-		for i := 0; i+1 < len(rn.Content); i += 2 {
-			k, v := rn.Content[i], rn.Content[i+1]
+		keys := &yamlpos.Decoder{File: d.file, Kind: ErrBadContent}
+		runs := keys.MappingAll(yamlpos.Root("check runs", rn), "check runs", nil)
+		if err := keys.Err(); err != nil {
+			return Check{}, err
+		}
+		for _, r := range runs {
+			k, v := r.KeyNode, r.Value
 			if k.Kind != yaml.ScalarNode || !idPattern.MatchString(k.Value) || strings.Contains(k.Value, "-") {
 				return Check{}, d.errAt(k, "check run name %q: expected lower-case letters and digits", k.Value)
-			}
-			if _, dup := c.runs[k.Value]; dup {
-				return Check{}, d.errAt(k, "check run %q given twice", k.Value)
 			}
 			lines, _, err := d.scriptLines(v, "check run "+k.Value)
 			if err != nil {

@@ -1,6 +1,7 @@
 package jobspec_test
 
 import (
+	"errors"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/streamlab/streamlab/engine/jobspec"
+	"github.com/streamlab/streamlab/internal/poserr"
 )
 
 func TestNames(t *testing.T) {
@@ -181,25 +183,9 @@ func TestValidate(t *testing.T) {
 				t.Errorf("Validate() = %q, want it to contain %q", err, tt.want)
 			}
 			// A spec built in Go has no file, so the message stands alone.
-			if e, ok := err.(*jobspec.Error); !ok || e.File != "" || e.Line != 0 {
-				t.Errorf("Validate() = %#v, want an unlocated *Error", err)
+			if e, ok := err.(*poserr.Error); !ok || !errors.Is(err, jobspec.ErrBadJob) || e.File != "" || e.Line != 0 {
+				t.Errorf("Validate() = %#v, want an unlocated *poserr.Error of kind ErrBadJob", err)
 			}
 		})
-	}
-}
-
-func TestErrorString(t *testing.T) {
-	for _, tt := range []struct {
-		e    jobspec.Error
-		want string
-	}{
-		{jobspec.Error{File: "j.yaml", Line: 3, Col: 7, Msg: "bad"}, "j.yaml:3:7: bad"},
-		{jobspec.Error{File: "j.yaml", Line: 3, Msg: "bad"}, "j.yaml:3: bad"},
-		{jobspec.Error{File: "j.yaml", Msg: "bad"}, "j.yaml: bad"},
-		{jobspec.Error{Msg: "bad"}, "bad"},
-	} {
-		if got := tt.e.Error(); got != tt.want {
-			t.Errorf("%#v.Error() = %q, want %q", tt.e, got, tt.want)
-		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/streamlab/streamlab/engine/jobspec"
+	"github.com/streamlab/streamlab/internal/poserr"
 )
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
@@ -146,12 +147,12 @@ func TestParseErrors(t *testing.T) {
 		{"empty", "", "j.yaml:1:1: ", []string{"empty document"}},
 		{"only comments", "# nothing\n", "j.yaml:1:1: ", []string{"empty document"}},
 		{"only a marker", "---\n", "j.yaml:1:1: ", []string{"empty document"}},
-		{"two documents", "name: a\n" + ops + "---\nname: b\n", "j.yaml:3:1: ", []string{"second YAML document", "one job"}},
+		{"two documents", "name: a\n" + ops + "---\nname: b\n", "j.yaml:3:1: ", []string{"second YAML document", "the file holds one"}},
 		{"not a mapping", "- a\n- b\n", "j.yaml:1:1: ", []string{"expected a job", "got a list"}},
 		{"scalar", "hello\n", "j.yaml:1:1: ", []string{"expected a job", `got string "hello"`}},
-		{"syntax", "name: j\n  kind: x\n", "j.yaml:1:7: ", []string{"invalid YAML"}},
+		{"syntax", "name: j\n  kind: x\n", "j.yaml:2: ", []string{"invalid YAML: mapping values are not allowed"}},
 		{"unclosed flow", "name: j\noperators: [{name: m\n", "j.yaml:2:", []string{"invalid YAML"}},
-		{"tab", "name: j\n\tsource: {}\n", "j.yaml:2:1: ", []string{"invalid YAML"}},
+		{"tab", "name: j\n\tsource: {}\n", "j.yaml:2: ", []string{"invalid YAML: found a tab character"}},
 		{"unknown top key", "name: j\nopertors: []\n", "j.yaml:2:1: ", []string{`unknown key "opertors" in job`, "known keys: name, description, source, operators, connector, driver, dependencies"}},
 		{"unknown source key", "name: j\nsource:\n  rates: 5\n" + ops, "j.yaml:3:3: ", []string{`unknown key "rates" in source`, "rate, devices, actions"}},
 		{"unknown operator key", "name: j\noperators:\n  - name: m\n    kind: map\n    widnow: 1s\n", "j.yaml:5:5: ", []string{`unknown key "widnow" in operator`, "window, slide, drop"}},
@@ -160,7 +161,7 @@ func TestParseErrors(t *testing.T) {
 		{"duplicate nested key", "name: j\nsource:\n  rate: 1\n  devices: 2\n  rate: 3\n", "j.yaml:5:3: ", []string{`duplicate key "rate" in source`, "line 3, column 3"}},
 		{"duplicate flow key", "name: j\noperators: [{name: m, kind: map, name: n}]\n", "j.yaml:2:34: ", []string{`duplicate key "name" in operator`}},
 		{"rate string", "name: j\nsource:\n  rate: fast\n" + ops, "j.yaml:3:9: ", []string{`rate: expected an integer, got string "fast"`}},
-		{"rate float", "name: j\nsource:\n  rate: 1.5\n" + ops, "j.yaml:3:9: ", []string{"rate: expected an integer, got float 1.5"}},
+		{"rate float", "name: j\nsource:\n  rate: 1.5\n" + ops, "j.yaml:3:9: ", []string{"rate: expected an integer, got number 1.5"}},
 		{"rate huge", "name: j\nsource:\n  rate: 0xffffffffffffffff\n" + ops, "j.yaml:3:9: ", []string{"rate: 0xffffffffffffffff is out of range"}},
 		{"rate zero", "name: j\nsource:\n  rate: 0\n" + ops, "j.yaml:3:9: ", []string{"rate: 0 records per second is out of range 1..1000000"}},
 		{"devices list", "name: j\nsource:\n  devices: [1]\n" + ops, "j.yaml:3:12: ", []string{"devices: expected an integer, got a list"}},
@@ -185,7 +186,7 @@ func TestParseErrors(t *testing.T) {
 		{"operators empty", "name: j\noperators: []\n", "j.yaml:2:12: ", []string{"at least one operator"}},
 		{"operators mapping", "name: j\noperators:\n  name: m\n", "j.yaml:3:3: ", []string{"operators: expected a list, got a mapping"}},
 		{"operator scalar", "name: j\noperators:\n  - parse\n", "j.yaml:3:5: ", []string{`operators[0]: expected a mapping, got string "parse"`}},
-		{"operator null", "name: j\noperators:\n  -\n", "j.yaml:3:3: ", []string{"operators[0]: expected a mapping, got null"}},
+		{"operator null", "name: j\noperators:\n  -\n", "j.yaml:3:3: ", []string{"operators[0]: expected a mapping, got nothing"}},
 		{"operator no name", "name: j\noperators:\n  - kind: map\n", "j.yaml:3:5: ", []string{"operator 1: name is required"}},
 		{"operator bad name", "name: j\noperators:\n  - {name: Count, kind: map}\n", "j.yaml:3:12: ", []string{`operator "Count": not a valid name`}},
 		{"operator reserved", "name: j\noperators:\n  - {name: sink, kind: map}\n", "j.yaml:3:12: ", []string{`operator "sink"`, "reserved"}},
@@ -218,14 +219,16 @@ func TestParseErrors(t *testing.T) {
 		{"dependencies mapping", ops + "name: j\ndependencies: {name: d}\n", "j.yaml:3:15: ", []string{"dependencies: expected a list, got a mapping"}},
 		{"dependency kind", ops + "name: j\ndependencies:\n  - name: d\n    kind: jar\n", "j.yaml:5:11: ", []string{`dependency "d": unknown kind "jar" (want connector or driver)`}},
 		{"dependency no name", ops + "name: j\ndependencies:\n  - kind: driver\n", "j.yaml:4:5: ", []string{"dependency 1: name is required"}},
-		{"version number", ops + "name: j\ndependencies:\n  - {name: d, kind: driver, version: 8.4}\n", "j.yaml:4:38: ", []string{"version: expected a string (put the value in quotes), got float 8.4"}},
-		{"anchor", "name: &n j\n" + ops, "j.yaml:1:7: ", []string{"anchors, aliases and tags are not supported"}},
-		{"alias", "name: j\nsource: &s {rate: 1}\n" + ops, "j.yaml:2:9: ", []string{"source: expected a mapping, got an anchor"}},
-		{"tag", "name: !!str j\n" + ops, "j.yaml:1:7: ", []string{"name: expected a string, got a tag", "not supported"}},
+		{"version number", ops + "name: j\ndependencies:\n  - {name: d, kind: driver, version: 8.4}\n", "j.yaml:4:38: ", []string{"version: expected a string (put the value in quotes), got number 8.4"}},
+		{"anchor", "name: &n j\n" + ops, "j.yaml:1:7: ", []string{"anchor &n: anchors, aliases and tags are not supported"}},
+		{"anchor on a mapping", "name: j\nsource: &s {rate: 1}\n" + ops, "j.yaml:2:9: ", []string{"anchor &s: anchors, aliases and tags are not supported; write the value out"}},
+		{"alias", "name: j\nsource: {rate: 1}\ndescription: *d\n" + ops, "j.yaml:3:14: ", []string{"alias *d: anchors, aliases and tags are not supported"}},
+		{"tag", "name: !!str j\n" + ops, "j.yaml:1:7: ", []string{"tag !!str: anchors, aliases and tags are not supported"}},
 		{"merge key", "name: j\n<<: {rate: 1}\n" + ops, "j.yaml:2:1: ", []string{`unknown key "<<" in job`}},
 		{"number key", "name: j\n1: x\n" + ops, "j.yaml:2:1: ", []string{`unknown key "1" in job`}},
-		{"too many nodes", "name: j\nsource:\n  actions:\n" + strings.Repeat("    - a\n", 1000), "j.yaml:1001:5: ", []string{"more than 1000 keys and list items"}},
-		{"deep nesting", strings.Repeat("[\n", 5000), "j.yaml:1001:1: ", []string{"more than 1000"}},
+		{"too many nodes", "name: j\nsource:\n  actions:\n" + strings.Repeat("    - a\n", 1000), "j.yaml:1001:7: ", []string{"more than 1000 keys and list items"}},
+		{"deep nesting", strings.Repeat("[\n", 1200) + strings.Repeat("]\n", 1200), "j.yaml:1002:1: ", []string{"more than 1000 keys and list items"}},
+		{"deep nesting unclosed", strings.Repeat("[\n", 5000), "j.yaml:5000: ", []string{"invalid YAML: did not find expected node content"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -233,9 +236,9 @@ func TestParseErrors(t *testing.T) {
 			if err == nil {
 				t.Fatalf("Parse succeeded: %+v", s)
 			}
-			var e *jobspec.Error
-			if !errors.As(err, &e) {
-				t.Fatalf("error %v is a %T, not a *jobspec.Error", err, err)
+			var e *poserr.Error
+			if !errors.As(err, &e) || !errors.Is(err, jobspec.ErrBadJob) {
+				t.Fatalf("error %v is a %T, not a *poserr.Error", err, err)
 			}
 			msg := err.Error()
 			if !strings.HasPrefix(msg, tt.at) {

@@ -1,40 +1,21 @@
 package jobspec
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/streamlab/streamlab/internal/poserr"
 )
 
-// Error is a located error: "File:Line:Col: Msg". Line and Col are 1-based;
-// 0 means unknown and is left out of the text, as is an empty File (a Spec
-// built in Go and validated has no file).
-type Error struct {
-	File      string
-	Line, Col int
-	Msg       string
-
-	// path is the field the error is about ("operators[1].window"), set by
-	// Validate so that Parse can move the error onto the node it came from.
-	path string
-}
-
-func (e *Error) Error() string {
-	loc := e.File
-	if e.Line > 0 {
-		loc += ":" + strconv.Itoa(e.Line)
-		if e.Col > 0 {
-			loc += ":" + strconv.Itoa(e.Col)
-		}
-	}
-	if loc == "" {
-		return e.Msg
-	}
-	return loc + ": " + e.Msg
-}
+// ErrBadJob is matched (errors.Is) by every error Load, Parse and Validate
+// return about the job itself; each is a *poserr.Error naming the file, line
+// and column when there are ones (a Spec built in Go and validated has none).
+var ErrBadJob = errors.New("bad job")
 
 // Limits a valid spec keeps to. Parallelism is small because every node is
 // something a learner watches, kills and restarts by name.
@@ -66,7 +47,7 @@ var (
 )
 
 // Validate checks a spec's consistency and returns the first problem as an
-// *Error. It expects defaults to be applied (see WithDefaults): an operator
+// *poserr.Error of kind ErrBadJob. It expects defaults to be applied (see WithDefaults): an operator
 // with Parallelism 0 or a window-count with Slide 0 is invalid here.
 //
 // The rules: the job and operator names are identifiers ([a-z][a-z0-9_-]*),
@@ -79,17 +60,21 @@ var (
 // duplicates; 0 <= LateFraction <= 1; durations >= 0, the trigger > 0.
 func (s Spec) Validate() error {
 	if e := s.validate(); e != nil {
-		return e
+		return &poserr.Error{Msg: e.msg, Kind: ErrBadJob}
 	}
 	return nil
 }
 
+// invalid is a Validate error about the field at path ("operators[1].window"),
+// so that Parse can put it at the node the field came from.
+type invalid struct{ path, msg string }
+
 // bad builds a Validate error about the field at path.
-func bad(path, format string, args ...any) *Error {
-	return &Error{Msg: fmt.Sprintf(format, args...), path: path}
+func bad(path, format string, args ...any) *invalid {
+	return &invalid{path: path, msg: fmt.Sprintf(format, args...)}
 }
 
-func (s Spec) validate() *Error {
+func (s Spec) validate() *invalid {
 	if s.Name == "" {
 		return bad("name", "name: a job needs a name")
 	}
@@ -122,7 +107,7 @@ func (s Spec) validate() *Error {
 	return nil
 }
 
-func (src Source) validate() *Error {
+func (src Source) validate() *invalid {
 	switch {
 	case src.Rate < 1 || src.Rate > MaxRate:
 		return bad("source.rate", "rate: %d records per second is out of range 1..%d", src.Rate, MaxRate)
@@ -159,7 +144,7 @@ func (src Source) validate() *Error {
 
 // validate checks the i'th operator o, fed by the stage named upstream that
 // runs upstreamP nodes; seen collects the operator names so far.
-func (o Operator) validate(i int, seen map[string]bool, upstream string, upstreamP int) *Error {
+func (o Operator) validate(i int, seen map[string]bool, upstream string, upstreamP int) *invalid {
 	path := fmt.Sprintf("operators[%d]", i)
 	name := "operator " + quote(o.Name)
 	switch {

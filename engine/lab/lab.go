@@ -14,33 +14,18 @@ import (
 
 	"github.com/streamlab/streamlab/engine/report"
 	"github.com/streamlab/streamlab/engine/script"
+	"github.com/streamlab/streamlab/internal/poserr"
 	"github.com/streamlab/streamlab/internal/userfile"
 )
 
 // ErrBadInput marks errors caused by the script or the files it names
-// (exit code 2); errors.Is(err, ErrBadInput) tells them apart.
+// (exit code 2); errors.Is(err, ErrBadInput) tells them apart. Those with a
+// position are a *poserr.Error of this kind.
 var ErrBadInput = errors.New("bad input")
 
 // ErrInterrupted marks a script stopped by its context (a signal) before
 // its end; RunScript then returns the report so far as well.
 var ErrInterrupted = errors.New("interrupted")
-
-// Error is a bad-input error at a position in a script.
-type Error struct {
-	File      string
-	Line, Col int
-	Msg       string
-}
-
-func (e *Error) Error() string {
-	if e.Line == 0 {
-		return fmt.Sprintf("%s: %s", e.File, e.Msg)
-	}
-	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
-}
-
-// Is makes every Error an ErrBadInput.
-func (e *Error) Is(target error) bool { return target == ErrBadInput }
 
 // Options are the run-wide settings that the command line provides.
 type Options struct {
@@ -71,7 +56,7 @@ func RunScript(ctx context.Context, file string, src []byte, opts Options) (*rep
 	if opts.DumpSource != "" && !opts.Force {
 		// Refuse before the run, not after it.
 		if _, err := os.Lstat(opts.DumpSource); err == nil {
-			return nil, &Error{File: opts.DumpSource, Msg: "exists; use --force to replace it (the file is replaced, never written through a link)"}
+			return nil, &poserr.Error{Kind: ErrBadInput, File: opts.DumpSource, Msg: "exists; use --force to replace it (the file is replaced, never written through a link)"}
 		}
 	}
 	s := NewSession(file, opts)
@@ -116,13 +101,12 @@ func (s *Session) interrupted(c script.Command) (*report.Report, error) {
 	return &rep, err
 }
 
-// fromScript turns a parse error into a bad-input Error.
+// fromScript turns a parse error into a bad-input error at the same place.
 func fromScript(err error) error {
-	var se *script.Error
-	if errors.As(err, &se) {
-		return &Error{File: se.File, Line: se.Line, Col: se.Col, Msg: se.Msg}
+	if se, ok := poserr.As(err, script.ErrSyntax); ok {
+		return poserr.New(ErrBadInput, se.File, se.Line, se.Col, se.Msg)
 	}
-	return &Error{File: "script", Msg: err.Error()}
+	return poserr.New(ErrBadInput, "script", 0, 0, err.Error())
 }
 
 // dumpSource writes the admitted source log atomically: to a temporary file
@@ -139,7 +123,7 @@ func (s *Session) dumpSource(path string) error {
 // never through a link, over an existing file only with Force.
 func (s *Session) writeAtomic(path string, write func(io.Writer) error) error {
 	if err := userfile.Write(path, s.opts.Force, 0o644, write); err != nil {
-		return &Error{File: path, Msg: strings.TrimPrefix(err.Error(), path+": ")}
+		return &poserr.Error{Kind: ErrBadInput, File: path, Msg: strings.TrimPrefix(err.Error(), path+": ")}
 	}
 	return nil
 }

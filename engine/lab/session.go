@@ -13,6 +13,7 @@ import (
 	"github.com/streamlab/streamlab/engine/jobspec"
 	"github.com/streamlab/streamlab/engine/report"
 	"github.com/streamlab/streamlab/engine/script"
+	"github.com/streamlab/streamlab/internal/poserr"
 )
 
 // DefaultJob is the job a script runs when it names none.
@@ -63,7 +64,7 @@ func (s *Session) Config() engine.Config { return s.cfg }
 
 // errAt is a bad-input error at a command or argument position.
 func (s *Session) errAt(line, col int, format string, args ...any) error {
-	return &Error{File: s.file, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
+	return poserr.New(ErrBadInput, s.file, line, col, fmt.Sprintf(format, args...))
 }
 
 // Exec carries out one command.
@@ -125,9 +126,8 @@ func (s *Session) job(c script.Command) error {
 	}
 	spec, err := jobspec.Load(path)
 	if err != nil {
-		var je *jobspec.Error
-		if errors.As(err, &je) {
-			return &Error{File: je.File, Line: je.Line, Col: je.Col, Msg: je.Msg}
+		if je, ok := poserr.As(err, jobspec.ErrBadJob); ok {
+			return poserr.New(ErrBadInput, je.File, je.Line, je.Col, je.Msg)
 		}
 		return s.errAt(arg.Line, arg.Col, "job file: %v", err)
 	}
@@ -155,7 +155,7 @@ func (s *Session) runtime() (*engine.Runtime, error) {
 			// say): the run fails, the input is not blamed.
 			return nil, fmt.Errorf("the job could not start: %w", err)
 		}
-		return nil, &Error{File: s.file, Msg: err.Error()}
+		return nil, poserr.New(ErrBadInput, s.file, 0, 0, err.Error())
 	}
 	s.rt = rt
 	return rt, nil

@@ -6,9 +6,10 @@ import (
 	"testing"
 
 	"github.com/streamlab/streamlab/engine/script"
+	"github.com/streamlab/streamlab/internal/poserr"
 )
 
-// FuzzParse checks that no input panics, that every error is an *Error
+// FuzzParse checks that no input panics, that every error is a *poserr.Error
 // with a real position, and that every parsed command survives a trip
 // through String and ParseLine.
 func FuzzParse(f *testing.F) {
@@ -25,8 +26,8 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte) {
 		s, err := script.Parse("fuzz.lab", src)
 		if err != nil {
-			var se *script.Error
-			if !errors.As(err, &se) || se.Line < 1 || se.Col < 1 || se.File != "fuzz.lab" || se.Msg == "" {
+			var se *poserr.Error
+			if !errors.As(err, &se) || !errors.Is(err, script.ErrSyntax) || se.Line < 1 || se.Col < 1 || se.File != "fuzz.lab" || se.Msg == "" {
 				t.Fatalf("bad error %#v", err)
 			}
 			return

@@ -5,12 +5,14 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/streamlab/streamlab/internal/poserr"
 )
 
 // checkText rejects what cannot be part of a line of text: overlong lines,
 // invalid UTF-8, NUL and other control characters (a tab is fine). Doing it
 // up front means the lexer below only ever sees clean text.
-func checkText(s string) *Error {
+func checkText(s string) *poserr.Error {
 	if len(s) > MaxLineBytes {
 		return errAt(MaxLineBytes+1, "line is %d bytes long; at most %d are allowed", len(s), MaxLineBytes)
 	}
@@ -31,9 +33,9 @@ func checkText(s string) *Error {
 	return nil
 }
 
-// errAt makes an *Error at a column; ParseLine fills in the file and line.
-func errAt(col int, format string, args ...any) *Error {
-	return &Error{Col: col, Msg: fmt.Sprintf(format, args...)}
+// errAt makes a *poserr.Error at a column; ParseLine fills in the file and line.
+func errAt(col int, format string, args ...any) *poserr.Error {
+	return &poserr.Error{Col: col, Msg: fmt.Sprintf(format, args...), Kind: ErrSyntax}
 }
 
 // token is one lexed argument.
@@ -88,7 +90,7 @@ func (lx *lexer) peekWord() string {
 // A bare token runs to a space, a tab or '#'; a quote inside one is an
 // error rather than the start of a string, so that `a"b c"` cannot mean two
 // different things to two readers.
-func (lx *lexer) next() (tok token, ok bool, err *Error) {
+func (lx *lexer) next() (tok token, ok bool, err *poserr.Error) {
 	if lx.done() {
 		return token{}, false, nil
 	}
@@ -113,7 +115,7 @@ func (lx *lexer) next() (tok token, ok bool, err *Error) {
 // quoted reads a double-quoted string starting at the opening quote. Only
 // \" and \\ are escapes: a Windows path has backslashes, and `\t` that
 // silently became a tab would be a surprise.
-func (lx *lexer) quoted() (string, *Error) {
+func (lx *lexer) quoted() (string, *poserr.Error) {
 	open := lx.i
 	lx.i++
 	var b strings.Builder

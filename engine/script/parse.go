@@ -6,10 +6,12 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/streamlab/streamlab/internal/poserr"
 )
 
 // parseLine parses one line; its errors carry a column only.
-func parseLine(line int, s string) (Command, *Error) {
+func parseLine(line int, s string) (Command, *poserr.Error) {
 	if err := checkText(s); err != nil {
 		return Command{}, err
 	}
@@ -82,7 +84,7 @@ func (c *Command) addArgs(toks []token) {
 	}
 }
 
-func parseJob(c *Command, toks []token, missing int) *Error {
+func parseJob(c *Command, toks []token, missing int) *poserr.Error {
 	switch {
 	case len(toks) == 0:
 		return errAt(missing, `job needs a job name or a path to a job file, e.g. "job clicks"`)
@@ -95,7 +97,7 @@ func parseJob(c *Command, toks []token, missing int) *Error {
 
 // parseSet splits `set KEY VALUE [WORD | name=value ...]`. Which keys and
 // values exist is the interpreter's business; here only the shape counts.
-func parseSet(c *Command, toks []token, missing int) *Error {
+func parseSet(c *Command, toks []token, missing int) *poserr.Error {
 	if len(toks) == 0 {
 		return errAt(missing, `set needs KEY VALUE, e.g. "set semantics exactly-once"`)
 	}
@@ -135,7 +137,7 @@ func parseSet(c *Command, toks []token, missing int) *Error {
 // parseRun reads `run N` or `run DURATION`. A bare integer is a record
 // count (`run 30` is 30 records, not 30 seconds); anything else must be a
 // Go duration with a unit.
-func parseRun(c *Command, toks []token, missing int) *Error {
+func parseRun(c *Command, toks []token, missing int) *poserr.Error {
 	const usage = `run needs a record count or a duration, e.g. "run 2000" or "run 30s"`
 	switch {
 	case len(toks) == 0:
@@ -170,7 +172,7 @@ func parseRun(c *Command, toks []token, missing int) *Error {
 	return nil
 }
 
-func parseKill(c *Command, toks []token, missing int) *Error {
+func parseKill(c *Command, toks []token, missing int) *poserr.Error {
 	const example = `e.g. "kill count[1]", "kill count[1] at 1200" or "kill sink at commit"`
 	if len(toks) == 0 {
 		return errAt(missing, "kill needs a node name, %s", example)
@@ -200,7 +202,7 @@ func parseKill(c *Command, toks []token, missing int) *Error {
 	return nil
 }
 
-func parseRestart(c *Command, toks []token, missing int) *Error {
+func parseRestart(c *Command, toks []token, missing int) *poserr.Error {
 	switch {
 	case len(toks) == 0:
 		return errAt(missing, `restart needs a node name, e.g. "restart count[1]"`)
@@ -215,7 +217,7 @@ func parseRestart(c *Command, toks []token, missing int) *Error {
 	return nil
 }
 
-func parseStep(c *Command, toks []token) *Error {
+func parseStep(c *Command, toks []token) *poserr.Error {
 	c.Count = 1
 	switch {
 	case len(toks) == 0:
@@ -233,7 +235,7 @@ func parseStep(c *Command, toks []token) *Error {
 }
 
 // parseExpect reads FIELD OP VALUE from the rest of the line.
-func parseExpect(c *Command, lx *lexer) *Error {
+func parseExpect(c *Command, lx *lexer) *poserr.Error {
 	const usage = `expect needs FIELD OP VALUE, e.g. "sink.lost == 0"`
 	if lx.done() {
 		return errAt(lx.i+1, usage)
@@ -276,7 +278,7 @@ func parseExpect(c *Command, lx *lexer) *Error {
 		if word == "" {
 			return errAt(valCol, "expected a value after %s, got %q", op, lx.peekWord())
 		}
-		var err *Error
+		var err *poserr.Error
 		if v, err = bareValue(word, valCol); err != nil {
 			return err
 		}
@@ -297,7 +299,7 @@ func parseExpect(c *Command, lx *lexer) *Error {
 
 // bareValue classifies an unquoted expect value. A word that starts like a
 // number must be one: `== 5s` is more likely a mistake than the text "5s".
-func bareValue(word string, col int) (Value, *Error) {
+func bareValue(word string, col int) (Value, *poserr.Error) {
 	switch {
 	case word == "true" || word == "false":
 		return Value{Kind: Bool, Text: word, Bool: word == "true"}, nil
@@ -372,7 +374,7 @@ func isParamName(s string) bool { return isIdent(s, "-.") }
 // checkNode checks the shape of a node name: an operator name, optionally
 // with an instance index (count[1]), or jobmanager. Whether the node
 // exists depends on the job, so the interpreter checks that.
-func checkNode(t token) *Error {
+func checkNode(t token) *poserr.Error {
 	name, index, indexed := strings.Cut(t.text, "[")
 	ok := isIdent(name, "-.")
 	if indexed {

@@ -17,9 +17,12 @@ package script
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/streamlab/streamlab/internal/poserr"
 )
 
 // Limits on input, so that no script can make a run or a parse unbounded.
@@ -141,20 +144,10 @@ type Value struct {
 	Bool bool    // Kind == Bool
 }
 
-// Error is a syntax error at a position in a script.
-type Error struct {
-	File      string
-	Line, Col int // 1-based; Col counts bytes, a tab is one column
-	Msg       string
-}
-
-// Error formats as "file:line:col: msg", the form editors and CI annotate.
-func (e *Error) Error() string {
-	if e.File == "" {
-		return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg)
-	}
-	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
-}
+// ErrSyntax is matched (errors.Is) by every error Parse and ParseLine
+// return; each is a *poserr.Error at the line and column (in bytes, a tab is
+// one column) the problem starts.
+var ErrSyntax = errors.New("lab script syntax error")
 
 // Param returns the parameter with the given name, if the command has it.
 func (c Command) Param(name string) (Param, bool) {
@@ -166,8 +159,8 @@ func (c Command) Param(name string) (Param, bool) {
 	return Param{}, false
 }
 
-// Parse parses a whole script and returns it, or the first error as an
-// *Error. file names the script in error messages. A leading UTF-8 byte
+// Parse parses a whole script and returns it, or the first error as a
+// *poserr.Error of kind ErrSyntax. file names the script in error messages. A leading UTF-8 byte
 // order mark is ignored; lines may end in "\n" or "\r\n".
 func Parse(file string, src []byte) (*Script, error) {
 	src = bytes.TrimPrefix(src, []byte("\uFEFF"))
@@ -180,7 +173,7 @@ func Parse(file string, src []byte) (*Script, error) {
 			line, src = src, nil
 		}
 		if n > MaxLines {
-			return nil, &Error{file, n, 1, fmt.Sprintf("script is longer than %d lines", MaxLines)}
+			return nil, poserr.New(ErrSyntax, file, n, 1, fmt.Sprintf("script is longer than %d lines", MaxLines))
 		}
 		line = bytes.TrimSuffix(line, []byte("\r"))
 		c, err := ParseLine(file, n, string(line))
@@ -197,7 +190,7 @@ func Parse(file string, src []byte) (*Script, error) {
 // ParseLine parses one line, as the terminal's command palette does; line
 // is its number in error messages (values below 1 count as 1). An empty or
 // comment-only line gives a zero Command, whose Verb is "". Errors are
-// *Error.
+// *poserr.Error of kind ErrSyntax.
 func ParseLine(file string, line int, text string) (Command, error) {
 	line = max(line, 1)
 	c, err := parseLine(line, text)

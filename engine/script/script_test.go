@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/streamlab/streamlab/engine/script"
+	"github.com/streamlab/streamlab/internal/poserr"
 )
 
 // designBlock is the example of DESIGN §3.2, copied as a whole.
@@ -233,9 +234,9 @@ func TestErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		_, err := script.Parse("lab.txt", []byte(tt.src))
-		var se *script.Error
-		if !errors.As(err, &se) {
-			t.Errorf("%.40q: got %v, want an *Error", tt.src, err)
+		var se *poserr.Error
+		if !errors.As(err, &se) || !errors.Is(err, script.ErrSyntax) {
+			t.Errorf("%.40q: got %v, want a *poserr.Error of kind ErrSyntax", tt.src, err)
 			continue
 		}
 		if got := err.Error(); !matches(got, tt.want) {
@@ -278,8 +279,8 @@ func TestLimitsAccepted(t *testing.T) {
 
 func TestParseLineErrorPosition(t *testing.T) {
 	_, err := script.ParseLine("palette", 0, "kill")
-	var se *script.Error
-	if !errors.As(err, &se) || se.File != "palette" || se.Line != 1 || se.Col != 5 {
+	var se *poserr.Error
+	if !errors.As(err, &se) || !errors.Is(err, script.ErrSyntax) || se.File != "palette" || se.Line != 1 || se.Col != 5 {
 		t.Fatalf("got %#v", err)
 	}
 	_, err = script.ParseLine("", 7, "stop")

@@ -15,17 +15,18 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/goccy/go-yaml/ast"
-
 	"github.com/streamlab/streamlab/engine/jobspec"
 	"github.com/streamlab/streamlab/engine/script"
-	"github.com/streamlab/streamlab/exercises/internal/yamldoc"
 	"github.com/streamlab/streamlab/exercises/pack"
+	"github.com/streamlab/streamlab/internal/poserr"
 	"github.com/streamlab/streamlab/internal/untrusted"
+	"github.com/streamlab/streamlab/internal/yamlpos"
 )
 
-// Error is a problem at a position in an answer file.
-type Error = yamldoc.Error
+// ErrBadAnswer is matched (errors.Is) by every error about the answer file
+// itself: it cannot be read, or it does not say what the exercise asks.
+// Each is a *poserr.Error, at a position when there is one.
+var ErrBadAnswer = errors.New("bad answer")
 
 // Answer is a parsed answer.
 type Answer struct {
@@ -123,7 +124,7 @@ func Load(ex *pack.Exercise, dir string) (*Answer, error) {
 	p := Locate(ex, dir)
 	rel, err := filepath.Rel(dir, p)
 	if err != nil {
-		return nil, &Error{File: p, Msg: fmt.Sprintf("cannot read the answer: %v", err)}
+		return nil, &poserr.Error{Kind: ErrBadAnswer, File: p, Msg: fmt.Sprintf("cannot read the answer: %v", err)}
 	}
 	data, err := untrusted.ReadFile(dir, rel, MaxSize)
 	if err != nil {
@@ -141,7 +142,7 @@ func Load(ex *pack.Exercise, dir string) (*Answer, error) {
 		case errors.Is(err, untrusted.ErrOutside), errors.Is(err, untrusted.ErrNotRegular):
 			msg = fmt.Sprintf("cannot read the answer: %v; an answer must be a regular file inside %s", err, dir)
 		}
-		return nil, &Error{File: p, Msg: msg}
+		return nil, &poserr.Error{Kind: ErrBadAnswer, File: p, Msg: msg}
 	}
 	a, err := Parse(ex, p, data)
 	if a != nil {
@@ -160,13 +161,13 @@ func Parse(ex *pack.Exercise, file string, data []byte) (*Answer, error) {
 	case ex.Kind == pack.KindConfiguration && !strings.HasSuffix(ex.Answer, ".lab"):
 		var spec jobspec.Spec
 		spec, err = jobspec.Parse(file, data)
-		if je := (*jobspec.Error)(nil); errors.As(err, &je) {
-			err = &Error{File: je.File, Line: je.Line, Col: je.Col, Msg: je.Msg}
+		if je, ok := poserr.As(err, jobspec.ErrBadJob); ok {
+			err = poserr.New(ErrBadAnswer, je.File, je.Line, je.Col, je.Msg)
 		}
 		if f := spec.Source.File; err == nil && f != "" && !filepath.IsLocal(f) {
 			// The events an answer replays are part of the answer: they
 			// must sit beside it, not anywhere on the grader's disk.
-			err = &Error{File: file, Msg: fmt.Sprintf("source.file %s must be a path inside the answer's directory", untrusted.Quote(f, 80))}
+			err = &poserr.Error{Kind: ErrBadAnswer, File: file, Msg: fmt.Sprintf("source.file %s must be a path inside the answer's directory", untrusted.Quote(f, 80))}
 		}
 		a.Job = &spec
 		if err == nil && len(ex.Allow) > 0 {
@@ -185,7 +186,7 @@ func Parse(ex *pack.Exercise, file string, data []byte) (*Answer, error) {
 // name to numbers, texts or booleans. A key left empty is no answer.
 func (a *Answer) parsePredictions(ex *pack.Exercise) error {
 	a.Values = map[string]Value{}
-	root, err := yamldoc.Parse(a.File, a.Data)
+	root, err := yamlpos.Parse(ErrBadAnswer, a.File, a.Data, pack.YAMLLimits)
 	if err != nil || root == nil {
 		return err
 	}
@@ -203,31 +204,31 @@ func (a *Answer) parsePredictions(ex *pack.Exercise) error {
 		}
 		want[c.Answer] = t
 	}
-	d := &yamldoc.Decoder{File: a.File}
-	for _, f := range d.Mapping(yamldoc.Entry{Key: "answers", Value: root}, "the answers", keys) {
-		v := Value{Line: f.Line(), Col: f.Col(), Text: yamldoc.Text(f.Value)}
-		switch n := f.Value.(type) {
-		case *ast.IntegerNode, *ast.FloatNode:
+	d := &yamlpos.Decoder{File: a.File, Kind: ErrBadAnswer}
+	for _, f := range d.Mapping(yamlpos.Root("answers", root), "the answers", keys) {
+		v := Value{Text: yamlpos.Text(f.Value)}
+		v.Line, v.Col = f.Pos()
+		n := f.Value
+		s, isString := yamlpos.String(n)
+		switch {
+		case n.Tag == "!!int" || n.Tag == "!!float":
 			v.Type = pack.TypeNumber
-			v.Num, _ = yamldoc.Number(n)
-		case *ast.BoolNode:
+			v.Num, _ = yamlpos.Number(n)
+		case n.Tag == "!!bool":
 			v.Type = pack.TypeBool
-			v.Text = strconv.FormatBool(n.Value)
-		case *ast.StringNode:
-			v.Type, v.Text = pack.TypeString, n.Value
-			if num, ok := yamldoc.Number(n); ok {
-				v.Type, v.Num = pack.TypeNumber, num
-			}
+			v.Text = strconv.FormatBool(d.Bool(f))
+		case isString:
+			v.Type, v.Text = pack.TypeString, s
 		default:
-			v.Err = fmt.Sprintf("%s: expected a number, a word or true/false, got %s", f.Key, yamldoc.Describe(f.Value))
+			v.Err = fmt.Sprintf("%s: expected a number, a word or true/false, got %s", f.Key, yamlpos.Describe(f.Value))
 		}
 		if v.Err == "" {
-			v.coerce(f.Key, want[f.Key], fractions[f.Key], yamldoc.Describe(f.Value))
+			v.coerce(f.Key, want[f.Key], fractions[f.Key], yamlpos.Describe(f.Value))
 		}
 		if v.Err != "" {
 			// A bad value fails only its own check: the message names
 			// the key and where it is.
-			v.Err = fmt.Sprintf("%s:%d:%d: %s", a.File, v.Line, v.Col, v.Err)
+			v.Err = poserr.New(ErrBadAnswer, a.File, v.Line, v.Col, v.Err).Error()
 		}
 		a.Values[f.Key] = v
 	}
@@ -252,14 +253,13 @@ func scenarioSets(ex *pack.Exercise, key string) (string, bool) {
 func (a *Answer) parseScript(ex *pack.Exercise) error {
 	sc, err := script.Parse(a.File, a.Data)
 	if err != nil {
-		var se *script.Error
-		if errors.As(err, &se) {
-			return &Error{File: se.File, Line: se.Line, Col: se.Col, Msg: se.Msg}
+		if se, ok := poserr.As(err, script.ErrSyntax); ok {
+			return poserr.New(ErrBadAnswer, se.File, se.Line, se.Col, se.Msg)
 		}
 		return err
 	}
 	fail := func(line, col int, format string, args ...any) error {
-		return &Error{File: a.File, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
+		return &poserr.Error{Kind: ErrBadAnswer, File: a.File, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
 	}
 	for _, c := range sc.Commands {
 		if ex.Kind == pack.KindConfiguration {

@@ -1,6 +1,7 @@
 package answer_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -32,7 +33,7 @@ func FuzzParse(f *testing.F) {
 		for _, e := range exs {
 			a, err := answer.Parse(e, "answer", data)
 			if err != nil {
-				if !strings.HasPrefix(err.Error(), "answer") {
+				if !strings.HasPrefix(err.Error(), "answer") || !errors.Is(err, answer.ErrBadAnswer) {
 					t.Fatalf("%s: error does not name the file: %v", e.ID, err)
 				}
 				continue

@@ -10,6 +10,7 @@ import (
 
 	"github.com/streamlab/streamlab/engine/jobspec"
 	"github.com/streamlab/streamlab/exercises/pack"
+	"github.com/streamlab/streamlab/internal/poserr"
 )
 
 // checkJobChanges holds a job file answer to the parts of the job the
@@ -58,7 +59,7 @@ func checkJobChanges(ex *pack.Exercise, file string, data []byte, spec jobspec.S
 		}
 	}
 	line, col := locate(data, k)
-	return &Error{File: file, Line: line, Col: col, Msg: fmt.Sprintf("the answer changes %s; this exercise lets you change only %s",
+	return &poserr.Error{Kind: ErrBadAnswer, File: file, Line: line, Col: col, Msg: fmt.Sprintf("the answer changes %s; this exercise lets you change only %s",
 		k, strings.Join(ex.Allow, ", "))}
 }
 

@@ -27,6 +27,7 @@ import (
 	"github.com/streamlab/streamlab/engine/script"
 	"github.com/streamlab/streamlab/exercises/answer"
 	"github.com/streamlab/streamlab/exercises/pack"
+	"github.com/streamlab/streamlab/internal/poserr"
 	"github.com/streamlab/streamlab/internal/untrusted"
 )
 
@@ -355,13 +356,8 @@ func (r *ExerciseResult) addCheck(c pack.Check, cr CheckResult, reveal bool) {
 
 // position returns where err is, if it says.
 func position(err error) *Position {
-	var ae *answer.Error
-	if errors.As(err, &ae) {
-		return &Position{File: ae.File, Line: ae.Line, Col: ae.Col}
-	}
-	var le *lab.Error
-	if errors.As(err, &le) {
-		return &Position{File: le.File, Line: le.Line, Col: le.Col}
+	if e, ok := poserr.As(err, nil); ok {
+		return &Position{File: e.File, Line: e.Line, Col: e.Col}
 	}
 	return nil
 }
@@ -558,7 +554,7 @@ func (r *runner) exec(ctx context.Context, file string, c script.Command) error 
 		return r.s.Exec(ctx, c)
 	}
 	over := func(format string, args ...any) error {
-		return &lab.Error{File: file, Line: c.Line, Col: c.Col, Msg: fmt.Sprintf(format, args...)}
+		return poserr.New(lab.ErrBadInput, file, c.Line, c.Col, fmt.Sprintf(format, args...))
 	}
 	steps := func() int64 {
 		if rt := r.s.Runtime(); rt != nil {
@@ -684,8 +680,7 @@ func (r *runner) blame(p part, err error) error {
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 		return err
 	}
-	var le *lab.Error
-	if errors.As(err, &le) {
+	if le, ok := poserr.As(err, lab.ErrBadInput); ok {
 		e := *le
 		if e.File == sessionFile {
 			e.File = p.file
@@ -696,11 +691,10 @@ func (r *runner) blame(p part, err error) error {
 		return &PackError{ID: r.ex.ID, Err: err}
 	}
 	if p.file == r.ex.ScenarioFile && r.ex.Kind == pack.KindConfiguration {
-		var le *lab.Error
-		if r.ans.Job != nil && errors.As(err, &le) {
+		if le, ok := poserr.As(err, lab.ErrBadInput); ok && r.ans.Job != nil {
 			// The student's job file is what lacks the scenario's node
 			// (or setting): say so against it, not the instructor's file.
-			return &answer.Error{File: r.ans.File, Msg: fmt.Sprintf("this job cannot run the exercise's scenario: %s (in the exercise's scenario, %s:%d)", le.Msg, le.File, le.Line)}
+			return &poserr.Error{Kind: answer.ErrBadAnswer, File: r.ans.File, Msg: fmt.Sprintf("this job cannot run the exercise's scenario: %s (in the exercise's scenario, %s:%d)", le.Msg, le.File, le.Line)}
 		}
 		return fmt.Errorf("%w (in the exercise's scenario, after the settings of %s)", err, r.ans.File)
 	}

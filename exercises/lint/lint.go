@@ -14,11 +14,11 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/streamlab/streamlab/engine/lab"
 	"github.com/streamlab/streamlab/exercises/answer"
 	"github.com/streamlab/streamlab/exercises/grade"
 	"github.com/streamlab/streamlab/exercises/pack"
 	"github.com/streamlab/streamlab/exercises/packtest"
+	"github.com/streamlab/streamlab/internal/poserr"
 )
 
 // Finding is one problem in a pack.
@@ -187,7 +187,8 @@ func dryRun(ctx context.Context, ex *pack.Exercise) ([]*Finding, error) {
 		// answer instead, when there is one.
 		return dryRunReference(ctx, ex)
 	case res.At != nil && res.At.Line > 0:
-		msg := strings.TrimPrefix(res.Error, fmt.Sprintf("%s:%d:%d: ", res.At.File, res.At.Line, res.At.Col))
+		at := poserr.Error{File: res.At.File, Line: res.At.Line, Col: res.At.Col}
+		msg := strings.TrimPrefix(res.Error, at.Error())
 		return []*Finding{{File: res.At.File, Line: res.At.Line, Col: res.At.Col, Msg: "the starter answer cannot be graded: " + msg}}, nil
 	case res.Error != "":
 		return []*Finding{{File: file, Msg: "the starter answer cannot be graded: " + res.Error}}, nil
@@ -200,15 +201,10 @@ func dryRun(ctx context.Context, ex *pack.Exercise) ([]*Finding, error) {
 // asFinding turns an error into a finding, keeping its position when it
 // has one.
 func asFinding(err error, file, prefix string) *Finding {
-	var ae *answer.Error
-	if errors.As(err, &ae) {
-		f := *ae
+	if e, ok := poserr.As(err, nil); ok {
+		f := *e
 		f.Msg = prefix + f.Msg
 		return &f
-	}
-	var le *lab.Error
-	if errors.As(err, &le) {
-		return &Finding{File: le.File, Line: le.Line, Col: le.Col, Msg: prefix + le.Msg}
 	}
 	return &Finding{File: file, Msg: prefix + err.Error()}
 }

@@ -8,13 +8,13 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/goccy/go-yaml/ast"
-	"github.com/goccy/go-yaml/token"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/streamlab/streamlab/engine/lab"
 	"github.com/streamlab/streamlab/engine/report"
 	"github.com/streamlab/streamlab/engine/script"
-	"github.com/streamlab/streamlab/exercises/internal/yamldoc"
+	"github.com/streamlab/streamlab/internal/poserr"
+	"github.com/streamlab/streamlab/internal/yamlpos"
 )
 
 // Types of report fields.
@@ -164,10 +164,10 @@ func CheckSettable(key string) error {
 }
 
 // decodeCheck reads one check.
-func (e *Exercise) decodeCheck(d *yamldoc.Decoder, item yamldoc.Entry) Check {
+func (e *Exercise) decodeCheck(d *yamlpos.Decoder, item yamlpos.Entry) Check {
 	c := Check{Points: 1, Visibility: Visible}
-	c.Line, c.Col = item.Line(), item.Col()
-	has := map[string]yamldoc.Entry{}
+	c.Line, c.Col = item.Pos()
+	has := map[string]yamlpos.Entry{}
 	for _, f := range d.Mapping(item, "check", checkKeys) {
 		has[f.Key] = f
 		switch f.Key {
@@ -176,7 +176,7 @@ func (e *Exercise) decodeCheck(d *yamldoc.Decoder, item yamldoc.Entry) Check {
 		case "points":
 			c.Points = d.Number(f)
 			if c.Points <= 0 || c.Points > 1000 {
-				d.FailAt(f, "points: must be above 0 and at most 1000, got %s", yamldoc.Text(f.Value))
+				d.FailAt(f, "points: must be above 0 and at most 1000, got %s", yamlpos.Text(f.Value))
 			}
 		case "visibility":
 			c.Visibility = d.String(f)
@@ -237,7 +237,7 @@ func (e *Exercise) decodeCheck(d *yamldoc.Decoder, item yamldoc.Entry) Check {
 }
 
 // checkAnswerCheck checks the keys of a prediction check.
-func (e *Exercise) checkAnswerCheck(d *yamldoc.Decoder, item yamldoc.Entry, has map[string]yamldoc.Entry, c *Check) {
+func (e *Exercise) checkAnswerCheck(d *yamlpos.Decoder, item yamlpos.Entry, has map[string]yamlpos.Entry, c *Check) {
 	if e.Kind != KindPrediction && e.Kind != "" {
 		d.FailAt(has["answer"], "answer: only a prediction exercise has answer checks; this one is a %s exercise (use expect)", e.Kind)
 	}
@@ -278,27 +278,26 @@ func (e *Exercise) checkAnswerCheck(d *yamldoc.Decoder, item yamldoc.Entry, has 
 
 // scalarText is the text of a scalar: a string, or a number or boolean as
 // written.
-func scalarText(d *yamldoc.Decoder, f yamldoc.Entry) string {
-	switch f.Value.(type) {
-	case *ast.IntegerNode, *ast.FloatNode, *ast.BoolNode:
-		return yamldoc.Text(f.Value)
+func scalarText(d *yamlpos.Decoder, f yamlpos.Entry) string {
+	if n := f.Value; n.Kind == yaml.ScalarNode && (n.Tag == "!!int" || n.Tag == "!!float" || n.Tag == "!!bool") {
+		return n.Value
 	}
 	return d.String(f)
 }
 
 // tolerance reads an absolute (5) or relative (10%) tolerance.
-func tolerance(d *yamldoc.Decoder, f yamldoc.Entry) (float64, bool) {
-	if s, ok := f.Value.(*ast.StringNode); ok && strings.HasSuffix(s.Value, "%") {
-		p, err := strconv.ParseFloat(strings.TrimSuffix(s.Value, "%"), 64)
+func tolerance(d *yamlpos.Decoder, f yamlpos.Entry) (float64, bool) {
+	if s, ok := yamlpos.String(f.Value); ok && strings.HasSuffix(s, "%") {
+		p, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
 		if err != nil || p < 0 || p > 100 {
-			d.FailAt(f, "tolerance: expected a number such as 3 or a percentage such as 5%%, got %q", s.Value)
+			d.FailAt(f, "tolerance: expected a number such as 3 or a percentage such as 5%%, got %q", s)
 			return 0, false
 		}
 		return p / 100, true
 	}
-	t, ok := yamldoc.Number(f.Value)
+	t, ok := yamlpos.Number(f.Value)
 	if !ok || t < 0 {
-		d.FailAt(f, "tolerance: expected a number such as 3 or a percentage such as 5%%, got %s", yamldoc.Describe(f.Value))
+		d.FailAt(f, "tolerance: expected a number such as 3 or a percentage such as 5%%, got %s", yamlpos.Describe(f.Value))
 		return 0, false
 	}
 	return t, false
@@ -306,12 +305,12 @@ func tolerance(d *yamldoc.Decoder, f yamldoc.Entry) (float64, bool) {
 
 // parseExpect parses an expect check's expression with the lab script's
 // own parser and checks its field and value.
-func (e *Exercise) parseExpect(d *yamldoc.Decoder, f yamldoc.Entry, c *Check) {
+func (e *Exercise) parseExpect(d *yamlpos.Decoder, f yamlpos.Entry, c *Check) {
 	if c.Expect == "" {
 		return
 	}
-	line, col := f.Line(), f.Col()
-	if s, ok := f.Value.(*ast.StringNode); ok && s.Token != nil && (s.Token.Type == token.DoubleQuoteType || s.Token.Type == token.SingleQuoteType) {
+	line, col := f.Pos()
+	if yamlpos.IsQuoted(f.Value) {
 		col++
 	}
 	if strings.ContainsAny(c.Expect, "\r\n") {
@@ -321,8 +320,8 @@ func (e *Exercise) parseExpect(d *yamldoc.Decoder, f yamldoc.Entry, c *Check) {
 	const prefix = "expect "
 	cmd, err := script.ParseLine(e.File, line, prefix+c.Expect)
 	if err != nil {
-		se := err.(*script.Error)
-		d.Errs = append(d.Errs, &Problem{File: e.File, Line: line, Col: col + max(se.Col-1-len(prefix), 0), Msg: "expect: " + se.Msg})
+		se := err.(*poserr.Error)
+		d.Errs = append(d.Errs, &Problem{Kind: ErrBadPack, File: e.File, Line: line, Col: col + max(se.Col-1-len(prefix), 0), Msg: "expect: " + se.Msg})
 		return
 	}
 	c.Expr = cmd.Expr

@@ -1,6 +1,7 @@
 package pack_test
 
 import (
+	"errors"
 	"io/fs"
 	"strings"
 	"testing"
@@ -46,7 +47,7 @@ func FuzzLoad(f *testing.F) {
 			t.Fatalf("error %T: %v", err, err)
 		}
 		for _, pr := range probs {
-			if !strings.HasPrefix(pr.File, "pack/") || pr.Line < 0 || pr.Col < 0 {
+			if !strings.HasPrefix(pr.File, "pack/") || pr.Line < 0 || pr.Col < 0 || !errors.Is(pr, pack.ErrBadPack) {
 				t.Fatalf("problem without a proper position: %#v", pr)
 			}
 		}

@@ -12,11 +12,12 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/goccy/go-yaml/ast"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/streamlab/streamlab/engine/jobspec"
-	"github.com/streamlab/streamlab/exercises/internal/yamldoc"
+	"github.com/streamlab/streamlab/internal/poserr"
 	"github.com/streamlab/streamlab/internal/untrusted"
+	"github.com/streamlab/streamlab/internal/yamlpos"
 )
 
 // The keys of exercise.yaml and of each check, in the order the README's "Exercise format" lists
@@ -86,7 +87,7 @@ func load(fsys fs.FS, name, dir, base string) (*Pack, error) {
 			}
 			if _, err := fs.Stat(fsys, path.Join(n, ExerciseFile)); err != nil {
 				if looksLikeExercise(fsys, n) {
-					probs = append(probs, &Problem{File: path.Join(name, n), Msg: "the directory has a README.md but no exercise.yaml: every exercise needs one"})
+					probs = append(probs, &Problem{Kind: ErrBadPack, File: path.Join(name, n), Msg: "the directory has a README.md but no exercise.yaml: every exercise needs one"})
 				}
 				continue
 			}
@@ -97,7 +98,7 @@ func load(fsys fs.FS, name, dir, base string) (*Pack, error) {
 			}
 		}
 		if len(p.Exercises) == 0 && len(probs) == 0 {
-			probs = append(probs, &Problem{File: name, Msg: "no exercises: a pack is a directory of exercise directories, each with an exercise.yaml"})
+			probs = append(probs, &Problem{Kind: ErrBadPack, File: name, Msg: "no exercises: a pack is a directory of exercise directories, each with an exercise.yaml"})
 		}
 	}
 	sort.Slice(p.Exercises, func(i, j int) bool { return p.Exercises[i].ID < p.Exercises[j].ID })
@@ -128,22 +129,22 @@ func loadExercise(p *Pack, dir, base string) (*Exercise, Problems) {
 	if err != nil {
 		return nil, Problems{{File: e.File, Msg: fmt.Sprintf("cannot read: %v", err)}}
 	}
-	d := &yamldoc.Decoder{File: e.File}
+	d := &yamlpos.Decoder{File: e.File, Kind: ErrBadPack}
 	e.decode(d, data)
 	if len(d.Errs) > 0 && e.ID == "" {
 		return nil, d.Errs
 	}
 	if e.ID != "" && e.ID != base && dir != "." {
-		d.Errs = append(d.Errs, &Problem{File: e.File, Line: 1, Col: 1, Msg: fmt.Sprintf("id %q must equal the exercise's directory name %q", e.ID, base)})
+		d.Errs = append(d.Errs, &Problem{Kind: ErrBadPack, File: e.File, Line: 1, Col: 1, Msg: fmt.Sprintf("id %q must equal the exercise's directory name %q", e.ID, base)})
 	}
 	task, err := e.ReadFile(TaskFile)
 	if err != nil {
-		d.Errs = append(d.Errs, &Problem{File: e.FileName(TaskFile), Msg: "missing: every exercise needs a README.md with the task as the student reads it"})
+		d.Errs = append(d.Errs, &Problem{Kind: ErrBadPack, File: e.FileName(TaskFile), Msg: "missing: every exercise needs a README.md with the task as the student reads it"})
 	}
 	e.Task = string(task)
 	if e.Answer != "" {
 		if _, err := e.ReadFile(e.Answer); err != nil {
-			d.Errs = append(d.Errs, &Problem{File: e.FileName(e.Answer), Msg: "missing: the exercise directory must hold the starter version of the answer file"})
+			d.Errs = append(d.Errs, &Problem{Kind: ErrBadPack, File: e.FileName(e.Answer), Msg: "missing: the exercise directory must hold the starter version of the answer file"})
 		}
 	}
 	if e.JobIsFile() && e.Job != "" {
@@ -156,19 +157,19 @@ func loadExercise(p *Pack, dir, base string) (*Exercise, Problems) {
 }
 
 // decode reads exercise.yaml.
-func (e *Exercise) decode(d *yamldoc.Decoder, data []byte) {
-	root, err := yamldoc.Parse(e.File, data)
+func (e *Exercise) decode(d *yamlpos.Decoder, data []byte) {
+	root, err := yamlpos.Parse(ErrBadPack, e.File, data, YAMLLimits)
 	if err != nil {
 		d.Errs = append(d.Errs, err.(*Problem))
 		return
 	}
 	if root == nil {
-		d.Errs = append(d.Errs, &Problem{File: e.File, Line: 1, Col: 1, Msg: "empty file: expected an exercise with id, title, kind, answer, scenario and checks"})
+		d.Errs = append(d.Errs, &Problem{Kind: ErrBadPack, File: e.File, Line: 1, Col: 1, Msg: "empty file: expected an exercise with id, title, kind, answer, scenario and checks"})
 		return
 	}
-	top := yamldoc.Entry{Key: "exercise", Value: root}
-	has := map[string]yamldoc.Entry{}
-	var checks yamldoc.Entry
+	top := yamlpos.Root("exercise", root)
+	has := map[string]yamlpos.Entry{}
+	var checks yamlpos.Entry
 	for _, f := range d.Mapping(top, "exercise", exerciseKeys) {
 		has[f.Key] = f
 		switch f.Key {
@@ -198,14 +199,14 @@ func (e *Exercise) decode(d *yamldoc.Decoder, data []byte) {
 		case "seeds":
 			e.Seeds = int(d.Int(f))
 			if e.Seeds < 1 || e.Seeds > MaxSeeds {
-				d.FailAt(f, "seeds: must be from 1 to %d, got %s", MaxSeeds, yamldoc.Text(f.Value))
+				d.FailAt(f, "seeds: must be from 1 to %d, got %s", MaxSeeds, yamlpos.Text(f.Value))
 			}
 		case "budget":
 			e.HasBudget = true
 			for _, b := range d.Mapping(f, "budget", []string{"records", "steps"}) {
 				n := d.Int(b)
 				if n < 1 || n > MaxBudget {
-					d.FailAt(b, "budget.%s: must be from 1 to %d, got %s", b.Key, MaxBudget, yamldoc.Text(b.Value))
+					d.FailAt(b, "budget.%s: must be from 1 to %d, got %s", b.Key, MaxBudget, yamlpos.Text(b.Value))
 				}
 				if b.Key == "records" {
 					e.Budget.Records = n
@@ -217,7 +218,7 @@ func (e *Exercise) decode(d *yamldoc.Decoder, data []byte) {
 			e.HasTimeLimit = true
 			e.TimeLimit = d.Duration(f)
 			if e.TimeLimit <= 0 || e.TimeLimit > MaxTimeLimit {
-				d.FailAt(f, "time_limit: must be above 0 and at most %s, got %s", MaxTimeLimit, yamldoc.Text(f.Value))
+				d.FailAt(f, "time_limit: must be above 0 and at most %s, got %s", MaxTimeLimit, yamlpos.Text(f.Value))
 			}
 		case "answer":
 			e.Answer = d.String(f)
@@ -230,8 +231,8 @@ func (e *Exercise) decode(d *yamldoc.Decoder, data []byte) {
 	}
 	for _, k := range []string{"id", "title", "kind", "answer", "checks"} {
 		if _, ok := has[k]; !ok {
-			l, c := yamldoc.Pos(root)
-			d.Errs = append(d.Errs, &Problem{File: e.File, Line: l, Col: c, Msg: fmt.Sprintf("missing key %q: every exercise needs id, title, kind, answer and checks", k)})
+			l, c := yamlpos.Pos(root)
+			d.Errs = append(d.Errs, &Problem{Kind: ErrBadPack, File: e.File, Line: l, Col: c, Msg: fmt.Sprintf("missing key %q: every exercise needs id, title, kind, answer and checks", k)})
 		}
 	}
 	if a, ok := has["answer"]; ok {
@@ -243,8 +244,8 @@ func (e *Exercise) decode(d *yamldoc.Decoder, data []byte) {
 	if s, ok := has["scenario"]; ok {
 		e.decodeScenario(d, s, data)
 	} else if e.Kind == KindPrediction || e.Kind == KindConfiguration {
-		l, c := yamldoc.Pos(root)
-		d.Errs = append(d.Errs, &Problem{File: e.File, Line: l, Col: c, Msg: fmt.Sprintf("missing key \"scenario\": a %s exercise needs a scenario that runs the job", e.Kind)})
+		l, c := yamlpos.Pos(root)
+		d.Errs = append(d.Errs, &Problem{Kind: ErrBadPack, File: e.File, Line: l, Col: c, Msg: fmt.Sprintf("missing key \"scenario\": a %s exercise needs a scenario that runs the job", e.Kind)})
 	}
 	if checks.Value != nil {
 		e.decodeChecks(d, checks)
@@ -262,7 +263,7 @@ func isPlainPath(name string) bool {
 }
 
 // checkAnswerName checks the answer file's name against the kind.
-func (e *Exercise) checkAnswerName(d *yamldoc.Decoder, f yamldoc.Entry) {
+func (e *Exercise) checkAnswerName(d *yamlpos.Decoder, f yamlpos.Entry) {
 	a := e.Answer
 	if a == "" {
 		return
@@ -293,7 +294,7 @@ func (e *Exercise) checkAnswerName(d *yamldoc.Decoder, f yamldoc.Entry) {
 }
 
 // checkAllow checks the allow list.
-func (e *Exercise) checkAllow(d *yamldoc.Decoder, f yamldoc.Entry) {
+func (e *Exercise) checkAllow(d *yamlpos.Decoder, f yamlpos.Entry) {
 	if e.Kind != KindConfiguration {
 		d.FailAt(f, "allow: only a configuration exercise takes allow")
 		return
@@ -320,27 +321,26 @@ func (e *Exercise) checkAllow(d *yamldoc.Decoder, f yamldoc.Entry) {
 }
 
 // checkJobFile parses the exercise's job file.
-func (e *Exercise) checkJobFile(d *yamldoc.Decoder) {
+func (e *Exercise) checkJobFile(d *yamlpos.Decoder) {
 	data, err := e.ReadFile(e.Job)
 	if err != nil {
-		d.Errs = append(d.Errs, &Problem{File: e.FileName(e.Job), Msg: "missing: the exercise names this job file"})
+		d.Errs = append(d.Errs, &Problem{Kind: ErrBadPack, File: e.FileName(e.Job), Msg: "missing: the exercise names this job file"})
 		return
 	}
 	if _, err := jobspec.Parse(e.FileName(e.Job), data); err != nil {
-		var je *jobspec.Error
-		if errors.As(err, &je) {
-			d.Errs = append(d.Errs, &Problem{File: je.File, Line: je.Line, Col: je.Col, Msg: je.Msg})
+		if je, ok := poserr.As(err, jobspec.ErrBadJob); ok {
+			d.Errs = append(d.Errs, &Problem{Kind: ErrBadPack, File: je.File, Line: je.Line, Col: je.Col, Msg: je.Msg})
 			return
 		}
-		d.Errs = append(d.Errs, &Problem{File: e.FileName(e.Job), Msg: err.Error()})
+		d.Errs = append(d.Errs, &Problem{Kind: ErrBadPack, File: e.FileName(e.Job), Msg: err.Error()})
 	}
 }
 
 // decodeChecks reads the checks list.
-func (e *Exercise) decodeChecks(d *yamldoc.Decoder, f yamldoc.Entry) {
+func (e *Exercise) decodeChecks(d *yamlpos.Decoder, f yamlpos.Entry) {
 	items := d.List(f)
 	if len(items) == 0 {
-		if _, ok := f.Value.(*ast.SequenceNode); ok {
+		if f.Value.Kind == yaml.SequenceNode {
 			d.FailAt(f, "checks: expected at least one check")
 		}
 		return

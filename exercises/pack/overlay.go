@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/streamlab/streamlab/exercises/internal/yamldoc"
+	"github.com/streamlab/streamlab/internal/yamlpos"
 )
 
 // An instructor's pack can be split in two: the public part the students
@@ -76,12 +76,12 @@ func ReadOverlay(p *Pack, dir string) (*Overlay, error) {
 			continue
 		}
 		if err != nil {
-			probs = append(probs, &Problem{File: file, Msg: err.Error()})
+			probs = append(probs, &Problem{Kind: ErrBadPack, File: file, Msg: err.Error()})
 			continue
 		}
 		ex, lerr := p.Lookup(de.Name())
 		if lerr != nil {
-			probs = append(probs, &Problem{File: file, Msg: lerr.Error()})
+			probs = append(probs, &Problem{Kind: ErrBadPack, File: file, Msg: lerr.Error()})
 			continue
 		}
 		checks, errs := ex.decodeOverlay(file, data)
@@ -115,8 +115,8 @@ func readSmall(fsys fs.FS, name string) ([]byte, error) {
 // key, checks, a list of checks as exercise.yaml has them. Every one is
 // hidden, whatever it says.
 func (e *Exercise) decodeOverlay(file string, data []byte) ([]Check, Problems) {
-	d := &yamldoc.Decoder{File: file}
-	root, err := yamldoc.Parse(file, data)
+	d := &yamlpos.Decoder{File: file, Kind: ErrBadPack}
+	root, err := yamlpos.Parse(ErrBadPack, file, data, YAMLLimits)
 	if err != nil {
 		return nil, Problems{err.(*Problem)}
 	}
@@ -125,14 +125,14 @@ func (e *Exercise) decodeOverlay(file string, data []byte) ([]Check, Problems) {
 	}
 	x := *e
 	x.File, x.Checks, x.overlay = file, nil, true
-	for _, f := range d.Mapping(yamldoc.Entry{Key: "overlay", Value: root}, "the overlay", []string{"checks"}) {
+	for _, f := range d.Mapping(yamlpos.Root("overlay", root), "the overlay", []string{"checks"}) {
 		x.decodeChecks(d, f)
 	}
 	for i := range x.Checks {
 		x.Checks[i].Visibility = Hidden
 		for _, c := range e.Checks {
 			if c.Name == x.Checks[i].Name {
-				d.Errs = append(d.Errs, &Problem{File: file, Line: x.Checks[i].Line, Col: x.Checks[i].Col,
+				d.Errs = append(d.Errs, &Problem{Kind: ErrBadPack, File: file, Line: x.Checks[i].Line, Col: x.Checks[i].Col,
 					Msg: fmt.Sprintf("the name %q is already a check of %s", c.Name, e.File)})
 			}
 		}

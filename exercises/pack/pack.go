@@ -19,7 +19,8 @@ import (
 
 	"github.com/streamlab/streamlab/engine/jobspec"
 	"github.com/streamlab/streamlab/engine/script"
-	"github.com/streamlab/streamlab/exercises/internal/yamldoc"
+	"github.com/streamlab/streamlab/internal/poserr"
+	"github.com/streamlab/streamlab/internal/yamlpos"
 )
 
 // File names inside an exercise directory.
@@ -74,8 +75,15 @@ type Budget struct {
 	Records, Steps int64
 }
 
-// Problem is a problem at a position in a pack's file.
-type Problem = yamldoc.Error
+// YAMLLimits bound the YAML files of a pack and of an answer: each is a few
+// dozen lines.
+var YAMLLimits = yamlpos.Limits{MaxBytes: 64 << 10, MaxBlankLines: 200, MaxNodes: 2000}
+
+// ErrBadPack is matched (errors.Is) by every Problem.
+var ErrBadPack = errors.New("bad exercise pack")
+
+// Problem is a problem at a position in a pack's file, of kind ErrBadPack.
+type Problem = poserr.Error
 
 // Problems is every problem found in a pack; it is an error.
 type Problems []*Problem

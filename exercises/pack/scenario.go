@@ -1,40 +1,39 @@
 package pack
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"unicode"
 
-	"github.com/goccy/go-yaml/ast"
-	"github.com/goccy/go-yaml/token"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/streamlab/streamlab/engine/script"
-	"github.com/streamlab/streamlab/exercises/internal/yamldoc"
+	"github.com/streamlab/streamlab/internal/poserr"
+	"github.com/streamlab/streamlab/internal/yamlpos"
 )
 
 // decodeScenario reads the scenario: a literal block (scenario: |), one
 // line, or the name of a .lab file in the exercise directory. Its commands
 // keep positions in the file they were written in, so that an error in them
 // points at exercise.yaml's own lines.
-func (e *Exercise) decodeScenario(d *yamldoc.Decoder, f yamldoc.Entry, data []byte) {
+func (e *Exercise) decodeScenario(d *yamlpos.Decoder, f yamlpos.Entry, data []byte) {
 	e.ScenarioFile = e.File
 	var text string
 	var dl, dc int // line and column offsets from the text to the file
-	switch v := f.Value.(type) {
-	case *ast.LiteralNode:
-		if v.Start != nil && strings.HasPrefix(v.Start.Value, ">") {
+	v := f.Value
+	s, isString := yamlpos.String(v)
+	switch {
+	case yamlpos.IsBlock(v):
+		if v.Style&yaml.FoldedStyle != 0 {
 			d.FailAt(f, "scenario: a folded block (>) joins the lines into one; write the scenario as a literal block (scenario: |)")
 			return
 		}
-		if v.Value != nil {
-			text = v.Value.Value
-		}
-		start, _ := yamldoc.Pos(v)
-		dl, dc = start, blockIndent(data, start, len(strings.Split(strings.TrimSuffix(text, "\n"), "\n")))
-	case *ast.StringNode:
 		text = v.Value
+		start, _ := yamlpos.Pos(v)
+		dl, dc = start, blockIndent(data, start, len(strings.Split(strings.TrimSuffix(text, "\n"), "\n")))
+	case isString:
+		text = s
 		if isLabFile(text) {
 			e.ScenarioFile = e.FileName(text)
 			b, err := e.ReadFile(text)
@@ -49,21 +48,20 @@ func (e *Exercise) decodeScenario(d *yamldoc.Decoder, f yamldoc.Entry, data []by
 			d.FailAt(f, "scenario: write a scenario of several lines as a literal block (scenario: |)")
 			return
 		}
-		l, c := yamldoc.Pos(v)
+		l, c := yamlpos.Pos(v)
 		dl, dc = l-1, c-1
-		if v.Token != nil && (v.Token.Type == token.DoubleQuoteType || v.Token.Type == token.SingleQuoteType) {
+		if yamlpos.IsQuoted(v) {
 			dc++
 		}
 	default:
-		d.FailAt(f, "scenario: expected a lab script (a literal block: scenario: |), got %s", yamldoc.Describe(f.Value))
+		d.FailAt(f, "scenario: expected a lab script (a literal block: scenario: |), got %s", yamlpos.Describe(f.Value))
 		return
 	}
 	e.ScenarioText = text
 	sc, err := script.Parse(e.ScenarioFile, []byte(text))
 	if err != nil {
-		var se *script.Error
-		if errors.As(err, &se) {
-			d.Errs = append(d.Errs, &Problem{File: e.ScenarioFile, Line: se.Line + dl, Col: se.Col + dc, Msg: se.Msg})
+		if se, ok := poserr.As(err, script.ErrSyntax); ok {
+			d.Errs = append(d.Errs, &Problem{Kind: ErrBadPack, File: e.ScenarioFile, Line: se.Line + dl, Col: se.Col + dc, Msg: se.Msg})
 		}
 		return
 	}
@@ -119,9 +117,9 @@ func Shift(cmds []script.Command, dl, dc int) []script.Command {
 }
 
 // checkScenario checks the scenario's commands against the exercise.
-func (e *Exercise) checkScenario(d *yamldoc.Decoder) {
+func (e *Exercise) checkScenario(d *yamlpos.Decoder) {
 	at := func(c script.Command, col int, format string, args ...any) {
-		d.Errs = append(d.Errs, &Problem{File: e.ScenarioFile, Line: c.Line, Col: col, Msg: fmt.Sprintf(format, args...)})
+		d.Errs = append(d.Errs, &Problem{Kind: ErrBadPack, File: e.ScenarioFile, Line: c.Line, Col: col, Msg: fmt.Sprintf(format, args...)})
 	}
 	runs := false
 	for _, c := range e.Scenario {
@@ -151,6 +149,6 @@ func (e *Exercise) checkScenario(d *yamldoc.Decoder) {
 		at(c, c.Col, "the scenario never runs the job: a %s exercise needs a run (or step) in its scenario", e.Kind)
 	}
 	if len(e.Scenario) == 0 && (e.Kind == KindPrediction || e.Kind == KindConfiguration) {
-		d.Errs = append(d.Errs, &Problem{File: e.ScenarioFile, Msg: fmt.Sprintf("the scenario is empty: a %s exercise needs one that runs the job", e.Kind)})
+		d.Errs = append(d.Errs, &Problem{Kind: ErrBadPack, File: e.ScenarioFile, Msg: fmt.Sprintf("the scenario is empty: a %s exercise needs one that runs the job", e.Kind)})
 	}
 }

@@ -31,8 +31,8 @@ import (
 	"strings"
 
 	"github.com/streamlab/streamlab/exercises/grade"
-	"github.com/streamlab/streamlab/exercises/internal/yamldoc"
 	"github.com/streamlab/streamlab/exercises/pack"
+	"github.com/streamlab/streamlab/internal/yamlpos"
 )
 
 // Dir is the directory of an exercise that holds its tests; File lists them.
@@ -70,19 +70,20 @@ func Cases(ex *pack.Exercise) ([]Case, error) {
 	}
 	file := ex.FileName(name)
 	if err != nil {
-		return nil, &pack.Problem{File: file, Msg: fmt.Sprintf("cannot read: %v", err)}
+		return nil, &pack.Problem{Kind: pack.ErrBadPack, File: file, Msg: fmt.Sprintf("cannot read: %v", err)}
 	}
-	root, err := yamldoc.Parse(file, data)
+	root, err := yamlpos.Parse(pack.ErrBadPack, file, data, pack.YAMLLimits)
 	if err != nil || root == nil {
 		if err == nil {
-			err = &pack.Problem{File: file, Msg: "no tests: list answers with their scores"}
+			err = &pack.Problem{Kind: pack.ErrBadPack, File: file, Msg: "no tests: list answers with their scores"}
 		}
 		return nil, err
 	}
-	d := &yamldoc.Decoder{File: file}
+	d := &yamlpos.Decoder{File: file, Kind: pack.ErrBadPack}
 	var out []Case
-	for _, item := range d.List(yamldoc.Entry{Key: "tests", Value: root}) {
-		c := Case{Line: item.Line()}
+	for _, item := range d.List(yamlpos.Root("tests", root)) {
+		c := Case{}
+		c.Line, _ = item.Pos()
 		has := map[string]bool{}
 		for _, f := range d.Mapping(item, "a test", []string{"answer", "score"}) {
 			has[f.Key] = true
@@ -120,21 +121,21 @@ func unwrap(err error) error {
 }
 
 // score reads full, a number, or a range [lo, hi].
-func score(d *yamldoc.Decoder, f yamldoc.Entry) (full bool, lo, hi float64) {
+func score(d *yamlpos.Decoder, f yamlpos.Entry) (full bool, lo, hi float64) {
 	const want = "score: expected full, a number of points or a range such as [1, 3]"
-	if n, ok := yamldoc.Number(f.Value); ok {
+	if n, ok := yamlpos.Number(f.Value); ok {
 		return false, n, n
 	}
-	if yamldoc.Text(f.Value) == "full" {
+	if yamlpos.Text(f.Value) == "full" {
 		return true, 0, 0
 	}
 	items := d.List(f)
 	if len(items) != 2 {
-		d.FailAt(f, "%s, got %s", want, yamldoc.Describe(f.Value))
+		d.FailAt(f, "%s, got %s", want, yamlpos.Describe(f.Value))
 		return false, 0, 0
 	}
-	lo, ok1 := yamldoc.Number(items[0].Value)
-	hi, ok2 := yamldoc.Number(items[1].Value)
+	lo, ok1 := yamlpos.Number(items[0].Value)
+	hi, ok2 := yamlpos.Number(items[1].Value)
 	if !ok1 || !ok2 || lo > hi {
 		d.FailAt(f, "%s with the lower end first", want)
 	}

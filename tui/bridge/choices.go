@@ -1,12 +1,12 @@
 package bridge
 
 import (
-	"errors"
 	"strings"
 
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/lab"
 	"github.com/streamlab/streamlab/engine/script"
+	"github.com/streamlab/streamlab/internal/poserr"
 )
 
 // Choices says, for one setting's candidate values, which the engine would
@@ -68,8 +68,7 @@ func (b *Bridge) tryChoice(line string) (reason, note string) {
 // "invalid configuration:" prefix.
 func plainReason(err error) string {
 	msg := plain(err).Error()
-	var le *lab.Error
-	if errors.As(err, &le) {
+	if le, ok := poserr.As(err, lab.ErrBadInput); ok {
 		msg = le.Msg
 	}
 	return strings.TrimPrefix(msg, engine.ErrBadConfig.Error()+": ")

@@ -11,6 +11,7 @@ import (
 	"github.com/streamlab/streamlab/engine/lab"
 	"github.com/streamlab/streamlab/engine/report"
 	"github.com/streamlab/streamlab/engine/script"
+	"github.com/streamlab/streamlab/internal/poserr"
 )
 
 // Handle carries out one request.
@@ -163,8 +164,7 @@ func (b *Bridge) line(text string) {
 // plain drops the position from an engine error about a typed line: the
 // learner typed one line, so "lab:9:1:" says nothing to them.
 func plain(err error) error {
-	var le *lab.Error
-	if errors.As(err, &le) && (le.File == sessionFile || filepath.Base(le.File) == sessionFile+".lab") {
+	if le, ok := poserr.As(err, lab.ErrBadInput); ok && (le.File == sessionFile || filepath.Base(le.File) == sessionFile+".lab") {
 		return errors.New(le.Msg)
 	}
 	return err
