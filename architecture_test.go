@@ -22,17 +22,23 @@ type layer struct {
 	imports []string
 }
 
-// readArchitecture returns the table's rows in order and every package path
-// the document names in backquotes.
-func readArchitecture(t *testing.T) ([]layer, []string) {
+// readArchitecture returns ARCHITECTURE.md's tables, each a list of rows
+// in order, and every package path the document names in backquotes. The
+// first table has a row for each top-level package; a later one has a row
+// for each package under one top-level package (Inside engine).
+func readArchitecture(t *testing.T) ([][]layer, []string) {
 	t.Helper()
 	data, err := os.ReadFile("ARCHITECTURE.md")
 	if err != nil {
 		t.Fatal(err)
 	}
+	var tables [][]layer
 	var rows []layer
 	for _, line := range strings.Split(string(data), "\n") {
 		if !strings.HasPrefix(line, "| `") {
+			if rows != nil {
+				tables, rows = append(tables, rows), nil
+			}
 			continue
 		}
 		cells := strings.Split(strings.Trim(line, "|"), "|")
@@ -47,14 +53,17 @@ func readArchitecture(t *testing.T) ([]layer, []string) {
 		}
 		rows = append(rows, l)
 	}
-	if len(rows) == 0 {
+	if rows != nil {
+		tables = append(tables, rows)
+	}
+	if len(tables) == 0 {
 		t.Fatal("ARCHITECTURE.md has no package table")
 	}
 	var named []string
 	for _, m := range regexp.MustCompile("`([a-z0-9]+(?:/[a-z0-9]+)+)`").FindAllStringSubmatch(string(data), -1) {
 		named = append(named, m[1])
 	}
-	return rows, named
+	return tables, named
 }
 
 // packages returns every package directory of the module (slash paths,
@@ -101,68 +110,92 @@ func top(pkg string) string {
 	return name
 }
 
+// rowOf returns the row of table i that package pkg belongs to: in the
+// first table its top-level package, in a later one the package itself.
+// ok is false for a package outside the table's scope.
+func rowOf(tables [][]layer, i int, pkg string) (row string, ok bool) {
+	if i == 0 {
+		return top(pkg), true
+	}
+	return pkg, top(pkg) == top(tables[i][0].name)
+}
+
 // TestArchitectureNamesEveryPackage: ARCHITECTURE.md has a row for every
-// top-level package and names only packages that exist.
+// top-level package and, in a later table, for every package under its
+// top-level package; it names only packages that exist.
 func TestArchitectureNamesEveryPackage(t *testing.T) {
-	rows, named := readArchitecture(t)
+	tables, named := readArchitecture(t)
 	pkgs := packages(t)
-	tops := map[string]bool{}
-	for dir := range pkgs {
-		tops[top(dir)] = true
-	}
-	listed := map[string]bool{}
-	for _, r := range rows {
-		listed[r.name] = true
-		if !tops[r.name] {
-			t.Errorf("ARCHITECTURE.md has a row for %s, which holds no package", r.name)
+	for i, rows := range tables {
+		exists := map[string]bool{}
+		for dir := range pkgs {
+			if row, ok := rowOf(tables, i, dir); ok {
+				exists[row] = true
+			}
 		}
-	}
-	for name := range tops {
-		if !listed[name] {
-			t.Errorf("top-level package %s has no row in ARCHITECTURE.md", name)
+		listed := map[string]bool{}
+		for _, r := range rows {
+			listed[r.name] = true
+			if !exists[r.name] {
+				t.Errorf("ARCHITECTURE.md has a row for %s, which holds no package", r.name)
+			}
+		}
+		table := "top-level table"
+		if i > 0 {
+			table = "table of the packages under " + top(rows[0].name)
+		}
+		for name := range exists {
+			if !listed[name] {
+				t.Errorf("package %s has no row in ARCHITECTURE.md's %s", name, table)
+			}
 		}
 	}
 	for _, p := range named {
-		if _, ok := pkgs[p]; !ok && listed[top(p)] {
+		if _, ok := pkgs[p]; !ok {
 			t.Errorf("ARCHITECTURE.md names %s, which is not a package", p)
 		}
 	}
 }
 
-// TestArchitectureImportDirection: each top-level package imports only the
-// packages its row lists, every listed import is real, and they all sit in
+// TestArchitectureImportDirection: in each table, a row's packages import
+// only the rows it lists, every listed import is real, and they all sit in
 // rows below it.
 func TestArchitectureImportDirection(t *testing.T) {
-	rows, _ := readArchitecture(t)
+	tables, _ := readArchitecture(t)
 	pkgs := packages(t)
-	row := map[string]int{}
-	for i, r := range rows {
-		row[r.name] = i
-	}
-	used := map[string]map[string]bool{}
-	for dir, imports := range pkgs {
-		from := top(dir)
-		for _, imp := range imports {
-			to := top(imp)
-			if to == from {
+	for i, rows := range tables {
+		index := map[string]int{}
+		for j, r := range rows {
+			index[r.name] = j
+		}
+		used := map[string]map[string]bool{}
+		for dir, imports := range pkgs {
+			from, ok := rowOf(tables, i, dir)
+			if !ok {
 				continue
 			}
-			if used[from] == nil {
-				used[from] = map[string]bool{}
-			}
-			used[from][to] = true
-			if i, ok := row[from]; ok && !slices.Contains(rows[i].imports, to) {
-				t.Errorf("%s imports %s, which its row in ARCHITECTURE.md does not list", dir, imp)
+			for _, imp := range imports {
+				to, ok := rowOf(tables, i, imp)
+				if !ok || to == from {
+					continue
+				}
+				if used[from] == nil {
+					used[from] = map[string]bool{}
+				}
+				used[from][to] = true
+				if j, ok := index[from]; ok && !slices.Contains(rows[j].imports, to) {
+					t.Errorf("%s imports %s, which its row in ARCHITECTURE.md does not list", dir, imp)
+				}
 			}
 		}
-	}
-	for i, r := range rows {
-		for _, imp := range r.imports {
-			if j, ok := row[imp]; !ok || j <= i {
-				t.Errorf("ARCHITECTURE.md: %s lists %s, which is not a row below it", r.name, imp)
-			}
-			if !used[r.name][imp] {
-				t.Errorf("ARCHITECTURE.md: %s lists %s, which nothing in %s imports", r.name, imp, r.name)
+		for j, r := range rows {
+			for _, imp := range r.imports {
+				if k, ok := index[imp]; !ok || k <= j {
+					t.Errorf("ARCHITECTURE.md: %s lists %s, which is not a row below it", r.name, imp)
+				}
+				if !used[r.name][imp] {
+					t.Errorf("ARCHITECTURE.md: %s lists %s, which nothing in %s imports", r.name, imp, r.name)
+				}
 			}
 		}
 	}

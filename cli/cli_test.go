@@ -16,8 +16,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/lab"
+	"github.com/streamlab/streamlab/engine/report"
 )
 
 // isolate keeps a test away from the user's configuration: no STREAMLAB_*
@@ -348,27 +348,27 @@ func TestConfigKeysAgree(t *testing.T) {
 }
 
 func TestFinishRun(t *testing.T) {
-	report := func(oks ...bool) *engine.Report {
-		r := &engine.Report{Job: engine.JobReport{Name: "clicks", State: "finished"}}
+	reportOf := func(oks ...bool) *report.Report {
+		r := &report.Report{Job: report.JobReport{Name: "clicks", State: "finished"}}
 		for i, ok := range oks {
-			r.Expectations = append(r.Expectations, engine.Expectation{Line: i + 1, Expr: "sink.lost == 0", OK: ok, Actual: "0"})
+			r.Expectations = append(r.Expectations, report.Expectation{Line: i + 1, Expr: "sink.lost == 0", OK: ok, Actual: "0"})
 		}
 		return r
 	}
 	tests := []struct {
 		name   string
 		format string
-		rep    *engine.Report
+		rep    *report.Report
 		err    error
 		code   int // 0: nil error
 		out    string
 	}{
-		{"all hold", "text", report(true, true), nil, 0, "job         clicks"},
-		{"no expects", "json", report(), nil, 0, `"name": "clicks"`},
-		{"one fails", "text", report(true, false), nil, 1, "FAIL line 2"},
+		{"all hold", "text", reportOf(true, true), nil, 0, "job         clicks"},
+		{"no expects", "json", reportOf(), nil, 0, `"name": "clicks"`},
+		{"one fails", "text", reportOf(true, false), nil, 1, "FAIL line 2"},
 		{"bad input", "text", nil, errors.Join(lab.ErrBadInput, errors.New("x.lab:3:5: unknown verb")), 2, ""},
 		{"job error", "text", nil, errors.New("engine broke"), 1, ""},
-		{"job error with report", "json", report(true), errors.New("engine broke"), 1, `"state": "finished"`},
+		{"job error with report", "json", reportOf(true), errors.New("engine broke"), 1, `"state": "finished"`},
 		{"no report", "text", nil, nil, 1, ""},
 	}
 	for _, tt := range tests {
@@ -394,7 +394,7 @@ func TestFinishRun(t *testing.T) {
 }
 
 func TestFinishRunNamesFailedExpect(t *testing.T) {
-	rep := &engine.Report{Expectations: []engine.Expectation{
+	rep := &report.Report{Expectations: []report.Expectation{
 		{Line: 4, Expr: "duplicates > 0", OK: true, Actual: "3"},
 		{Line: 7, Expr: "sink.lost == 0", OK: false, Actual: "12"},
 		{Line: 9, Expr: "correct == true", OK: false, Actual: "false"},
@@ -472,7 +472,7 @@ func TestRunScript(t *testing.T) {
 			if tt.code != 0 {
 				return
 			}
-			var rep engine.Report
+			var rep report.Report
 			if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
 				t.Fatalf("stdout is not a JSON report: %v\n%s", err, r.stdout)
 			}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/lab"
+	"github.com/streamlab/streamlab/engine/report"
 	"github.com/streamlab/streamlab/engine/script"
 )
 
@@ -133,7 +134,7 @@ func readCapped(r io.Reader, name string) ([]byte, error) {
 
 // checksState reports whether the script expects something of job.state
 // itself: a script that expects the job to fail succeeds when it does.
-func checksState(rep *engine.Report) bool {
+func checksState(rep *report.Report) bool {
 	for _, e := range rep.Expectations {
 		if strings.Contains(e.Expr, "job.state") {
 			return true
@@ -145,7 +146,7 @@ func checksState(rep *engine.Report) bool {
 // finishRun prints the report rep (when there is one) in format and turns
 // the outcome of a run into the command's error: nil when every expect held;
 // exit 2 for bad input; exit 1 for a failed expect or any other error.
-func finishRun(w io.Writer, format string, rep *engine.Report, runErr error) error {
+func finishRun(w io.Writer, format string, rep *report.Report, runErr error) error {
 	if rep != nil {
 		var err error
 		switch format {
@@ -176,7 +177,7 @@ func finishRun(w io.Writer, format string, rep *engine.Report, runErr error) err
 		}
 		return nil
 	}
-	var bad []engine.Expectation
+	var bad []report.Expectation
 	for _, e := range rep.Expectations {
 		if !e.OK {
 			bad = append(bad, e)

@@ -79,7 +79,7 @@ func (a *activeStandby) takeOver(n *node, now int64) {
 	n.rep, n.standby = nil, false
 	rc.restarted++
 	rc.eventAt(now, bus.EventNodeRestarted, n.name, fmt.Sprintf("%s failed; its active standby took over at once, with nothing to replay", n.name), 0)
-	delay, err := rc.backoff.onFailure(now)
+	delay, err := rc.backoff.OnFailure(now)
 	if err != nil {
 		r.fail(fmt.Errorf("%s failed and %w", n.name, err))
 		return

@@ -13,6 +13,7 @@ import (
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/internal/refmodel"
 	"github.com/streamlab/streamlab/engine/jobspec"
+	"github.com/streamlab/streamlab/engine/report"
 )
 
 // base is a multiple of every window size the boundary tests use, so that
@@ -42,7 +43,7 @@ func msEvents(t *testing.T, events ...string) string {
 // of 0, one record a second and triggers only where each admission ends,
 // admitting the records in the given chunks; it returns the report and the
 // results table read back with SQL.
-func boundaryRun(t *testing.T, file string, mode engine.Mode, chunks ...int64) (engine.Report, []refmodel.Row) {
+func boundaryRun(t *testing.T, file string, mode engine.Mode, chunks ...int64) (report.Report, []refmodel.Row) {
 	t.Helper()
 	spec := jobspec.Spec{
 		Name:   "boundary",

@@ -7,11 +7,12 @@ import (
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/filter"
 	"github.com/streamlab/streamlab/engine/jobspec"
+	"github.com/streamlab/streamlab/engine/report"
 )
 
 // haRun kills map at record 1500 of a passthrough job with an exact dedup
 // stage (state worth checkpointing) under one HA scheme.
-func haRun(t *testing.T, semantics, ha string) engine.Report {
+func haRun(t *testing.T, semantics, ha string) report.Report {
 	t.Helper()
 	spec, _ := jobspec.Builtin("passthrough")
 	cfg := engine.DefaultConfig()
@@ -42,7 +43,7 @@ func TestHASchemesCompared(t *testing.T) {
 	up := haRun(t, engine.AtLeastOnce, engine.HAUpstreamBackup)
 	passive := haRun(t, engine.ExactlyOnce, engine.HAPassiveStandby)
 	active := haRun(t, engine.ExactlyOnce, engine.HAActiveStandby)
-	for name, r := range map[string]engine.Report{"upstream-backup": up, "passive-standby": passive, "active-standby": active} {
+	for name, r := range map[string]report.Report{"upstream-backup": up, "passive-standby": passive, "active-standby": active} {
 		t.Logf("%-16s recovery %6d ms  overhead %8d bytes  replayed %4d  lost %d  duplicates %d",
 			name, r.Recovery.TimeMS, r.Recovery.OverheadBytes, r.Recovery.Replayed, r.Sink.Lost, r.Sink.Duplicates)
 		if r.Sink.Lost != 0 || r.Recovery.Failures != 1 {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/streamlab/streamlab/engine/filter"
 	"github.com/streamlab/streamlab/engine/jobspec"
+	"github.com/streamlab/streamlab/engine/restart"
 )
 
 // ErrBadConfig marks a job or configuration that cannot run as asked; the
@@ -62,7 +63,7 @@ type Config struct {
 	Semantics string
 	HA        string
 	// Restart decides whether and when failed tasks restart.
-	Restart RestartStrategy
+	Restart restart.Strategy
 	// Deployment is standalone (a dead task manager waits for a manual
 	// restart) or managed (a resource manager provisions a replacement
 	// after Provision).
@@ -114,7 +115,7 @@ const DefaultLease = 15 * time.Second
 // later use when checkpointing is on (with checkpointing off and nothing
 // configured, Flink does not restart at all: `set restart none` shows that).
 func DefaultConfig() Config {
-	restart, _ := DefaultRestart(RestartExponential)
+	restart, _ := restart.Default(restart.Exponential)
 	return Config{Seed: 1, Executor: ExecDeterministic, Mode: ModeUpdate, Sink: SinkLog, QueueCap: 1024,
 		Semantics: AtMostOnce, Restart: restart, Deployment: DeployManaged, Provision: 5 * time.Second,
 		CheckpointInterval: 1000, SinkCommit: CommitTransactional, JobManagerHA: JobManagerHANone, Lease: DefaultLease}

@@ -7,7 +7,9 @@ import (
 	"testing"
 
 	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/engine/deps"
 	"github.com/streamlab/streamlab/engine/jobspec"
+	"github.com/streamlab/streamlab/engine/restart"
 )
 
 // A job's dependencies are resolved as Flink resolves them, with the
@@ -28,14 +30,14 @@ func TestDependencies(t *testing.T) {
 	for _, c := range cases {
 		spec, _ := jobspec.Builtin("passthrough")
 		spec.Connector, spec.Driver, spec.Dependencies = "jdbc", "com.mysql.cj.jdbc.Driver", c.deps
-		err := engine.CheckDependencies(spec)
+		err := deps.CheckDependencies(spec)
 		if c.want == "" {
 			if err != nil {
 				t.Errorf("%v: %v", c.deps, err)
 			}
 			continue
 		}
-		if err == nil || !errors.Is(err, engine.ErrSubmission) || !strings.Contains(err.Error(), c.want) {
+		if err == nil || !errors.Is(err, deps.ErrSubmission) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: got %v, want %q", c.deps, err, c.want)
 		}
 		if _, err := engine.New(spec, engine.DefaultConfig()); err == nil {
@@ -51,15 +53,15 @@ func TestMissingDriverFailsTheSinkTask(t *testing.T) {
 	connector := jobspec.Dependency{Name: "flink-connector-jdbc", Kind: jobspec.DependencyConnector, Version: "3.2.0-1.19", Provides: "jdbc"}
 	spec, _ := jobspec.Builtin("clicks")
 	spec.Connector, spec.Driver, spec.Dependencies = "jdbc", "com.mysql.cj.jdbc.Driver", []jobspec.Dependency{connector}
-	if err := engine.CheckDependencies(spec); err != nil {
+	if err := deps.CheckDependencies(spec); err != nil {
 		t.Fatalf("a missing driver must not fail the submission: %v", err)
 	}
-	if err := engine.MissingDriver(spec); err == nil || !strings.Contains(err.Error(), "java.lang.ClassNotFoundException: com.mysql.cj.jdbc.Driver") {
+	if err := deps.MissingDriver(spec); err == nil || !strings.Contains(err.Error(), "java.lang.ClassNotFoundException: com.mysql.cj.jdbc.Driver") {
 		t.Fatalf("MissingDriver = %v", err)
 	}
-	for _, kind := range []string{engine.RestartNone, engine.RestartFixedDelay} {
+	for _, kind := range []string{restart.None, restart.FixedDelay} {
 		cfg := engine.DefaultConfig()
-		cfg.Restart, _ = engine.DefaultRestart(kind)
+		cfg.Restart, _ = restart.Default(kind)
 		r, err := engine.New(spec, cfg)
 		if err != nil {
 			t.Fatalf("%s: the job must start: %v", kind, err)
@@ -71,7 +73,7 @@ func TestMissingDriverFailsTheSinkTask(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "java.lang.ClassNotFoundException") || rep.Job.State != engine.StateFailed {
 			t.Errorf("%s: got %v, state %s; want the job failed with the ClassNotFoundException", kind, err, rep.Job.State)
 		}
-		wantFailures := map[string]int64{engine.RestartNone: 1, engine.RestartFixedDelay: 2}[kind]
+		wantFailures := map[string]int64{restart.None: 1, restart.FixedDelay: 2}[kind]
 		if rep.Recovery.Failures != wantFailures || rep.Sink.Delivered != 0 {
 			t.Errorf("%s: %d failures, %d delivered; want %d failures and nothing delivered", kind, rep.Recovery.Failures, rep.Sink.Delivered, wantFailures)
 		}

@@ -13,6 +13,8 @@ import (
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/filter"
 	"github.com/streamlab/streamlab/engine/jobspec"
+	"github.com/streamlab/streamlab/engine/report"
+	"github.com/streamlab/streamlab/engine/restart"
 )
 
 // The shipped list is exactly what the generator makes from its seed.
@@ -23,7 +25,7 @@ func TestPasswordListIsGenerated(t *testing.T) {
 	}
 }
 
-func runPasswords(t *testing.T, f filter.Spec, n int64) engine.Report {
+func runPasswords(t *testing.T, f filter.Spec, n int64) report.Report {
 	t.Helper()
 	spec, _ := jobspec.Builtin("passwords")
 	cfg := engine.DefaultConfig()
@@ -78,7 +80,7 @@ func TestDedupUnderFailures(t *testing.T) {
 			{Kind: filter.KindBloom, N: 2000, P: 0.01},
 			{Kind: filter.KindBloom, M: 2048, K: 3},
 		}).Draw(t, "filter")
-		cfg.Restart, _ = engine.ParseRestart(engine.RestartFixedDelay, map[string]string{"attempts": "1000", "delay": "100ms"})
+		cfg.Restart, _ = restart.Parse(restart.FixedDelay, map[string]string{"attempts": "1000", "delay": "100ms"})
 		rt, err := engine.New(spec, cfg)
 		if err != nil {
 			t.Fatal(err)

@@ -17,6 +17,8 @@ import (
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/internal/refmodel"
 	"github.com/streamlab/streamlab/engine/jobspec"
+	"github.com/streamlab/streamlab/engine/report"
+	"github.com/streamlab/streamlab/engine/restart"
 )
 
 // scenario is a random job, configuration and failure schedule.
@@ -83,17 +85,17 @@ func drawSpec(t *rapid.T) jobspec.Spec {
 
 // drawRestart draws a restart strategy that keeps restarting through a
 // scenario's few failures, with delays up to a few seconds.
-func drawRestart(t *rapid.T) engine.RestartStrategy {
+func drawRestart(t *rapid.T) restart.Strategy {
 	ms := func(label string, hi int) string { return fmt.Sprintf("%dms", rapid.IntRange(0, hi).Draw(t, label)) }
-	var s engine.RestartStrategy
+	var s restart.Strategy
 	var err error
 	switch rapid.IntRange(0, 2).Draw(t, "restart") {
 	case 0:
-		s, err = engine.ParseRestart(engine.RestartFixedDelay, map[string]string{"attempts": "1000", "delay": ms("delay", 3000)})
+		s, err = restart.Parse(restart.FixedDelay, map[string]string{"attempts": "1000", "delay": ms("delay", 3000)})
 	case 1:
-		s, err = engine.ParseRestart(engine.RestartFailureRate, map[string]string{"max": "1000", "interval": "1m", "delay": ms("delay", 3000)})
+		s, err = restart.Parse(restart.FailureRate, map[string]string{"max": "1000", "interval": "1m", "delay": ms("delay", 3000)})
 	default:
-		s, err = engine.ParseRestart(engine.RestartExponential, map[string]string{"initial": "1s", "max": "5s", "jitter": "0.1"})
+		s, err = restart.Parse(restart.Exponential, map[string]string{"initial": "1s", "max": "5s", "jitter": "0.1"})
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -224,7 +226,7 @@ func quiet(rt *engine.Runtime, rounds int, adm *refmodel.Admissions) error {
 
 // outcome is what a scenario's run ended with.
 type outcome struct {
-	rep    engine.Report
+	rep    report.Report
 	rounds int
 	// table is the sink's table read back with SQL, and want what the
 	// reference model computes from the dumped source; both only with a
@@ -388,7 +390,7 @@ func checkAgainstModel(t *rapid.T, o outcome, desc []string) {
 
 // acceptableFailure reports whether a failed job failed for a reason its
 // scheme documents.
-func acceptableFailure(rep engine.Report, cfg engine.Config) bool {
+func acceptableFailure(rep report.Report, cfg engine.Config) bool {
 	switch {
 	case rep.Config.HA == engine.HAActiveStandby && strings.Contains(rep.Job.Error, "no active standby left"):
 		return true // a second failure before a new standby was up: the scheme gives up, as it says

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/streamlab/streamlab/engine/bus"
+	"github.com/streamlab/streamlab/engine/restart"
 )
 
 // JobManager is the name `kill` and `restart` use for the coordinator.
@@ -50,7 +51,7 @@ type plan struct {
 // shows; its scheme does the rest.
 type recovery struct {
 	r       *Runtime
-	backoff *backoff
+	backoff *restart.Backoff
 	kills   []plan
 	// first holds, per node with a kill waiting for a record count, the
 	// smallest such count: checking it costs a step O(nodes), not
@@ -85,7 +86,7 @@ type recovery struct {
 }
 
 func newRecovery(r *Runtime, ha string) *recovery {
-	rc := &recovery{r: r, backoff: newBackoff(r.cfg.Restart, r.cfg.Seed)}
+	rc := &recovery{r: r, backoff: restart.NewBackoff(r.cfg.Restart, r.cfg.Seed)}
 	rc.s = newScheme(rc, ha)
 	for _, n := range r.g.nodes {
 		n.onMarker = rc.s.marker
@@ -291,7 +292,7 @@ func (rc *recovery) killWith(n *node, now int64, cause error) {
 		text = fmt.Sprintf("%s failed after %d records: %v", n.name, n.counts.In, cause)
 	}
 	rc.eventAt(now, bus.EventNodeKilled, n.name, text, n.counts.In)
-	delay, err := rc.backoff.onFailure(now)
+	delay, err := rc.backoff.OnFailure(now)
 	if err != nil {
 		if cause != nil {
 			r.fail(fmt.Errorf("%s failed (%v) and %w", n.name, cause, err))

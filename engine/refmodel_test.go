@@ -15,6 +15,7 @@ import (
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/internal/refmodel"
 	"github.com/streamlab/streamlab/engine/jobspec"
+	"github.com/streamlab/streamlab/engine/report"
 )
 
 // admission is one `run` of a schedule: n records, or d of virtual time.
@@ -99,7 +100,7 @@ func readTable(t fataler, path string, events bool) table {
 // modelRun is a failure-free run into a table sink and what the reference
 // model says it must end with.
 type modelRun struct {
-	rep   engine.Report
+	rep   report.Report
 	got   table
 	want  refmodel.Output
 	sched []admission

@@ -11,8 +11,10 @@ import (
 	"unsafe"
 
 	"github.com/streamlab/streamlab/engine/bus"
+	"github.com/streamlab/streamlab/engine/deps"
 	"github.com/streamlab/streamlab/engine/filter"
 	"github.com/streamlab/streamlab/engine/jobspec"
+	"github.com/streamlab/streamlab/engine/report"
 	"github.com/streamlab/streamlab/engine/table"
 )
 
@@ -79,7 +81,7 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 	if cfg.Executor != ExecDeterministic && cfg.Executor != ExecConcurrent {
 		return nil, fmt.Errorf("%w: unknown executor %q; expected deterministic or concurrent", ErrBadConfig, cfg.Executor)
 	}
-	if err := CheckDependencies(spec); err != nil {
+	if err := deps.CheckDependencies(spec); err != nil {
 		return nil, err
 	}
 	semantics, ha, note, err := Guarantee(cfg, spec)
@@ -141,7 +143,7 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 		r.det.rec = r.rec
 	}
 	r.semantics, r.ha, r.note = semantics, ha, note
-	r.noDriver = MissingDriver(spec)
+	r.noDriver = deps.MissingDriver(spec)
 	r.bus.Publish(bus.Event{Kind: bus.EventJobStarted, Text: fmt.Sprintf("job %s started (seed %d, %s executor)", spec.Name, cfg.Seed, cfg.Executor)})
 	return r, nil
 }
@@ -396,7 +398,7 @@ func (r *Runtime) SinkDigest() uint64 {
 
 // Report describes the job as it stands. It drains the failure-free run to
 // the end of the admitted input first, so the comparison is complete.
-func (r *Runtime) Report() Report {
+func (r *Runtime) Report() report.Report {
 	if r.ref != nil {
 		r.ref.drain()
 	}
@@ -406,10 +408,10 @@ func (r *Runtime) Report() Report {
 // ReportContext is Report, giving up with ctx's error when ctx ends while
 // the failure-free run catches up with what was admitted (a time limit or
 // a signal must not wait for millions of records).
-func (r *Runtime) ReportContext(ctx context.Context) (Report, error) {
+func (r *Runtime) ReportContext(ctx context.Context) (report.Report, error) {
 	if r.ref != nil {
 		if err := r.ref.drainContext(ctx); err != nil {
-			return Report{}, err
+			return report.Report{}, err
 		}
 	}
 	return r.report(), nil
@@ -421,25 +423,25 @@ func (r *Runtime) ReportContext(ctx context.Context) (Report, error) {
 // counted as lost. It is the report of a run still playing in the lab or
 // interrupted by a signal, and costs no more than the work already done;
 // once a run is quiet the two agree.
-func (r *Runtime) ReportSoFar() Report { return r.report() }
+func (r *Runtime) ReportSoFar() report.Report { return r.report() }
 
-func (r *Runtime) report() Report {
+func (r *Runtime) report() report.Report {
 	rows, err := r.writer.rows()
 	if err != nil && r.err == nil {
 		r.state, r.err = StateFailed, err
 	}
-	rep := Report{
-		Job: JobReport{Name: r.spec.Name, State: r.state, Seed: r.cfg.Seed, Executor: r.cfg.Executor},
-		Config: ConfigReport{Semantics: r.semantics, Requested: r.cfg.Semantics, HA: r.ha, Note: r.note, Mode: string(r.cfg.Mode),
+	rep := report.Report{
+		Job: report.JobReport{Name: r.spec.Name, State: r.state, Seed: r.cfg.Seed, Executor: r.cfg.Executor},
+		Config: report.ConfigReport{Semantics: r.semantics, Requested: r.cfg.Semantics, HA: r.ha, Note: r.note, Mode: string(r.cfg.Mode),
 			Sink: r.cfg.Sink, Filter: filter.KindNone, Restart: r.cfg.Restart.String(), Deployment: r.cfg.Deployment,
 			JobManagerHA: r.jobManagerHA()},
-		Source: SourceReport{Records: r.cur.off, Offset: r.cur.off, Late: r.late, TimeMS: r.cur.clock},
-		Sink:   SinkReport{Rows: rows, Batches: r.sink.batches},
-		Filter: FilterReport{Kind: filter.KindNone},
+		Source: report.SourceReport{Records: r.cur.off, Offset: r.cur.off, Late: r.late, TimeMS: r.cur.clock},
+		Sink:   report.SinkReport{Rows: rows, Batches: r.sink.batches},
+		Filter: report.FilterReport{Kind: filter.KindNone},
 	}
 	if fs, ok := r.FilterStats(); ok {
 		rep.Config.Filter = fs.Spec
-		rep.Filter = FilterReport{Kind: fs.Kind, M: fs.M, K: fs.K, Inserted: fs.Inserted, FillRatio: fs.FillRatio,
+		rep.Filter = report.FilterReport{Kind: fs.Kind, M: fs.M, K: fs.K, Inserted: fs.Inserted, FillRatio: fs.FillRatio,
 			EstimatedFP: fs.EstimatedFP, MeasuredFP: fs.MeasuredFP, FalseDrops: fs.FalseDrops, ExpectedFalseDrops: fs.ExpectedFalseDrops, Bytes: fs.Bytes,
 			Dropped: fs.Drops, ExactBytes: fs.ExactBytes, BitsSet: fs.BitsSet, ApproxSize: fs.ApproxSize,
 			BitsPerElement: fs.BitsPerElement, ExactBitsPerElement: fs.ExactBitsPerElement}
@@ -454,7 +456,7 @@ func (r *Runtime) report() Report {
 		rep.Config.CheckpointInterval = r.cfg.CheckpointInterval
 	}
 	if rc := r.rec; rc != nil {
-		rep.Recovery = RecoveryReport{Failures: rc.failures, Restarts: rc.restarted, TimeMS: rc.timeMS, DowntimeMS: rc.downtimeMS,
+		rep.Recovery = report.RecoveryReport{Failures: rc.failures, Restarts: rc.restarted, TimeMS: rc.timeMS, DowntimeMS: rc.downtimeMS,
 			Replayed: rc.replayed, LostInFlight: rc.lostFlight, BackupPeak: rc.backupPeak, BackupBytes: rc.backupPeak * recordBytes}
 		for _, n := range r.g.nodes {
 			rep.Recovery.StandbyWork += n.counts.Standby
@@ -464,7 +466,7 @@ func (r *Runtime) report() Report {
 		rep.Recovery.Unfired = rc.unfired()
 		rep.Recovery.OverheadBytes = rc.acks*ackBytes + rep.Recovery.StandbyWork*recordBytes
 		if c := rc.ckpt; c != nil {
-			rep.Checkpoints = CheckpointReport{Completed: c.completed, Aborted: c.aborted, Restores: c.restores, TotalBytes: c.totalBytes}
+			rep.Checkpoints = report.CheckpointReport{Completed: c.completed, Aborted: c.aborted, Restores: c.restores, TotalBytes: c.totalBytes}
 			rep.Recovery.OverheadBytes += c.totalBytes
 			if c.last != nil {
 				rep.Checkpoints.LastID, rep.Checkpoints.Bytes, rep.Checkpoints.Offset = c.last.id, c.last.bytes, c.last.at.off

@@ -12,8 +12,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/lab"
+	"github.com/streamlab/streamlab/engine/report"
 )
 
 // Check kinds.
@@ -69,7 +69,7 @@ type Answer struct {
 	// Explanation is the check's explanation with the runs' values filled in.
 	Explanation string
 	// Reports are the runs' reports, by name.
-	Reports map[string]*engine.Report
+	Reports map[string]*report.Report
 }
 
 // Solve runs the check's scripts under seed and works out the right
@@ -85,7 +85,7 @@ func (l *Lesson) Solve(ctx context.Context, seed int64) (*Answer, error) {
 		return nil, err
 	}
 	c := &l.Check
-	reps := map[string]*engine.Report{}
+	reps := map[string]*report.Report{}
 	for _, name := range c.Runs() {
 		rep, err := lab.RunScript(ctx, filepath.Join(dir, "check-"+name+".lab"), []byte(c.runs[name]), lab.Options{Seed: &seed})
 		if err != nil {

@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/lab"
+	"github.com/streamlab/streamlab/engine/report"
 	"github.com/streamlab/streamlab/engine/script"
 )
 
@@ -134,7 +134,7 @@ func parseComparison(text string, runs map[string]string) (comparison, error) {
 
 // eval computes the sum over the runs' reports. Dividing by zero is an
 // error, not an infinity.
-func (s sum) eval(reps map[string]*engine.Report) (float64, error) {
+func (s sum) eval(reps map[string]*report.Report) (float64, error) {
 	var total float64
 	for _, t := range s {
 		v := 1.0
@@ -165,7 +165,7 @@ func (s sum) eval(reps map[string]*engine.Report) (float64, error) {
 	return total, nil
 }
 
-func (c condition) eval(reps map[string]*engine.Report) (bool, error) {
+func (c condition) eval(reps map[string]*report.Report) (bool, error) {
 	for _, cmp := range c {
 		a, err := cmp.left.eval(reps)
 		if err != nil {
@@ -184,7 +184,7 @@ func (c condition) eval(reps map[string]*engine.Report) (bool, error) {
 }
 
 // numberField reads a numeric report field.
-func numberField(rep *engine.Report, field string) (float64, error) {
+func numberField(rep *report.Report, field string) (float64, error) {
 	if rep == nil {
 		return 0, fmt.Errorf("no report")
 	}
@@ -217,7 +217,7 @@ func checkPlaceholders(text string, runs map[string]string) error {
 }
 
 // fillPlaceholders replaces each `{RUN.FIELD}` with the field's value.
-func fillPlaceholders(text string, reps map[string]*engine.Report) string {
+func fillPlaceholders(text string, reps map[string]*report.Report) string {
 	return placeholder.ReplaceAllStringFunc(text, func(p string) string {
 		m := placeholder.FindStringSubmatch(p)
 		rep := reps[m[1]]
@@ -256,7 +256,7 @@ func knownField(name string) bool {
 	return err == nil
 }
 
-var sampleReport = &engine.Report{
-	Job:    engine.JobReport{Error: "e"},
-	Config: engine.ConfigReport{Note: "n"},
+var sampleReport = &report.Report{
+	Job:    report.JobReport{Error: "e"},
+	Config: report.ConfigReport{Note: "n"},
 }

@@ -11,9 +11,12 @@ import (
 	"time"
 
 	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/engine/deps"
 	"github.com/streamlab/streamlab/engine/filter"
 	"github.com/streamlab/streamlab/engine/jobspec"
 	"github.com/streamlab/streamlab/engine/lab"
+	"github.com/streamlab/streamlab/engine/report"
+	"github.com/streamlab/streamlab/engine/restart"
 	"github.com/streamlab/streamlab/engine/script"
 	"github.com/streamlab/streamlab/lessons"
 )
@@ -63,8 +66,8 @@ func engineSource(t *testing.T, file, text string) bool {
 	return strings.Contains(string(b), text)
 }
 
-func restartDefaults(t *testing.T, kind string) engine.RestartStrategy {
-	s, err := engine.DefaultRestart(kind)
+func restartDefaults(t *testing.T, kind string) restart.Strategy {
+	s, err := restart.Default(kind)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +93,7 @@ func lessonFacts(t *testing.T) map[string][]fact {
 			{text: "after 5 s", check: func() bool { return cfg.Deployment == engine.DeployManaged && cfg.Provision == 5*time.Second }},
 			{text: "provision=5s", check: func() bool { return cfg.Provision == 5*time.Second }},
 			{text: "its first wait is shorter than the provisioning, so here the 5 s decide", check: func() bool {
-				return cfg.Restart.Kind == engine.RestartExponential && cfg.Restart.Initial*11/10 < cfg.Provision
+				return cfg.Restart.Kind == restart.Exponential && cfg.Restart.Initial*11/10 < cfg.Provision
 			}},
 		},
 		"rollback": {
@@ -125,27 +128,27 @@ func lessonFacts(t *testing.T) map[string][]fact {
 		"high-availability": {},
 		"restarts": {
 			{text: "Flink 1.19 and later", check: func() bool {
-				return cfg.Restart.Kind == engine.RestartExponential && engineSource(t, "config.go", "what Flink 1.19 and")
+				return cfg.Restart.Kind == restart.Exponential && engineSource(t, "config.go", "what Flink 1.19 and")
 			}},
 			{text: "within 12% of", check: func() bool {
-				s := restartDefaults(t, engine.RestartExponential)
+				s := restartDefaults(t, restart.Exponential)
 				// Three backoffs of 1, 1.5 and 2.25 s, each within ±jitter:
 				// the total is within ±10% of 4.75 s, so 12% of the engine's
 				// total always reaches the prediction.
 				return s.Jitter == 0.1 && s.Multiplier == 1.5 && 0.12*4750*(1-s.Jitter) > 4750*s.Jitter
 			}},
 			{text: "4.75 in all", check: func() bool {
-				s := restartDefaults(t, engine.RestartExponential)
+				s := restartDefaults(t, restart.Exponential)
 				first := s.Initial.Seconds()
 				return first+first*s.Multiplier+first*s.Multiplier*s.Multiplier == 4.75
 			}},
-			{text: "up to ±10%", check: func() bool { return restartDefaults(t, engine.RestartExponential).Jitter == 0.1 }},
+			{text: "up to ±10%", check: func() bool { return restartDefaults(t, restart.Exponential).Jitter == 0.1 }},
 			{text: "FLINK-33736 changed the max from 5 min and the multiplier from 2", ref: "Before 1.19 the max backoff was 5 min and the multiplier 2.0 (FLINK-33736 changed both"},
 			{text: "FLINK-32895 added the attempts", ref: "FLINK-32895 added the attempts limit"},
 			{text: "With the default 5 s of\nprovisioning", check: func() bool { return cfg.Provision == 5*time.Second && cfg.Restart.Initial < cfg.Provision }},
 			{text: "(2.x keeps them;", ref: "Flink 1.19 and later, which 2.x keeps (the restart defaults of FLINK-33736 and FLINK-32895)"},
 			{text: "2.25 seconds", check: func() bool {
-				s := restartDefaults(t, engine.RestartExponential)
+				s := restartDefaults(t, restart.Exponential)
 				return s.Initial.Seconds()*s.Multiplier*s.Multiplier == 2.25
 			}},
 		},
@@ -162,7 +165,7 @@ func lessonFacts(t *testing.T) map[string][]fact {
 		},
 		"job-start": {
 			{text: "2.x keeps it", ref: "Flink 1.19 and later, which 2.x keeps (the restart defaults of FLINK-33736 and FLINK-32895)"},
-			{text: "on Flink\n  1.19", check: func() bool { return engine.FlinkVersion == "1.19" }},
+			{text: "on Flink\n  1.19", check: func() bool { return deps.FlinkVersion == "1.19" }},
 		},
 	}
 }
@@ -232,12 +235,12 @@ func TestEveryNumberIsVouchedFor(t *testing.T) {
 // Flink's restart strategy defaults, as REFERENCES.md gives them from
 // Flink's documentation ("Task Failure Recovery"), are the engine's.
 func TestFlinkRestartDefaults(t *testing.T) {
-	want := map[string]engine.RestartStrategy{
-		engine.RestartNone:        {Kind: engine.RestartNone},
-		engine.RestartFixedDelay:  {Kind: engine.RestartFixedDelay, Attempts: 1, Delay: time.Second},
-		engine.RestartFailureRate: {Kind: engine.RestartFailureRate, Max: 1, Interval: time.Minute, Delay: time.Second},
+	want := map[string]restart.Strategy{
+		restart.None:        {Kind: restart.None},
+		restart.FixedDelay:  {Kind: restart.FixedDelay, Attempts: 1, Delay: time.Second},
+		restart.FailureRate: {Kind: restart.FailureRate, Max: 1, Interval: time.Minute, Delay: time.Second},
 		// Flink 1.19 and later (FLINK-33736).
-		engine.RestartExponential: {Kind: engine.RestartExponential, Initial: time.Second, MaxBackoff: time.Minute, Multiplier: 1.5, Reset: time.Hour, Jitter: 0.1},
+		restart.Exponential: {Kind: restart.Exponential, Initial: time.Second, MaxBackoff: time.Minute, Multiplier: 1.5, Reset: time.Hour, Jitter: 0.1},
 	}
 	for kind, w := range want {
 		if got := restartDefaults(t, kind); got != w {
@@ -273,11 +276,11 @@ func TestFlinkRestartDefaults(t *testing.T) {
 			t.Errorf("the README's restart table has no %q", row)
 		}
 	}
-	if engine.DefaultConfig().Restart != want[engine.RestartExponential] {
+	if engine.DefaultConfig().Restart != want[restart.Exponential] {
 		t.Error("the engine's default strategy is not exponential-delay with Flink's defaults")
 	}
 	// The documentation's examples, as lesson 8 uses them.
-	s, err := engine.ParseRestart(engine.RestartFixedDelay, map[string]string{"attempts": "3", "delay": "10s"})
+	s, err := restart.Parse(restart.FixedDelay, map[string]string{"attempts": "3", "delay": "10s"})
 	if err != nil || s.String() != "fixed-delay attempts=3 delay=10s" {
 		t.Errorf("%v %v", s, err)
 	}
@@ -286,7 +289,7 @@ func TestFlinkRestartDefaults(t *testing.T) {
 // The engine's own words, quoted by lessons 2, 7 and 8.
 func TestLessonsQuoteTheEngine(t *testing.T) {
 	ctx := context.Background()
-	run := func(src string) (*engine.Report, error) {
+	run := func(src string) (*report.Report, error) {
 		return lab.RunScript(ctx, "t.lab", []byte(src), lab.Options{})
 	}
 	rep, err := run("job clicks\nset restart none\nkill count[1] at 1200\nrun 3000\n")

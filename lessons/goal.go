@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/bus"
 	"github.com/streamlab/streamlab/engine/lab"
+	"github.com/streamlab/streamlab/engine/report"
 	"github.com/streamlab/streamlab/engine/script"
 )
 
@@ -46,7 +46,7 @@ func (e Expect) String() string {
 
 // Holds evaluates the expression on a report. A field the report does not
 // have (job.error of a job that has not failed) makes it false.
-func (e Expect) Holds(rep *engine.Report) bool {
+func (e Expect) Holds(rep *report.Report) bool {
 	if rep == nil {
 		return false
 	}

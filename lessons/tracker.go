@@ -1,9 +1,8 @@
 package lessons
 
 import (
-	"github.com/streamlab/streamlab/engine"
-
 	"github.com/streamlab/streamlab/engine/bus"
+	"github.com/streamlab/streamlab/engine/report"
 )
 
 // Observation is what the step checker sees of the live session at one
@@ -13,7 +12,7 @@ import (
 // is a new session): a step's event counts only in the session it
 // happened in.
 type Observation struct {
-	Report   *engine.Report
+	Report   *report.Report
 	Events   []bus.Event
 	Rejected []Rejection
 	Session  int

@@ -6,6 +6,7 @@ import (
 
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/bus"
+	"github.com/streamlab/streamlab/engine/report"
 	"github.com/streamlab/streamlab/lessons"
 )
 
@@ -64,11 +65,11 @@ check:
   explanation: Because.
 `
 
-func report(semantics string, lost int64) *engine.Report {
-	return &engine.Report{
-		Job:    engine.JobReport{Name: "clicks", State: engine.StateRunning},
-		Config: engine.ConfigReport{Semantics: semantics},
-		Sink:   engine.SinkReport{Lost: lost},
+func reportOf(semantics string, lost int64) *report.Report {
+	return &report.Report{
+		Job:    report.JobReport{Name: "clicks", State: engine.StateRunning},
+		Config: report.ConfigReport{Semantics: semantics},
+		Sink:   report.SinkReport{Lost: lost},
 	}
 }
 
@@ -79,14 +80,14 @@ func TestTrackerFollowsStepsInOrder(t *testing.T) {
 
 	// The event without the condition, and the condition without the
 	// event, do not finish the step.
-	if got := tr.Observe(lessons.Observation{Report: report("at-least-once", 5), Events: killed, Session: 1}); len(got) != 0 {
+	if got := tr.Observe(lessons.Observation{Report: reportOf("at-least-once", 5), Events: killed, Session: 1}); len(got) != 0 {
 		t.Fatalf("finished %v with the wrong semantics", got)
 	}
-	if got := tr.Observe(lessons.Observation{Report: report("at-most-once", 0), Session: 2}); len(got) != 0 {
+	if got := tr.Observe(lessons.Observation{Report: reportOf("at-most-once", 0), Session: 2}); len(got) != 0 {
 		t.Fatalf("finished %v without the event in this session", got)
 	}
 	wrongNode := []bus.Event{{Kind: bus.EventNodeKilled, Node: "count[0]"}}
-	if got := tr.Observe(lessons.Observation{Report: report("at-most-once", 0), Events: wrongNode}); len(got) != 0 {
+	if got := tr.Observe(lessons.Observation{Report: reportOf("at-most-once", 0), Events: wrongNode}); len(got) != 0 {
 		t.Fatalf("finished %v on another node's event", got)
 	}
 	// A later step's goal does not count before its turn: a rejection now
@@ -97,7 +98,7 @@ func TestTrackerFollowsStepsInOrder(t *testing.T) {
 	}
 
 	// One observation can finish several steps in a row.
-	got := tr.Observe(lessons.Observation{Report: report("at-most-once", 3), Events: killed})
+	got := tr.Observe(lessons.Observation{Report: reportOf("at-most-once", 3), Events: killed})
 	if len(got) != 2 || got[0] != 0 || got[1] != 1 || tr.Done() != 2 {
 		t.Fatalf("finished %v, done %d; want steps 0 and 1", got, tr.Done())
 	}
@@ -110,7 +111,7 @@ func TestTrackerFollowsStepsInOrder(t *testing.T) {
 	if _, _, ok := tr.Current(); ok {
 		t.Fatal("a finished tracker has no current step")
 	}
-	if got := tr.Observe(lessons.Observation{Report: report("at-most-once", 3), Events: killed}); got != nil {
+	if got := tr.Observe(lessons.Observation{Report: reportOf("at-most-once", 3), Events: killed}); got != nil {
 		t.Fatalf("a finished tracker finished %v", got)
 	}
 }
@@ -124,7 +125,7 @@ func TestTrackerResumes(t *testing.T) {
 	}
 	// Resumed at step 2, the first goal no longer matters.
 	tr := lessons.NewTracker(l, 1)
-	if got := tr.Observe(lessons.Observation{Report: report("at-least-once", 1)}); len(got) != 1 || got[0] != 1 {
+	if got := tr.Observe(lessons.Observation{Report: reportOf("at-least-once", 1)}); len(got) != 1 || got[0] != 1 {
 		t.Fatalf("finished %v", got)
 	}
 }
@@ -144,10 +145,10 @@ func TestGoalsNeedAReport(t *testing.T) {
 }
 
 func TestExpectComparesLikeTheLabScript(t *testing.T) {
-	rep := &engine.Report{
-		Job:    engine.JobReport{Name: "clicks", State: engine.StateFailed, Error: "boom"},
-		Sink:   engine.SinkReport{Duplicates: 3, Correct: true},
-		Config: engine.ConfigReport{Restart: "fixed-delay attempts=1 delay=1s"},
+	rep := &report.Report{
+		Job:    report.JobReport{Name: "clicks", State: engine.StateFailed, Error: "boom"},
+		Sink:   report.SinkReport{Duplicates: 3, Correct: true},
+		Config: report.ConfigReport{Restart: "fixed-delay attempts=1 delay=1s"},
 	}
 	for expr, want := range map[string]bool{
 		"duplicates == 3":      true, // a short name, as in lab scripts
@@ -174,7 +175,7 @@ func TestExpectComparesLikeTheLabScript(t *testing.T) {
 	}
 	// A job that has not failed has no job.error: that never holds.
 	e, _ := lessons.ParseExpect(`job.error == ""`)
-	if e.Holds(&engine.Report{}) {
+	if e.Holds(&report.Report{}) {
 		t.Error("job.error of a running job holds")
 	}
 	for _, bad := range []string{"", "sink.lost", "sink.lost = 0", "sink.lost == 0 junk"} {
@@ -194,13 +195,13 @@ func TestTrackerRemembersAnEventWithinItsSession(t *testing.T) {
 	if got := tr.Observe(lessons.Observation{Events: killed, Session: 4}); len(got) != 0 {
 		t.Fatalf("finished %v without a report", got)
 	}
-	if got := tr.Observe(lessons.Observation{Report: report("at-most-once", 0), Session: 4}); len(got) != 1 || got[0] != 0 {
+	if got := tr.Observe(lessons.Observation{Report: reportOf("at-most-once", 0), Session: 4}); len(got) != 1 || got[0] != 0 {
 		t.Fatalf("finished %v, want step 0 once the report follows the kill", got)
 	}
 	// In another session the kill is forgotten.
 	tr = lessons.NewTracker(l, 0)
 	tr.Observe(lessons.Observation{Events: killed, Session: 4})
-	if got := tr.Observe(lessons.Observation{Report: report("at-most-once", 0), Session: 5}); len(got) != 0 {
+	if got := tr.Observe(lessons.Observation{Report: reportOf("at-most-once", 0), Session: 5}); len(got) != 0 {
 		t.Fatalf("finished %v with the kill of another session", got)
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/engine/report"
 	"github.com/streamlab/streamlab/engine/script"
 )
 
@@ -20,7 +20,7 @@ var shortFields = map[string]string{
 
 // Field looks a dotted report field up, as `expect` and graders see it: the
 // report's JSON form, so the names are exactly those of DESIGN §3.3.
-func Field(rep *engine.Report, name string) (any, error) {
+func Field(rep *report.Report, name string) (any, error) {
 	if full, ok := shortFields[name]; ok {
 		name = full
 	}
@@ -49,7 +49,7 @@ func Field(rep *engine.Report, name string) (any, error) {
 }
 
 // Fields lists every comparable report field, sorted.
-func Fields(rep *engine.Report) []string {
+func Fields(rep *report.Report) []string {
 	data, _ := json.Marshal(rep)
 	var root map[string]any
 	_ = json.Unmarshal(data, &root)
@@ -91,7 +91,7 @@ func (s *Session) expect(ctx context.Context, c script.Command) error {
 	if err != nil {
 		return s.errAt(c.Args[len(c.Args)-1].Line, c.Args[len(c.Args)-1].Col, "%s: %v", e.Field, err)
 	}
-	s.expectations = append(s.expectations, engine.Expectation{Line: c.Line, Expr: e.Text, OK: ok, Actual: render(actual)})
+	s.expectations = append(s.expectations, report.Expectation{Line: c.Line, Expr: e.Text, OK: ok, Actual: render(actual)})
 	return nil
 }
 

@@ -15,10 +15,11 @@ import (
 
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/lab"
+	"github.com/streamlab/streamlab/engine/report"
 )
 
 // runIn runs a lab script written to dir (with any job files beside it).
-func runIn(t *testing.T, dir, src string, opts lab.Options) *engine.Report {
+func runIn(t *testing.T, dir, src string, opts lab.Options) *report.Report {
 	t.Helper()
 	path := filepath.Join(dir, "t.lab")
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {

@@ -12,7 +12,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/engine/report"
 	"github.com/streamlab/streamlab/engine/script"
 	"github.com/streamlab/streamlab/internal/poserr"
 	"github.com/streamlab/streamlab/internal/userfile"
@@ -48,7 +48,7 @@ type Options struct {
 // RunScript parses and runs a whole lab script and returns its report.
 // file names the script in error messages ("-" for standard input); a job
 // file it names is found relative to the script's directory.
-func RunScript(ctx context.Context, file string, src []byte, opts Options) (*engine.Report, error) {
+func RunScript(ctx context.Context, file string, src []byte, opts Options) (*report.Report, error) {
 	sc, err := script.Parse(file, src)
 	if err != nil {
 		return nil, fromScript(err)
@@ -90,13 +90,13 @@ func RunScript(ctx context.Context, file string, src []byte, opts Options) (*eng
 
 // interrupted is RunScript's result when its context ended during c: the
 // report so far, marked, and ErrInterrupted naming the line.
-func (s *Session) interrupted(c script.Command) (*engine.Report, error) {
+func (s *Session) interrupted(c script.Command) (*report.Report, error) {
 	err := fmt.Errorf("%w at %s:%d", ErrInterrupted, s.file, c.Line)
 	if s.rt == nil {
 		return nil, err
 	}
 	rep := s.rt.ReportSoFar()
-	rep.Expectations = append([]engine.Expectation{}, s.expectations...)
+	rep.Expectations = append([]report.Expectation{}, s.expectations...)
 	rep.Interrupted = true
 	return &rep, err
 }

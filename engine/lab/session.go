@@ -11,6 +11,7 @@ import (
 
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/jobspec"
+	"github.com/streamlab/streamlab/engine/report"
 	"github.com/streamlab/streamlab/engine/script"
 	"github.com/streamlab/streamlab/internal/poserr"
 )
@@ -26,7 +27,7 @@ type Session struct {
 	spec         jobspec.Spec
 	cfg          engine.Config
 	rt           *engine.Runtime
-	expectations []engine.Expectation
+	expectations []report.Expectation
 	admitted     int64 // records the session's runs have admitted
 }
 
@@ -256,18 +257,18 @@ func (s *Session) step(c script.Command) error {
 
 // Report describes the session's job as it stands, with the expectations
 // checked so far.
-func (s *Session) Report() (*engine.Report, error) {
+func (s *Session) Report() (*report.Report, error) {
 	rt, err := s.runtime()
 	if err != nil {
 		return nil, err
 	}
 	rep := rt.Report()
-	rep.Expectations = append([]engine.Expectation{}, s.expectations...)
+	rep.Expectations = append([]report.Expectation{}, s.expectations...)
 	return &rep, nil
 }
 
 // ReportContext is Report, giving up with ctx's error when ctx ends first.
-func (s *Session) ReportContext(ctx context.Context) (*engine.Report, error) {
+func (s *Session) ReportContext(ctx context.Context) (*report.Report, error) {
 	rt, err := s.runtime()
 	if err != nil {
 		return nil, err
@@ -276,7 +277,7 @@ func (s *Session) ReportContext(ctx context.Context) (*engine.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep.Expectations = append([]engine.Expectation{}, s.expectations...)
+	rep.Expectations = append([]report.Expectation{}, s.expectations...)
 	return &rep, nil
 }
 
@@ -284,17 +285,17 @@ func (s *Session) ReportContext(ctx context.Context) (*engine.Report, error) {
 // stepped: the ledger compares what the sink has so far with the
 // failure-free run at the same point (engine.Runtime.ReportSoFar). Before
 // the first run it is nil.
-func (s *Session) ReportSoFar() *engine.Report {
+func (s *Session) ReportSoFar() *report.Report {
 	if s.rt == nil {
 		return nil
 	}
 	rep := s.rt.ReportSoFar()
-	rep.Expectations = append([]engine.Expectation{}, s.expectations...)
+	rep.Expectations = append([]report.Expectation{}, s.expectations...)
 	return &rep
 }
 
 // Expectations are the outcomes of the expect commands run so far.
-func (s *Session) Expectations() []engine.Expectation { return s.expectations }
+func (s *Session) Expectations() []report.Expectation { return s.expectations }
 
 // durationArg parses a duration setting; "none" gives -1 where allowed.
 func durationArg(a script.Arg, allowNone bool) (time.Duration, bool) {

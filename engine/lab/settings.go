@@ -10,6 +10,7 @@ import (
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/filter"
 	"github.com/streamlab/streamlab/engine/jobspec"
+	"github.com/streamlab/streamlab/engine/restart"
 	"github.com/streamlab/streamlab/engine/script"
 )
 
@@ -68,7 +69,7 @@ var settings = []Setting{
 		for _, p := range c.Params {
 			params[p.Name] = p.Value
 		}
-		st, err := engine.ParseRestart(v.Text, params)
+		st, err := restart.Parse(v.Text, params)
 		if err != nil {
 			return err
 		}

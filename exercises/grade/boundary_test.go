@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/engine/report"
 	"github.com/streamlab/streamlab/exercises/answer"
 	"github.com/streamlab/streamlab/exercises/pack"
 )
@@ -15,7 +15,7 @@ import (
 // within the tolerance, inclusive. Binary fractions (0.1 is not exact) must
 // not push an answer that is exactly at the tolerance in decimal outside.
 func TestPredictionAtItsTolerance(t *testing.T) {
-	rep := &engine.Report{}
+	rep := &report.Report{}
 	rep.Sink.Duplicates = 40
 	rep.Filter.MeasuredFP = 0.3
 	for _, c := range []struct {
@@ -50,7 +50,7 @@ func TestPredictionAtItsTolerance(t *testing.T) {
 // What a student is shown at the boundary: the right value with its
 // tolerance (none when it is 0), and which side of it a wrong answer fell.
 func TestPredictionToleranceIsShown(t *testing.T) {
-	rep := &engine.Report{}
+	rep := &report.Report{}
 	rep.Sink.Duplicates = 40
 	for _, c := range []struct {
 		tolerance float64

@@ -23,6 +23,7 @@ import (
 
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/lab"
+	"github.com/streamlab/streamlab/engine/report"
 	"github.com/streamlab/streamlab/engine/script"
 	"github.com/streamlab/streamlab/exercises/answer"
 	"github.com/streamlab/streamlab/exercises/pack"
@@ -371,7 +372,7 @@ const (
 // how the prediction is wrong (too high, too low, outside the tolerance,
 // not the right choice) but never what the right answer is, unless
 // opts.Reveal is set.
-func judgePrediction(c pack.Check, a *answer.Answer, rep *engine.Report, seed int64, opts Options) CheckResult {
+func judgePrediction(c pack.Check, a *answer.Answer, rep *report.Report, seed int64, opts Options) CheckResult {
 	v, ok := a.Values[c.Answer]
 	if !ok {
 		return CheckResult{Message: fmt.Sprintf("%s: no answer in %s", c.Answer, a.File)}
@@ -466,7 +467,7 @@ func judgePrediction(c pack.Check, a *answer.Answer, rep *engine.Report, seed in
 // judgeExpect evaluates an expect check on the finished session, with the
 // lab's own comparison so that it means exactly what it means in a script;
 // an observed field (pack.ObservedFields) is read off the event log.
-func (r *runner) judgeExpect(ctx context.Context, c pack.Check, rep *engine.Report, seed int64, opts Options) CheckResult {
+func (r *runner) judgeExpect(ctx context.Context, c pack.Check, rep *report.Report, seed int64, opts Options) CheckResult {
 	var actual any
 	var err error
 	if pack.IsObserved(c.Expr.Field) {
@@ -619,7 +620,7 @@ type part struct {
 
 // run builds the session: the job, then a configuration answer's settings,
 // then the scenario, then a script or recording answer.
-func (r *runner) run(ctx context.Context) (*engine.Report, error) {
+func (r *runner) run(ctx context.Context) (*report.Report, error) {
 	seed := r.seed
 	r.s = lab.NewSession(sessionFile, lab.Options{Seed: &seed, Executor: engine.ExecDeterministic})
 	ex, a := r.ex, r.ans

@@ -9,6 +9,7 @@ import (
 
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/bus"
+	"github.com/streamlab/streamlab/engine/report"
 	"github.com/streamlab/streamlab/exercises/pack"
 )
 
@@ -81,7 +82,7 @@ func (o *observer) drain() {
 }
 
 // value returns an observed field's value as lab.Compare takes it.
-func (o *observer) value(name string, rep *engine.Report) (any, error) {
+func (o *observer) value(name string, rep *report.Report) (any, error) {
 	if o.missed > 0 {
 		return nil, fmt.Errorf("the event log overflowed (%d events missed): the run is too long to observe", o.missed)
 	}

@@ -10,8 +10,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/lab"
+	"github.com/streamlab/streamlab/engine/report"
 	"github.com/streamlab/streamlab/engine/script"
 	"github.com/streamlab/streamlab/internal/poserr"
 	"github.com/streamlab/streamlab/internal/yamlpos"
@@ -27,7 +27,7 @@ const (
 // fieldTypes maps every report field (DESIGN §3.3) to its type, read off
 // the report's JSON form so that it cannot drift from the engine.
 var fieldTypes = func() map[string]string {
-	rep := engine.Report{Job: engine.JobReport{Error: "x"}, Config: engine.ConfigReport{Note: "x"}}
+	rep := report.Report{Job: report.JobReport{Error: "x"}, Config: report.ConfigReport{Note: "x"}}
 	data, _ := json.Marshal(rep)
 	var root map[string]any
 	_ = json.Unmarshal(data, &root)

@@ -24,6 +24,7 @@ import (
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/bus"
 	"github.com/streamlab/streamlab/engine/lab"
+	"github.com/streamlab/streamlab/engine/report"
 	"github.com/streamlab/streamlab/lessons"
 )
 
@@ -294,7 +295,7 @@ func (b *Bridge) addReport(f *Frame) {
 // report is the session's report as it stands: while records admitted are
 // still being processed, the ledger compares with the failure-free run
 // at the same point rather than at the end of the admission.
-func (b *Bridge) report() *engine.Report {
+func (b *Bridge) report() *report.Report {
 	if b.pace.busy {
 		return b.sess.ReportSoFar()
 	}

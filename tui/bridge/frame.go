@@ -4,6 +4,7 @@ import (
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/bus"
 	"github.com/streamlab/streamlab/engine/filter"
+	"github.com/streamlab/streamlab/engine/report"
 )
 
 // Frame is one picture of the lab, published at most FrameRate times a
@@ -44,7 +45,7 @@ type Frame struct {
 	Probe *FilterProbe
 	// Report is the session's report while the report overlay watches it
 	// (refreshed every few frames); ReportWhy says why there is none.
-	Report    *engine.Report
+	Report    *report.Report
 	ReportWhy string
 	// Choices answers a CheckChoices request; nil in other frames.
 	Choices *Choices

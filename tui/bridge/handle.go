@@ -9,6 +9,7 @@ import (
 
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/lab"
+	"github.com/streamlab/streamlab/engine/report"
 	"github.com/streamlab/streamlab/engine/script"
 	"github.com/streamlab/streamlab/internal/poserr"
 )
@@ -179,7 +180,7 @@ func (b *Bridge) reportSummary() string {
 }
 
 // summary is a report's gist in one line.
-func (b *Bridge) summary(rep *engine.Report) string {
+func (b *Bridge) summary(rep *report.Report) string {
 	if rep == nil {
 		return "no report yet"
 	}

@@ -14,7 +14,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/engine/report"
 )
 
 // Section is one top-level part of the report (job, config, source, …).
@@ -33,7 +33,7 @@ type Field struct {
 func (f Field) Name(s Section) string { return s.Name + "." + f.Key }
 
 // Sections flattens rep into its sections, in the JSON report's order.
-func Sections(rep *engine.Report) ([]Section, error) {
+func Sections(rep *report.Report) ([]Section, error) {
 	raw, err := json.Marshal(rep)
 	if err != nil {
 		return nil, err

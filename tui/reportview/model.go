@@ -8,7 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/engine/report"
 	"github.com/streamlab/streamlab/tui/draw"
 	"github.com/streamlab/streamlab/tui/styles"
 )
@@ -44,7 +44,7 @@ type Model struct {
 	st     *styles.Styles
 	keys   KeyMap
 	active bool
-	rep    *engine.Report
+	rep    *report.Report
 	clock  string
 	why    string // why there is no report yet
 	offset int
@@ -80,12 +80,12 @@ func (m *Model) Close() { m.active = false }
 
 // SetReport gives the overlay the latest report, taken at virtual time
 // clock; nil with why when the job has not started.
-func (m *Model) SetReport(rep *engine.Report, clock, why string) {
+func (m *Model) SetReport(rep *report.Report, clock, why string) {
 	m.rep, m.clock, m.why = rep, clock, why
 }
 
 // Report is the report shown, nil before one arrived.
-func (m Model) Report() *engine.Report { return m.rep }
+func (m Model) Report() *report.Report { return m.rep }
 
 // Offset is the first row shown.
 func (m Model) Offset() int { return m.offset }

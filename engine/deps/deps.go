@@ -1,4 +1,8 @@
-package engine
+// Package deps resolves a job's connector and database driver against the
+// dependencies the job declares, as Flink's class loading would, so a
+// learner meets the failures (and the messages) of a real submission. It
+// reads a job description and knows nothing of running one.
+package deps
 
 import (
 	"errors"

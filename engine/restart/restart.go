@@ -1,4 +1,9 @@
-package engine
+// Package restart holds Flink's restart strategies (none, fixed-delay,
+// failure-rate, exponential-delay) with their parameters and defaults, and
+// the Backoff that applies one to a sequence of failures in virtual time.
+// It imports nothing of streamlab; the engine's recovery asks it whether
+// and when a failed task restarts.
+package restart
 
 import (
 	"fmt"
@@ -11,13 +16,13 @@ import (
 
 // Restart strategy kinds, with Flink's names (restart-strategy.type).
 const (
-	RestartNone        = "none"
-	RestartFixedDelay  = "fixed-delay"
-	RestartFailureRate = "failure-rate"
-	RestartExponential = "exponential-delay"
+	None        = "none"
+	FixedDelay  = "fixed-delay"
+	FailureRate = "failure-rate"
+	Exponential = "exponential-delay"
 )
 
-// RestartStrategy decides whether and when failed tasks restart, with
+// Strategy decides whether and when failed tasks restart, with
 // Flink's parameters and defaults (Flink documentation, "Task Failure
 // Recovery"):
 //
@@ -30,7 +35,7 @@ const (
 //     changed the defaults, FLINK-32895 added the attempts): initial backoff
 //     1 s, max backoff 1 min, multiplier 1.5, reset threshold 1 h, jitter
 //     0.1, attempts before the backoff resets unlimited (Attempts 0).
-type RestartStrategy struct {
+type Strategy struct {
 	Kind       string
 	Attempts   int
 	Delay      time.Duration
@@ -43,32 +48,32 @@ type RestartStrategy struct {
 	Jitter     float64
 }
 
-// DefaultRestart returns a strategy of kind with Flink's defaults.
-func DefaultRestart(kind string) (RestartStrategy, error) {
+// Default returns a strategy of kind with Flink's defaults.
+func Default(kind string) (Strategy, error) {
 	switch kind {
-	case RestartNone:
-		return RestartStrategy{Kind: kind}, nil
-	case RestartFixedDelay:
-		return RestartStrategy{Kind: kind, Attempts: 1, Delay: time.Second}, nil
-	case RestartFailureRate:
-		return RestartStrategy{Kind: kind, Max: 1, Interval: time.Minute, Delay: time.Second}, nil
-	case RestartExponential:
-		return RestartStrategy{Kind: kind, Initial: time.Second, MaxBackoff: time.Minute, Multiplier: 1.5, Reset: time.Hour, Jitter: 0.1}, nil
+	case None:
+		return Strategy{Kind: kind}, nil
+	case FixedDelay:
+		return Strategy{Kind: kind, Attempts: 1, Delay: time.Second}, nil
+	case FailureRate:
+		return Strategy{Kind: kind, Max: 1, Interval: time.Minute, Delay: time.Second}, nil
+	case Exponential:
+		return Strategy{Kind: kind, Initial: time.Second, MaxBackoff: time.Minute, Multiplier: 1.5, Reset: time.Hour, Jitter: 0.1}, nil
 	}
-	return RestartStrategy{}, fmt.Errorf("unknown restart strategy %q; expected none, fixed-delay, failure-rate or exponential-delay", kind)
+	return Strategy{}, fmt.Errorf("unknown restart strategy %q; expected none, fixed-delay, failure-rate or exponential-delay", kind)
 }
 
-// ParseRestart reads `fixed-delay attempts=3 delay=10s` and the like.
-func ParseRestart(kind string, params map[string]string) (RestartStrategy, error) {
-	s, err := DefaultRestart(kind)
+// Parse reads `fixed-delay attempts=3 delay=10s` and the like.
+func Parse(kind string, params map[string]string) (Strategy, error) {
+	s, err := Default(kind)
 	if err != nil {
 		return s, err
 	}
 	known := map[string][]string{
-		RestartNone:        nil,
-		RestartFixedDelay:  {"attempts", "delay"},
-		RestartFailureRate: {"max", "interval", "delay"},
-		RestartExponential: {"initial", "max", "multiplier", "reset", "jitter", "attempts"},
+		None:        nil,
+		FixedDelay:  {"attempts", "delay"},
+		FailureRate: {"max", "interval", "delay"},
+		Exponential: {"initial", "max", "multiplier", "reset", "jitter", "attempts"},
 	}[kind]
 	for name, v := range params {
 		ok := false
@@ -85,7 +90,7 @@ func ParseRestart(kind string, params map[string]string) (RestartStrategy, error
 		switch {
 		case name == "attempts":
 			s.Attempts, err = positiveInt(name, v)
-		case name == "max" && kind == RestartFailureRate:
+		case name == "max" && kind == FailureRate:
 			s.Max, err = positiveInt(name, v)
 		case name == "delay":
 			s.Delay, err = duration(name, v)
@@ -113,7 +118,7 @@ func ParseRestart(kind string, params map[string]string) (RestartStrategy, error
 			return s, err
 		}
 	}
-	if kind == RestartExponential && s.MaxBackoff < s.Initial {
+	if kind == Exponential && s.MaxBackoff < s.Initial {
 		return s, fmt.Errorf("max backoff %s is below the initial backoff %s", s.MaxBackoff, s.Initial)
 	}
 	return s, nil
@@ -146,13 +151,13 @@ func positiveDuration(name, v string) (time.Duration, error) {
 }
 
 // String is the canonical lab-script form, e.g. "fixed-delay attempts=3 delay=10s".
-func (s RestartStrategy) String() string {
+func (s Strategy) String() string {
 	switch s.Kind {
-	case RestartFixedDelay:
+	case FixedDelay:
 		return fmt.Sprintf("%s attempts=%d delay=%s", s.Kind, s.Attempts, s.Delay)
-	case RestartFailureRate:
+	case FailureRate:
 		return fmt.Sprintf("%s max=%d interval=%s delay=%s", s.Kind, s.Max, s.Interval, s.Delay)
-	case RestartExponential:
+	case Exponential:
 		out := fmt.Sprintf("%s initial=%s max=%s multiplier=%g reset=%s jitter=%g", s.Kind, s.Initial, s.MaxBackoff, s.Multiplier, s.Reset, s.Jitter)
 		if s.Attempts > 0 {
 			out += fmt.Sprintf(" attempts=%d", s.Attempts)
@@ -164,13 +169,13 @@ func (s RestartStrategy) String() string {
 
 // flinkName is the class Flink names when it gives up, so the message a
 // learner reads here is the one they will meet in a real job manager log.
-func (s RestartStrategy) flinkName() string {
+func (s Strategy) flinkName() string {
 	switch s.Kind {
-	case RestartFixedDelay:
+	case FixedDelay:
 		return fmt.Sprintf("FixedDelayRestartBackoffTimeStrategy(maxNumberRestartAttempts=%d, backoffTimeMS=%d)", s.Attempts, s.Delay.Milliseconds())
-	case RestartFailureRate:
+	case FailureRate:
 		return fmt.Sprintf("FailureRateRestartBackoffTimeStrategy(failuresIntervalMS=%d, backoffTimeMS=%d, maxFailuresPerInterval=%d)", s.Interval.Milliseconds(), s.Delay.Milliseconds(), s.Max)
-	case RestartExponential:
+	case Exponential:
 		return fmt.Sprintf("ExponentialDelayRestartBackoffTimeStrategy(initialBackoffMS=%d, maxBackoffMS=%d, backoffMultiplier=%g, resetBackoffThresholdMS=%d, jitterFactor=%g, attemptsBeforeResetBackoff=%d)",
 			s.Initial.Milliseconds(), s.MaxBackoff.Milliseconds(), s.Multiplier, s.Reset.Milliseconds(), s.Jitter, s.attemptsLimit())
 	}
@@ -179,16 +184,16 @@ func (s RestartStrategy) flinkName() string {
 
 // attemptsLimit is exponential-delay's attempts before the backoff resets,
 // with Flink's default (Integer.MAX_VALUE) for unlimited.
-func (s RestartStrategy) attemptsLimit() int {
+func (s Strategy) attemptsLimit() int {
 	if s.Attempts > 0 {
 		return s.Attempts
 	}
 	return math.MaxInt32
 }
 
-// backoff applies a strategy to a sequence of failures in virtual time.
-type backoff struct {
-	s        RestartStrategy
+// Backoff applies a strategy to a sequence of failures in virtual time.
+type Backoff struct {
+	s        Strategy
 	restarts int
 	failures []int64 // times of recent failures (failure-rate)
 	// exponential-delay: the attempt since the last reset, and when the
@@ -199,22 +204,24 @@ type backoff struct {
 	rng         *rand.Rand
 }
 
-func newBackoff(s RestartStrategy, seed int64) *backoff {
-	return &backoff{s: s, nextRestart: math.MinInt64, rng: rand.New(rand.NewPCG(uint64(seed), 0xbac0ff))}
+// NewBackoff returns a Backoff applying s; seed drives exponential-delay's
+// jitter.
+func NewBackoff(s Strategy, seed int64) *Backoff {
+	return &Backoff{s: s, nextRestart: math.MinInt64, rng: rand.New(rand.NewPCG(uint64(seed), 0xbac0ff))}
 }
 
-// onFailure returns how long to wait before restarting after a failure at
+// OnFailure returns how long to wait before restarting after a failure at
 // now (virtual ms), or an error saying why recovery is suppressed.
-func (b *backoff) onFailure(now int64) (int64, error) {
+func (b *Backoff) OnFailure(now int64) (int64, error) {
 	suppressed := fmt.Errorf("recovery is suppressed by %s", b.s.flinkName())
 	switch b.s.Kind {
-	case RestartFixedDelay:
+	case FixedDelay:
 		if b.restarts >= b.s.Attempts {
 			return 0, suppressed
 		}
 		b.restarts++
 		return b.s.Delay.Milliseconds(), nil
-	case RestartFailureRate:
+	case FailureRate:
 		keep := b.failures[:0]
 		for _, t := range b.failures {
 			if now-t < b.s.Interval.Milliseconds() {
@@ -227,7 +234,7 @@ func (b *backoff) onFailure(now int64) (int64, error) {
 		}
 		b.restarts++
 		return b.s.Delay.Milliseconds(), nil
-	case RestartExponential:
+	case Exponential:
 		return b.exponential(now, suppressed)
 	}
 	return 0, suppressed
@@ -239,7 +246,7 @@ func (b *backoff) onFailure(now int64) (int64, error) {
 // over from the initial backoff; attempt a waits initial·multiplier^a,
 // plus a jitter of up to ±jitter of that, within [initial, max]; once the
 // attempts before a reset are used up the job fails.
-func (b *backoff) exponential(now int64, suppressed error) (int64, error) {
+func (b *Backoff) exponential(now int64, suppressed error) (int64, error) {
 	if b.nextRestart != math.MinInt64 && now <= b.nextRestart {
 		return b.nextRestart - now, nil
 	}

@@ -1,4 +1,8 @@
-package engine
+// Package report is what one run of the engine did: the Report that a lab
+// script, `streamlab run` and the grader end with, in its JSON form (a
+// stable contract) and its text form. It imports nothing of streamlab; the
+// engine fills it in, and everything that judges a run reads it.
+package report
 
 // Report is what a run did. Its JSON form is a stable contract (DESIGN §3.3):
 // keys are only ever added, never renamed.
