@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/streamlab/streamlab/engine/jobspec"
+	"github.com/streamlab/streamlab/internal/poserr"
 	"github.com/streamlab/streamlab/internal/untrusted"
 )
 
@@ -190,13 +191,13 @@ func readEvents(path string) ([]Record, error) {
 			Device int32   `json:"device"`
 		}
 		if err := json.Unmarshal(text, &e); err != nil {
-			return nil, fmt.Errorf("%w: %s:%d: expected a JSON event {\"id\":…,\"time\":…,\"action\":…}: %v", ErrBadConfig, path, line, err)
+			return nil, poserr.New(ErrBadConfig, path, line, 0, fmt.Sprintf("expected a JSON event {\"id\":…,\"time\":…,\"action\":…}: %v", err))
 		}
 		if e.ID == nil || e.Time == nil || e.Action == "" {
-			return nil, fmt.Errorf("%w: %s:%d: an event needs \"id\", \"time\" (Unix ms) and \"action\"", ErrBadConfig, path, line)
+			return nil, poserr.New(ErrBadConfig, path, line, 0, `an event needs "id", "time" (Unix ms) and "action"`)
 		}
 		if len(out) >= maxFileEvents {
-			return nil, fmt.Errorf("%w: %s:%d: more than %d events", ErrBadConfig, path, line, maxFileEvents)
+			return nil, poserr.New(ErrBadConfig, path, line, 0, fmt.Sprintf("more than %d events", maxFileEvents))
 		}
 		key := e.Key
 		if key == "" {
@@ -205,7 +206,7 @@ func readEvents(path string) ([]Record, error) {
 		out = append(out, Record{ID: *e.ID, Offset: int64(len(out)), Time: *e.Time, Device: e.Device, Action: e.Action, Key: key})
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%w: %s:%d: %v", ErrBadConfig, path, line+1, err)
+		return nil, poserr.New(ErrBadConfig, path, line+1, 0, err.Error())
 	}
 	return out, nil
 }
