@@ -213,7 +213,7 @@ func (r *Runtime) held(inARow int64) {
 func (r *Runtime) ledgerApply(batch []Record) {
 	if r.ledger != nil {
 		r.ledger.apply(batch, true)
-		r.ref.advanceTo(r.sink.batches)
+		r.ref.advanceTo(r.sink.batches + r.sink.heldTotal)
 	}
 }
 

@@ -37,6 +37,9 @@ type sinkOp struct {
 	// last whole result.
 	whole bool
 	held  int64 // triggers held back in a row for want of a whole result
+	// heldTotal counts every trigger held back: the failure-free run,
+	// which holds none, is that many batches ahead at the same trigger.
+	heldTotal int64
 	// onHeld observes each held trigger (the runtime tells the learner).
 	onHeld  func(inARow int64)
 	buf     []Record
@@ -57,6 +60,7 @@ func (s *sinkOp) trigger(emitter) { s.commitBatch() }
 // it send their whole tables again at the next trigger.
 func (s *sinkOp) discard() {
 	s.held++
+	s.heldTotal++
 	s.buf = s.buf[:0]
 	if s.onHeld != nil {
 		s.onHeld(s.held)
