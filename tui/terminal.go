@@ -15,6 +15,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/streamlab/streamlab/tui/draw"
 )
 
 // queryTimeout bounds how long the lab waits for the terminal to answer
@@ -115,7 +117,7 @@ func toASCII(s string) string {
 	b.Grow(len(s))
 	for i := 0; i < len(s); {
 		if s[i] == 0x1b { // keep an escape sequence as it is
-			n := escapeLen(s[i:])
+			n := draw.EscapeLen(s[i:])
 			b.WriteString(s[i : i+n])
 			i += n
 			continue
@@ -151,35 +153,6 @@ func asciiRune(r rune) string {
 		return "."
 	}
 	return strings.Repeat("?", max(ansi.StringWidth(string(r)), 1))
-}
-
-// escapeLen is the length of the escape sequence at the start of s: CSI
-// (ESC [ … final byte) or OSC (ESC ] … BEL or ESC \), else ESC and one
-// byte.
-func escapeLen(s string) int {
-	if len(s) < 2 {
-		return len(s)
-	}
-	switch s[1] {
-	case '[':
-		for j := 2; j < len(s); j++ {
-			if s[j] >= 0x40 && s[j] <= 0x7e {
-				return j + 1
-			}
-		}
-	case ']':
-		for j := 2; j < len(s); j++ {
-			if s[j] == 0x07 {
-				return j + 1
-			}
-			if s[j] == 0x1b && j+1 < len(s) && s[j+1] == '\\' {
-				return j + 2
-			}
-		}
-	default:
-		return 2
-	}
-	return len(s)
 }
 
 // tooSmallText says the terminal is too small in words that fit a w×h

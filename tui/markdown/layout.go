@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/streamlab/streamlab/tui/draw"
 )
 
 // tidy makes glamour's lines, wrapped to w, the pane's: nothing wider
@@ -97,7 +99,7 @@ func cutCells(l string, n int) string {
 	seen := 0
 	for i := 0; i < len(l); {
 		if l[i] == 0x1b {
-			k := escapeLen(l[i:])
+			k := draw.EscapeLen(l[i:])
 			esc.WriteString(l[i : i+k])
 			i += k
 			continue
@@ -123,35 +125,6 @@ func firstRune(s string) (rune, int) {
 	return 0, len(s)
 }
 
-// escapeLen is the length of the escape sequence at the start of s: CSI
-// (ESC [ … final byte) or OSC (ESC ] … BEL or ESC \), else ESC and one
-// byte.
-func escapeLen(s string) int {
-	if len(s) < 2 {
-		return len(s)
-	}
-	switch s[1] {
-	case '[':
-		for j := 2; j < len(s); j++ {
-			if s[j] >= 0x40 && s[j] <= 0x7e {
-				return j + 1
-			}
-		}
-	case ']':
-		for j := 2; j < len(s); j++ {
-			if s[j] == 0x07 {
-				return j + 1
-			}
-			if s[j] == 0x1b && j+1 < len(s) && s[j+1] == '\\' {
-				return j + 2
-			}
-		}
-	default:
-		return 2
-	}
-	return len(s)
-}
-
 // closeStyles makes each line stand on its own: the styles still open at
 // the end of a line are closed there and opened again at the start of
 // the next.
@@ -164,7 +137,7 @@ func closeStyles(lines []string) []string {
 				j++
 				continue
 			}
-			k := escapeLen(l[j:])
+			k := draw.EscapeLen(l[j:])
 			if seq := l[j : j+k]; strings.HasPrefix(seq, "\x1b[") && strings.HasSuffix(seq, "m") {
 				if seq == "\x1b[0m" || seq == "\x1b[m" {
 					open = open[:0]
