@@ -109,6 +109,9 @@ type windowCount struct {
 	wm          int64
 	hasWM       bool
 	droppedLate int64
+	// lateCells, when not nil, counts per window and key the records left
+	// out because the window was final (the ledger's failure-free run).
+	lateCells map[windowKey]int64
 }
 
 func newWindowCount(op jobspec.Operator, mode Mode) *windowCount {
@@ -156,14 +159,17 @@ func (w *windowCount) final(start int64) bool {
 func (w *windowCount) record(r Record, _ emitter) {
 	counted := false
 	w.windowStarts(r.Time, func(start int64) {
-		if w.final(start) {
-			return
-		}
 		key := r.Key
 		if w.keyOf != nil {
 			key = w.keyOf(r)
 		}
 		k := windowKey{start, key}
+		if w.final(start) {
+			if w.lateCells != nil {
+				w.lateCells[k]++
+			}
+			return
+		}
 		w.counts[k]++
 		w.changed[k] = struct{}{}
 		counted = true

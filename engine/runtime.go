@@ -131,6 +131,12 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 			r.ledger.settle(r.ref.cur.off)
 		}}
 		r.ref = newChain(spec, r.newOp, newCursor(src, r.cur.admissions, spec.Source.Trigger, spec.Source.Watermark), refSink)
+		for _, op := range r.ref.ops {
+			if w, ok := op.(*windowCount); ok {
+				w.lateCells = map[windowKey]int64{}
+				r.ledger.late = w.lateCells // the last window count writes the sink's rows
+			}
+		}
 		if events && recordPure(spec) {
 			r.ledger.expOf = expProbe(spec, r.newOp, src)
 		}
@@ -496,6 +502,7 @@ func (r *Runtime) report() report.Report {
 	if r.ledger != nil {
 		t := r.ledger.Totals()
 		rep.Sink.Delivered, rep.Sink.Unique, rep.Sink.Duplicates = t.Delivered, t.Unique, t.Duplicates
+		rep.Sink.LateCounted = t.LateCounted
 		rep.Sink.Lost, rep.Sink.Expected, rep.Sink.Correct = t.Lost, t.Expected, t.Correct
 		if r.state == StateRunning && r.ha != HANone && r.rec.recovering() {
 			// What is missing now, the guarantee still owes; only records a

@@ -51,8 +51,12 @@ func (r *Report) WriteText(w io.Writer) error {
 	if s.Pending > 0 {
 		pending = fmt.Sprintf(", %d pending", s.Pending)
 	}
-	line("sink        %d rows in %d batches; delivered %d, unique %d, duplicates %d, lost %d of %d expected%s; correct=%t",
-		s.Rows, s.Batches, s.Delivered, s.Unique, s.Duplicates, s.Lost, s.Expected, pending, s.Correct)
+	late := ""
+	if s.LateCounted > 0 {
+		late = fmt.Sprintf(" (%d of them late records counted)", s.LateCounted)
+	}
+	line("sink        %d rows in %d batches; delivered %d, unique %d, duplicates %d%s, lost %d of %d expected%s; correct=%t",
+		s.Rows, s.Batches, s.Delivered, s.Unique, s.Duplicates, late, s.Lost, s.Expected, pending, s.Correct)
 	rc := r.Recovery
 	line("recovery    %d failures, %d restarts, %d ms (%d down); %d replayed, %d lost in flight; overhead %d bytes shipped, %d held",
 		rc.Failures, rc.Restarts, rc.TimeMS, rc.DowntimeMS, rc.Replayed, rc.LostInFlight, rc.OverheadBytes, rc.BackupBytes)

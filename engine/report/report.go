@@ -79,9 +79,13 @@ type SinkReport struct {
 	Delivered  int64 `json:"delivered"`
 	Unique     int64 `json:"unique"`
 	Duplicates int64 `json:"duplicates"`
-	Lost       int64 `json:"lost"`
-	Expected   int64 `json:"expected"`
-	Correct    bool  `json:"correct"`
+	// LateCounted is the part of Duplicates made of records the
+	// failure-free run dropped as late and this run counted, its
+	// watermark having been set back by a failure (see engine.Ledger).
+	LateCounted int64 `json:"late_counted,omitempty"`
+	Lost        int64 `json:"lost"`
+	Expected    int64 `json:"expected"`
+	Correct     bool  `json:"correct"`
 	// Pending is work the sink still owes while recovery is under way: a
 	// scheme that preserves input (rollback or precise recovery) delivers it
 	// once the failed nodes are back, so it is not lost.
