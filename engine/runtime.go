@@ -39,6 +39,7 @@ type Runtime struct {
 	ref    *chain
 	ledger *Ledger
 	bus    *Bus
+	tl     timeline // the ledger over time, for charts
 	det    *detExec
 	rec    *recovery
 	state  string
@@ -94,6 +95,7 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 	}
 	events := !aggregates(spec)
 	r := &Runtime{spec: spec, cfg: cfg, src: src, bus: &Bus{}, state: StateRunning, wmOut: math.MinInt64}
+	r.bus.tap = r.tl.mark
 	r.cur = newCursor(src, &admissions{runEnd: -1}, spec.Source.Trigger, spec.Source.Watermark)
 	var w sinkWriter = &logSink{}
 	if cfg.Sink == SinkTable {
@@ -202,6 +204,7 @@ func (r *Runtime) ledgerApply(batch []Record) {
 	if r.ledger != nil {
 		r.ledger.apply(batch, true)
 		r.ref.advanceTo(r.sink.batches)
+		r.tl.sample(r.sinkTime(), r.ledger.Totals())
 	}
 }
 
