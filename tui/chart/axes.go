@@ -79,13 +79,13 @@ func niceCeil(v float64) float64 {
 	return 10 * p
 }
 
-// pct labels a rate as a percentage, briefly: 12%, 1.5%, 0.2%.
+// pct labels a rate as a percentage, briefly: 12%, 12.5%, 1.5%, 0.2%.
 func pct(p float64) string {
-	x := p * 100
+	x := math.Round(p*100*1e6) / 1e6 // 0.6·100 is 60.00000000000001
 	switch {
 	case x <= 0:
 		return "0%"
-	case x >= 10 || x == math.Trunc(x):
+	case x == math.Trunc(x):
 		return strconv.FormatFloat(x, 'f', 0, 64) + "%"
 	case x >= 1:
 		return strconv.FormatFloat(x, 'f', 1, 64) + "%"

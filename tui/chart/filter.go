@@ -2,6 +2,7 @@ package chart
 
 import (
 	"math"
+	"strconv"
 
 	"github.com/NimbleMarkets/ntcharts/canvas"
 
@@ -71,7 +72,7 @@ func FalsePositives(w, h int, d FilterData, g Glyphs, l *Looks) []string {
 	}
 	// The fill gauge.
 	gx := w - gaugeW + 2
-	gr.textRight(w-1, 0, pct(d.Fill), Gauge)
+	gr.textRight(w-1, 0, strconv.Itoa(int(math.Round(d.Fill*100)))+"%", Gauge)
 	gr.column(gx, f.h-1, f.h-1, d.Fill, Gauge, g.gaugeFull)
 	gr.column(gx+1, f.h-1, f.h-1, d.Fill, Gauge, g.gaugeFull)
 	gr.text(w-gaugeW+1, f.h+1, "fill", Axis)
