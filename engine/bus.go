@@ -39,9 +39,6 @@ type Bus struct {
 	mu   sync.Mutex
 	seq  int64
 	subs []*Subscription
-	// tap, when set, sees every event as it is published, before any
-	// subscriber can miss it: the runtime's timeline keeps its marks.
-	tap func(Event)
 }
 
 // Subscription is one observer's buffer.
@@ -80,9 +77,6 @@ func (b *Bus) Publish(e Event) {
 	defer b.mu.Unlock()
 	b.seq++
 	e.Seq = b.seq
-	if b.tap != nil {
-		b.tap(e)
-	}
 	for _, s := range b.subs {
 		s.push(e)
 	}

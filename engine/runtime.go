@@ -39,7 +39,6 @@ type Runtime struct {
 	ref    *chain
 	ledger *Ledger
 	bus    *Bus
-	tl     timeline // the ledger over time, for charts
 	det    *detExec
 	rec    *recovery
 	state  string
@@ -52,6 +51,8 @@ type Runtime struct {
 	// noDriver is the ClassNotFoundException the sink task meets whenever
 	// it opens its connection (MissingDriver), or nil.
 	noDriver error
+	// tl is the ledger over virtual time with its marks, for charts.
+	tl timeline
 }
 
 // New prepares a job to run. Nothing is admitted until Run or Admit.
@@ -95,7 +96,6 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 	}
 	events := !aggregates(spec)
 	r := &Runtime{spec: spec, cfg: cfg, src: src, bus: &Bus{}, state: StateRunning, wmOut: math.MinInt64}
-	r.bus.tap = r.tl.mark
 	r.cur = newCursor(src, &admissions{runEnd: -1}, spec.Source.Trigger, spec.Source.Watermark)
 	var w sinkWriter = &logSink{}
 	if cfg.Sink == SinkTable {
@@ -132,6 +132,16 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 		r.ref = newChain(spec, r.newOp, newCursor(src, r.cur.admissions, spec.Source.Trigger, spec.Source.Watermark), refSink)
 		if events && recordPure(spec) {
 			r.ledger.expOf = expProbe(spec, r.newOp, src)
+		}
+		// The timeline reads the kills, restarts and checkpoints from
+		// the bus like any observer, as kinds and words.
+		sub := r.bus.Subscribe(timelineEvents)
+		r.tl.drain = func(mark func(ms int64, kind, node, text string)) int64 {
+			evs, missed := sub.Drain()
+			for _, e := range evs {
+				mark(e.TimeMS, string(e.Kind), e.Node, e.Text)
+			}
+			return missed
 		}
 	}
 	if cfg.Executor == ExecDeterministic {

@@ -5,13 +5,15 @@ import (
 	"sync"
 )
 
-// Bounds of a Timeline: it keeps at most this many samples (merging pairs
-// of them, at twice the interval, when full) and marks (counting those
-// beyond).
+// Bounds of a Timeline: it keeps at most TimelineSamples samples (merging
+// pairs of them, at twice the interval, when full) and TimelineMarks marks
+// (counting those beyond); timelineEvents is the bus buffer it reads the
+// marks from between two samples.
 const (
 	TimelineSamples = 240
 	TimelineMarks   = 256
 	timelineFirstMS = 250 // the first interval between samples
+	timelineEvents  = 1 << 14
 )
 
 // MarkKind says what a timeline mark stands for.
@@ -49,53 +51,65 @@ type Timeline struct {
 	StepMS  int64
 	Samples []TimelineSample
 	Marks   []TimelineMark
-	// MoreMarks counts marks beyond TimelineMarks, not kept.
+	// MoreMarks counts marks beyond TimelineMarks, not kept (and events
+	// the bus dropped before the timeline read them).
 	MoreMarks int64
 }
 
-// timeline records a Timeline for a runtime; the bus calls mark from
-// whichever goroutine publishes, so it has a lock of its own.
+// timeline records a Timeline for a runtime. It reads its marks from a
+// bus subscription (drain), whichever goroutine publishes; it has a lock
+// of its own.
 type timeline struct {
-	mu sync.Mutex
-	t  Timeline
+	mu    sync.Mutex
+	t     Timeline
+	drain func(mark func(ms int64, kind, node, text string)) int64
 }
 
-// MarkOf says which mark, if any, an event stands for.
-func MarkOf(e Event) (MarkKind, bool) {
-	switch e.Kind {
-	case EventNodeKilled:
+// markKind says which mark, if any, an event of kind (with text) stands
+// for: a node killed, one restarted or a standby job manager elected, a
+// checkpoint completed. Aborts and commits on restore are published under
+// the checkpoint kind too; only the coordinator's completion says
+// "complete:".
+func markKind(kind, text string) (MarkKind, bool) {
+	switch kind {
+	case "node-killed":
 		return MarkKilled, true
-	case EventNodeRestarted, EventLeaderElected:
+	case "node-restarted", "leader-elected":
 		return MarkRestarted, true
-	case EventCheckpoint:
-		// The coordinator's completion; aborts and commits on restore
-		// are published under the same kind.
-		if strings.Contains(e.Text, " complete:") {
+	case "checkpoint":
+		if strings.Contains(text, " complete:") {
 			return MarkCheckpoint, true
 		}
 	}
 	return "", false
 }
 
-// mark records e when it is a mark.
-func (tl *timeline) mark(e Event) {
-	kind, ok := MarkOf(e)
+// mark records an event when it is a mark; the lock is held.
+func (tl *timeline) mark(ms int64, kind, node, text string) {
+	k, ok := markKind(kind, text)
 	if !ok {
 		return
 	}
-	tl.mu.Lock()
-	defer tl.mu.Unlock()
 	if len(tl.t.Marks) >= TimelineMarks {
 		tl.t.MoreMarks++
 		return
 	}
-	tl.t.Marks = append(tl.t.Marks, TimelineMark{TimeMS: e.TimeMS, Kind: kind, Node: e.Node})
+	tl.t.Marks = append(tl.t.Marks, TimelineMark{TimeMS: ms, Kind: k, Node: node})
+}
+
+// readMarks takes the events published since the last call; the lock is
+// held.
+func (tl *timeline) readMarks() {
+	if tl.drain != nil {
+		tl.t.MoreMarks += tl.drain(tl.mark)
+	}
 }
 
 // sample records the ledger's totals at virtual time ms.
 func (tl *timeline) sample(ms int64, t LedgerTotals) {
 	tl.mu.Lock()
 	defer tl.mu.Unlock()
+	tl.readMarks()
 	s := &tl.t
 	if s.StepMS == 0 {
 		s.StepMS = timelineFirstMS
@@ -131,6 +145,7 @@ func (tl *timeline) sample(ms int64, t LedgerTotals) {
 func (tl *timeline) copy() Timeline {
 	tl.mu.Lock()
 	defer tl.mu.Unlock()
+	tl.readMarks()
 	t := tl.t
 	t.Samples = append([]TimelineSample(nil), t.Samples...)
 	t.Marks = append([]TimelineMark(nil), t.Marks...)

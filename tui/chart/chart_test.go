@@ -244,3 +244,30 @@ func TestTextHasBothCharts(t *testing.T) {
 		t.Error("nothing to chart, yet a chart")
 	}
 }
+
+// On a log axis, overheads three orders of magnitude apart spread out: a
+// run ten times another lies a third of the way further along, not
+// crushed against the origin.
+func TestScatterLogX(t *testing.T) {
+	pts := []Point{{X: 480, Y: 19, Mark: 'U'}, {X: 1200, Y: 14, Mark: 'P'}, {X: 1_100_000, Y: 0, Mark: 'A'}}
+	label := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	lines := Scatter(60, 10, pts, Axes{X: label, Y: label, LogX: true}, ASCII, nil)
+	checkBlock(t, "log scatter", lines, 60, 10, true)
+	col := func(r rune) int {
+		for _, l := range lines {
+			if x := strings.IndexRune(l, r); x >= 0 {
+				return x
+			}
+		}
+		t.Fatalf("no %c", r)
+		return 0
+	}
+	u, p, a := col('U'), col('P'), col('A')
+	// 100 … 10^7: five decades over the plot.
+	if !(u < p && p < a) || p-u < 3 || a-p < 20 {
+		t.Errorf("U %d P %d A %d:\n%s", u, p, a, strings.Join(lines, "\n"))
+	}
+	if last := lines[len(lines)-1]; !strings.Contains(last, "100") || !strings.Contains(last, "1e+07") {
+		t.Errorf("axis ends: %q", last)
+	}
+}

@@ -2,6 +2,7 @@ package chart
 
 import (
 	"cmp"
+	"math"
 	"slices"
 
 	"github.com/NimbleMarkets/ntcharts/canvas"
@@ -24,6 +25,10 @@ type Axes struct {
 	// Join draws a line through the points in order of x: a trade-off
 	// curve rather than separate runs.
 	Join bool
+	// LogX spaces the x axis by powers of ten, from the one at or below
+	// the smallest x (at least 1) to the one at or above the largest: for
+	// quantities orders of magnitude apart, as the schemes' overheads are.
+	LogX bool
 }
 
 // Scatter draws points on axes from 0 to a round number above the
@@ -36,18 +41,32 @@ func Scatter(w, h int, pts []Point, ax Axes, g Glyphs, l *Looks) []string {
 		return gr.lines(l)
 	}
 	var xmax, ymax float64
+	xmin := math.Inf(1)
 	for _, p := range pts {
 		xmax, ymax = max(xmax, p.X), max(ymax, p.Y)
+		xmin = min(xmin, p.X)
 	}
-	xmax, ymax = niceCeil(xmax*1.05), niceCeil(ymax*1.05)
+	xlo, xhi := 0.0, niceCeil(xmax*1.05) // the x axis's ends
+	xOf := func(x float64) float64 { return x - xlo }
+	if ax.LogX {
+		xlo = math.Floor(math.Log10(max(xmin, 1)))
+		xhi = max(math.Ceil(math.Log10(max(xmax, 1))), xlo+1)
+		xOf = func(x float64) float64 { return math.Log10(max(x, 1)) - xlo }
+	}
+	ymax = niceCeil(ymax * 1.05)
 	ylabels := []string{ax.Y(ymax), ax.Y(0)}
 	if h >= 7 {
 		ylabels = []string{ax.Y(ymax), ax.Y(ymax / 2), ax.Y(0)}
 	}
-	xlabels := []string{ax.X(0), ax.X(xmax)}
-	if ax.XName != "" {
-		xlabels = []string{ax.X(0), ax.XName, ax.X(xmax)}
+	lo, hi := xlo, xhi
+	if ax.LogX {
+		lo, hi = math.Pow(10, xlo), math.Pow(10, xhi)
 	}
+	xlabels := []string{ax.X(lo), ax.X(hi)}
+	if ax.XName != "" {
+		xlabels = []string{ax.X(lo), ax.XName, ax.X(hi)}
+	}
+	span := xhi - xlo
 	f := gr.axes(w, ylabels, xlabels)
 	if f.w < 2 {
 		return gr.lines(l)
@@ -56,12 +75,12 @@ func Scatter(w, h int, pts []Point, ax Axes, g Glyphs, l *Looks) []string {
 		sorted := slices.SortedStableFunc(slices.Values(pts), func(a, b Point) int { return cmp.Compare(a.X, b.X) })
 		line := make([]canvas.Float64Point, len(sorted))
 		for i, p := range sorted {
-			line[i] = canvas.Float64Point{X: p.X, Y: p.Y}
+			line[i] = canvas.Float64Point{X: xOf(p.X), Y: p.Y}
 		}
-		gr.curve(f.x0, f.y0, f.w, f.h, 0, xmax, 0, ymax, line, Axis, g.theory)
+		gr.curve(f.x0, f.y0, f.w, f.h, 0, span, 0, ymax, line, Axis, g.theory)
 	}
 	for _, p := range pts {
-		gr.set(f.x0+cellX(p.X, xmax, f.w), f.y0+cellY(p.Y, ymax, f.h), p.Mark, p.Class)
+		gr.set(f.x0+cellX(xOf(p.X), span, f.w), f.y0+cellY(p.Y, ymax, f.h), p.Mark, p.Class)
 	}
 	return gr.lines(l)
 }

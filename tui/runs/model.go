@@ -183,7 +183,7 @@ func (m Model) haBody(w, h int) []string {
 	chartH, rows := layout(h, len(rs))
 	bytes := func(v float64) string { return draw.Bytes(int64(v)) }
 	secs := func(v float64) string { return seconds(int64(v)) }
-	out := chart.Scatter(w, chartH, pts, chart.Axes{X: bytes, Y: secs, XName: "overhead while nothing fails"}, m.glyphs, m.looks)
+	out := chart.Scatter(w, chartH, pts, chart.Axes{X: bytes, Y: secs, XName: "overhead while nothing fails (log)", LogX: true}, m.glyphs, m.looks)
 	legend := m.st.Muted.Render("U upstream backup · P passive standby · A active standby; y recovery time")
 	out = append(out, legend, "")
 	out = append(out, m.st.Muted.Render(fmt.Sprintf("%-4s %-16s %10s %10s %9s", "run", "scheme", "overhead", "recovery", "replayed")))
