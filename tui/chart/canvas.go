@@ -25,7 +25,6 @@ import (
 	"github.com/NimbleMarkets/ntcharts/canvas/graph"
 	"github.com/NimbleMarkets/ntcharts/canvas/runes"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
 )
 
 // Class is what a cell shows, which decides its look.
@@ -44,7 +43,6 @@ const (
 	Killed           // a node died
 	Restarted        // a replacement took over
 	Checkpoint       // a checkpoint completed
-	Highlight        // the latest run
 	classes
 )
 
@@ -235,16 +233,6 @@ func (gr *grid) lines(l *Looks) []string {
 		out[y] = b.String()
 	}
 	return out
-}
-
-// Fit pads or cuts a rendered line to w cells.
-func Fit(s string, w int) string {
-	if n := ansi.StringWidth(s); n < w {
-		return s + strings.Repeat(" ", w-n)
-	} else if n > w {
-		return ansi.Truncate(s, w, "")
-	}
-	return s
 }
 
 // PointGlyph is the mark of a measured point; Kill, Restart and

@@ -23,7 +23,6 @@ func LooksFor(st *styles.Styles) *Looks {
 		Killed:     st.Killed,
 		Restarted:  st.OK,
 		Checkpoint: st.Accent,
-		Highlight:  st.Bold,
 	})
 }
 
