@@ -1,6 +1,10 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/streamlab/streamlab/engine/bus"
+)
 
 // activeStandby runs a replica of every node on the same input, its output
 // held back: a failed node's replica takes over at once with nothing to
@@ -74,7 +78,7 @@ func (a *activeStandby) takeOver(n *node, now int64) {
 	}
 	n.rep, n.standby = nil, false
 	rc.restarted++
-	rc.eventAt(now, EventNodeRestarted, n.name, fmt.Sprintf("%s failed; its active standby took over at once, with nothing to replay", n.name), 0)
+	rc.eventAt(now, bus.EventNodeRestarted, n.name, fmt.Sprintf("%s failed; its active standby took over at once, with nothing to replay", n.name), 0)
 	delay, err := rc.backoff.onFailure(now)
 	if err != nil {
 		r.fail(fmt.Errorf("%s failed and %w", n.name, err))

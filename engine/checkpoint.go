@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"sync"
+
+	"github.com/streamlab/streamlab/engine/bus"
 )
 
 // stateful operators can be snapshotted at a barrier and restored.
@@ -133,7 +135,7 @@ func (c *coordinator) complete(cp *checkpoint) {
 	c.completed++
 	c.totalBytes += cp.bytes
 	c.txn = cp.id + 1
-	c.r.bus.Publish(Event{TimeMS: c.r.sinkTime(), Kind: EventCheckpoint, N: cp.id,
+	c.r.bus.Publish(bus.Event{TimeMS: c.r.sinkTime(), Kind: bus.EventCheckpoint, N: cp.id,
 		Text: fmt.Sprintf("checkpoint %d complete: source offset %d, %d bytes of state", cp.id, cp.at.off, cp.bytes)})
 	c.notifyComplete(cp.id)
 }
@@ -194,7 +196,7 @@ func (c *coordinator) resolvePending(ts *tableSink) {
 			for _, b := range c.batches[t] {
 				r.ledgerApply(b)
 			}
-			r.bus.Publish(Event{TimeMS: r.rec.now(), Kind: EventCheckpoint, N: t,
+			r.bus.Publish(bus.Event{TimeMS: r.rec.now(), Kind: bus.EventCheckpoint, N: t,
 				Text: fmt.Sprintf("transaction %d committed on restore: checkpoint %d had completed before the sink could commit it", t, t)})
 			continue
 		}
@@ -211,7 +213,7 @@ func (c *coordinator) abortPending(why string) {
 	for _, id := range slices.Sorted(maps.Keys(c.pending)) {
 		delete(c.pending, id)
 		c.aborted++
-		c.r.bus.Publish(Event{TimeMS: c.r.rec.now(), Kind: EventCheckpoint, N: id, Text: fmt.Sprintf("checkpoint %d aborted: %s", id, why)})
+		c.r.bus.Publish(bus.Event{TimeMS: c.r.rec.now(), Kind: bus.EventCheckpoint, N: id, Text: fmt.Sprintf("checkpoint %d aborted: %s", id, why)})
 	}
 }
 

@@ -208,11 +208,19 @@ func (n *node) inputDown(i int, out router, hold bool) {
 // inputUp lets a replacement sender join at epoch. Markers it missed while
 // down never come, so it counts as level with this node when it is ahead:
 // its next marker then completes the alignment it takes part in.
-func (n *node) inputUp(i int, epoch int64) {
+//
+// What the dead sender delivered after a marker this node had not aligned
+// yet is still held back; it is handled now, before anything the
+// replacement sends, as a channel delivers in order: otherwise a window's
+// stale count from the dead sender would overwrite its replacement's.
+func (n *node) inputUp(i int, epoch int64, out router) {
 	n.alive[i], n.frozen[i] = true, false
 	n.marks[i] = min(epoch, n.epoch)
 	n.kinds[i] = element{}
 	n.inWM[i] = math.MinInt64
+	if out != nil {
+		n.release(out)
+	}
 }
 
 // stage is one operator of the job with its parallel nodes.

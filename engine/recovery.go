@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/streamlab/streamlab/engine/bus"
 )
 
 // JobManager is the name `kill` and `restart` use for the coordinator.
@@ -101,14 +103,14 @@ func (rc *recovery) now() int64 {
 	return max(rc.r.cur.now(), rc.floor)
 }
 
-func (rc *recovery) event(kind EventKind, node, text string, n int64) {
+func (rc *recovery) event(kind bus.EventKind, node, text string, n int64) {
 	rc.eventAt(rc.now(), kind, node, text, n)
 }
 
 // eventAt publishes an event that happened at virtual time at (a failure
 // or a restart), which may lie behind how far the source has read.
-func (rc *recovery) eventAt(at int64, kind EventKind, node, text string, n int64) {
-	rc.r.bus.Publish(Event{TimeMS: at, Kind: kind, Node: node, N: n, Text: text})
+func (rc *recovery) eventAt(at int64, kind bus.EventKind, node, text string, n int64) {
+	rc.r.bus.Publish(bus.Event{TimeMS: at, Kind: kind, Node: node, N: n, Text: text})
 }
 
 // lookup finds a node by name.
@@ -196,7 +198,7 @@ func (rc *recovery) commitArrived(n *node, id int64) {
 	for i, k := range rc.kills {
 		if k.atCommit && k.node == n {
 			rc.kills = append(rc.kills[:i], rc.kills[i+1:]...)
-			rc.event(EventCheckpoint, n.name, fmt.Sprintf("checkpoint %d completed, but %s dies before it commits transaction %d", id, n.name, id), id)
+			rc.event(bus.EventCheckpoint, n.name, fmt.Sprintf("checkpoint %d completed, but %s dies before it commits transaction %d", id, n.name, id), id)
 			rc.killAtTime(n, rc.reached(n))
 			return
 		}
@@ -288,7 +290,7 @@ func (rc *recovery) killWith(n *node, now int64, cause error) {
 	if cause != nil {
 		text = fmt.Sprintf("%s failed after %d records: %v", n.name, n.counts.In, cause)
 	}
-	rc.eventAt(now, EventNodeKilled, n.name, text, n.counts.In)
+	rc.eventAt(now, bus.EventNodeKilled, n.name, text, n.counts.In)
 	delay, err := rc.backoff.onFailure(now)
 	if err != nil {
 		if cause != nil {
@@ -309,7 +311,7 @@ func (rc *recovery) killWith(n *node, now int64, cause error) {
 	if p.manual {
 		how = fmt.Sprintf("standalone: it stays down until `restart %s` (then %s waits %d ms)", n.name, r.cfg.Restart.Kind, delay)
 	}
-	rc.eventAt(now, EventRestartScheduled, n.name, how, p.at-now)
+	rc.eventAt(now, bus.EventRestartScheduled, n.name, how, p.at-now)
 }
 
 // lose drops a node's state, queue and held input; the inputs of its
@@ -340,7 +342,7 @@ func (rc *recovery) lose(n *node) {
 	if n.stage+1 < len(r.g.stages) {
 		for _, d := range r.g.downstream(n) {
 			if !d.dead && r.det != nil {
-				d.inputDown(r.g.inputIndex(n), r.det.routers[r.det.index[d]], rc.s.holdsWatermark())
+				d.inputDown(r.g.inputIndex(n), rc.router(d), rc.s.holdsWatermark())
 			}
 		}
 	}
@@ -389,7 +391,7 @@ func (rc *recovery) killJobManager() {
 	rc.floor = now
 	rc.failures++
 	if r.cfg.JobManagerHA != JobManagerHAStandby {
-		rc.event(EventNodeKilled, JobManager, "the job manager died with high availability off", 0)
+		rc.event(bus.EventNodeKilled, JobManager, "the job manager died with high availability off", 0)
 		r.fail(errors.New("the job manager died and high availability is off (Flink's high-availability.type: NONE): the job manager is a single point of failure, and its job fails with it; with a standby job manager (high-availability.type: kubernetes or zookeeper; here `set jobmanager.ha standby`) a new leader would restart the job from its latest completed checkpoint"))
 		return
 	}
@@ -405,7 +407,7 @@ func (rc *recovery) killJobManager() {
 	// The restart of the whole job replaces whatever single restarts were
 	// waiting.
 	rc.restarts = append(rc.restarts[:0], plan{jm: true, whole: true, at: now + r.cfg.Lease.Milliseconds(), failedAt: now})
-	rc.event(EventNodeKilled, JobManager, fmt.Sprintf("the job manager died: its tasks are cancelled and checkpoints in progress aborted; a standby becomes leader once the lease of %s has run out", r.cfg.Lease), 0)
+	rc.event(bus.EventNodeKilled, JobManager, fmt.Sprintf("the job manager died: its tasks are cancelled and checkpoints in progress aborted; a standby becomes leader once the lease of %s has run out", r.cfg.Lease), 0)
 }
 
 // due carries out one restart whose time has come, if any.
@@ -418,7 +420,7 @@ func (rc *recovery) due() bool {
 		rc.restarts = append(rc.restarts[:i], rc.restarts[i+1:]...)
 		if p.standby {
 			p.up()
-			rc.event(EventNodeRestarted, p.node.name, fmt.Sprintf("a new active standby for %s is up", p.node.name), 0)
+			rc.event(bus.EventNodeRestarted, p.node.name, fmt.Sprintf("a new active standby for %s is up", p.node.name), 0)
 			return true
 		}
 		// The restart happens at its time in the model, even when the
@@ -433,7 +435,7 @@ func (rc *recovery) due() bool {
 		if p.jm {
 			rc.jmDown = false
 			rc.electionMS += up - p.failedAt
-			rc.event(EventLeaderElected, JobManager, fmt.Sprintf("a standby job manager became leader after %d ms and restarts the job", up-p.failedAt), up-p.failedAt)
+			rc.event(bus.EventLeaderElected, JobManager, fmt.Sprintf("a standby job manager became leader after %d ms and restarts the job", up-p.failedAt), up-p.failedAt)
 		}
 		switch {
 		case p.whole:
@@ -481,7 +483,16 @@ func (rc *recovery) replace(n *node, at int64) {
 	replayed, text := rc.s.replay(n)
 	rc.replayed += replayed
 	rc.timeMS += replayed * 1000 / int64(r.spec.Source.Rate)
-	rc.event(EventNodeRestarted, n.name, text, replayed)
+	rc.event(bus.EventNodeRestarted, n.name, text, replayed)
+}
+
+// router is where d's output goes under the deterministic executor; the
+// concurrent one recovers only between admissions, with nothing held.
+func (rc *recovery) router(d *node) router {
+	if rc.r.det == nil {
+		return nil
+	}
+	return rc.r.det.routers[rc.r.det.index[d]]
 }
 
 // join tells a node's downstream nodes that it is back.
@@ -489,7 +500,7 @@ func (rc *recovery) join(n *node) {
 	r := rc.r
 	for _, d := range r.g.downstream(n) {
 		if !d.dead {
-			d.inputUp(r.g.inputIndex(n), n.epoch)
+			d.inputUp(r.g.inputIndex(n), n.epoch, rc.router(d))
 		}
 	}
 	// What it replays or receives from now on would otherwise wait for the
@@ -508,7 +519,7 @@ func (rc *recovery) replaceSource(n *node, at int64) {
 	n.epoch = r.cur.seq
 	replayed := rc.s.restartSource(at)
 	rc.join(n)
-	rc.event(EventNodeRestarted, n.name, fmt.Sprintf("source replaced: reading the log from offset %d, %d records again", r.cur.off, replayed), replayed)
+	rc.event(bus.EventNodeRestarted, n.name, fmt.Sprintf("source replaced: reading the log from offset %d, %d records again", r.cur.off, replayed), replayed)
 }
 
 // skipDowntime moves the source past what arrived while it was down, up to
@@ -555,7 +566,7 @@ func (rc *recovery) restoreAll(at int64) {
 	replayed, how := rc.s.restartJob(at)
 	rc.replayed += replayed
 	rc.timeMS += replayed * 1000 / int64(r.spec.Source.Rate)
-	rc.event(EventNodeRestarted, JobManager, how, replayed)
+	rc.event(bus.EventNodeRestarted, JobManager, how, replayed)
 }
 
 // recovering reports whether recovery is under way: a node is down, or the

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/streamlab/streamlab/engine/bus"
 	"github.com/streamlab/streamlab/engine/jobspec"
 )
 
@@ -269,14 +270,14 @@ func TestCrashLoopFailuresFollowTheirRestarts(t *testing.T) {
 	var delays []int64
 	for _, e := range events {
 		switch e.Kind {
-		case EventNodeKilled:
+		case bus.EventNodeKilled:
 			if e.TimeMS <= last {
 				t.Fatalf("a failure at %d ms does not follow the restart or failure at %d ms", e.TimeMS, last)
 			}
 			killedAt, last = e.TimeMS, e.TimeMS
-		case EventRestartScheduled:
+		case bus.EventRestartScheduled:
 			delays = append(delays, e.N)
-		case EventNodeRestarted:
+		case bus.EventNodeRestarted:
 			if e.TimeMS < killedAt {
 				t.Fatalf("a restart at %d ms comes before its failure at %d ms", e.TimeMS, killedAt)
 			}

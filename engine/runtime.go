@@ -10,6 +10,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/streamlab/streamlab/engine/bus"
 	"github.com/streamlab/streamlab/engine/filter"
 	"github.com/streamlab/streamlab/engine/jobspec"
 	"github.com/streamlab/streamlab/engine/table"
@@ -38,7 +39,7 @@ type Runtime struct {
 	writer sinkWriter
 	ref    *chain
 	ledger *Ledger
-	bus    *Bus
+	bus    *bus.Bus
 	det    *detExec
 	rec    *recovery
 	state  string
@@ -95,7 +96,7 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 		return nil, err
 	}
 	events := !aggregates(spec)
-	r := &Runtime{spec: spec, cfg: cfg, src: src, bus: &Bus{}, state: StateRunning, wmOut: math.MinInt64}
+	r := &Runtime{spec: spec, cfg: cfg, src: src, bus: &bus.Bus{}, state: StateRunning, wmOut: math.MinInt64}
 	r.cur = newCursor(src, &admissions{runEnd: -1}, spec.Source.Trigger, spec.Source.Watermark)
 	var w sinkWriter = &logSink{}
 	if cfg.Sink == SinkTable {
@@ -153,7 +154,7 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 	}
 	r.semantics, r.ha, r.note = semantics, ha, note
 	r.noDriver = MissingDriver(spec)
-	r.bus.Publish(Event{Kind: EventJobStarted, Text: fmt.Sprintf("job %s started (seed %d, %s executor)", spec.Name, cfg.Seed, cfg.Executor)})
+	r.bus.Publish(bus.Event{Kind: bus.EventJobStarted, Text: fmt.Sprintf("job %s started (seed %d, %s executor)", spec.Name, cfg.Seed, cfg.Executor)})
 	return r, nil
 }
 
@@ -172,7 +173,7 @@ func (r *Runtime) newOp(op jobspec.Operator) (operator, error) {
 }
 
 // Bus is where the runtime publishes what happens.
-func (r *Runtime) Bus() *Bus { return r.bus }
+func (r *Runtime) Bus() *bus.Bus { return r.bus }
 
 // Spec is the job being run.
 func (r *Runtime) Spec() jobspec.Spec { return r.spec }
@@ -199,12 +200,12 @@ func (r *Runtime) committed(batch []Record) {
 	} else {
 		r.ledgerApply(batch)
 	}
-	r.bus.Publish(Event{TimeMS: r.sinkTime(), Kind: EventBatchCommitted, Node: kindSink, N: r.sink.batches,
+	r.bus.Publish(bus.Event{TimeMS: r.sinkTime(), Kind: bus.EventBatchCommitted, Node: kindSink, N: r.sink.batches,
 		Text: fmt.Sprintf("batch %d committed: %d rows", r.sink.batches, len(batch))})
 	sinkNode := r.g.nodes[len(r.g.nodes)-1]
 	if sinkNode.wm > r.wmOut && sinkNode.wm != math.MinInt64 {
 		r.wmOut = sinkNode.wm
-		r.bus.Publish(Event{TimeMS: r.sinkTime(), Kind: EventWatermark, Node: kindSink, N: sinkNode.wm,
+		r.bus.Publish(bus.Event{TimeMS: r.sinkTime(), Kind: bus.EventWatermark, Node: kindSink, N: sinkNode.wm,
 			Text: "watermark " + time.UnixMilli(sinkNode.wm).UTC().Format("15:04:05")})
 	}
 }
@@ -224,7 +225,7 @@ func (r *Runtime) fail(err error) {
 		return
 	}
 	r.state, r.err = StateFailed, err
-	r.bus.Publish(Event{TimeMS: r.cur.clock, Kind: EventJobFailed, Text: "job failed: " + err.Error()})
+	r.bus.Publish(bus.Event{TimeMS: r.cur.clock, Kind: bus.EventJobFailed, Text: "job failed: " + err.Error()})
 }
 
 // Admit lets n more records into the source (fewer if a replayed file runs
@@ -250,7 +251,7 @@ func (r *Runtime) admitted(from, n int64) {
 			r.late++
 		}
 	}
-	r.bus.Publish(Event{TimeMS: r.cur.clock, Kind: EventAdmitted, Node: kindSource, N: n,
+	r.bus.Publish(bus.Event{TimeMS: r.cur.clock, Kind: bus.EventAdmitted, Node: kindSource, N: n,
 		Text: fmt.Sprintf("%d records admitted (offsets %d–%d)", n, from, from+n-1)})
 }
 
@@ -304,13 +305,13 @@ func (r *Runtime) Run(ctx context.Context) error {
 		return err
 	}
 	r.checkSink()
-	r.bus.Publish(Event{TimeMS: r.cur.clock, Kind: EventRunQuiet, N: r.cur.off, Text: fmt.Sprintf("quiet at offset %d", r.cur.off)})
+	r.bus.Publish(bus.Event{TimeMS: r.cur.clock, Kind: bus.EventRunQuiet, N: r.cur.off, Text: fmt.Sprintf("quiet at offset %d", r.cur.off)})
 	for _, k := range r.rec.kills {
 		text := fmt.Sprintf("kill %s at %d has not fired: %s has processed %d records so far", k.node.name, k.at, k.node.name, k.node.counts.In)
 		if k.atCommit {
 			text = fmt.Sprintf("kill %s at commit has not fired: no checkpoint has completed since", k.node.name)
 		}
-		r.bus.Publish(Event{TimeMS: r.cur.clock, Kind: EventKillUnfired, Node: k.node.name, N: k.at, Text: text})
+		r.bus.Publish(bus.Event{TimeMS: r.cur.clock, Kind: bus.EventKillUnfired, Node: k.node.name, N: k.at, Text: text})
 	}
 	return r.err
 }
@@ -359,7 +360,7 @@ func (r *Runtime) checkSink() {
 	}
 	if d := r.droppedLate(); d > r.drops {
 		r.drops = d
-		r.bus.Publish(Event{TimeMS: r.cur.clock, Kind: EventDroppedLate, N: d, Text: fmt.Sprintf("%d records dropped late so far", d)})
+		r.bus.Publish(bus.Event{TimeMS: r.cur.clock, Kind: bus.EventDroppedLate, N: d, Text: fmt.Sprintf("%d records dropped late so far", d)})
 	}
 }
 

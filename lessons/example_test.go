@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/engine/bus"
 	"github.com/streamlab/streamlab/engine/lab"
 	"github.com/streamlab/streamlab/engine/script"
 	"github.com/streamlab/streamlab/lessons"
@@ -19,7 +19,7 @@ func ExampleTracker() {
 
 	sess := lab.NewSession("lab", lab.Options{})
 	defer sess.Close()
-	var sub *engine.Subscription
+	var sub *bus.Subscription
 	// The lesson's fourth step needs a new session; this one does three.
 	for i, line := range []string{"job clicks", "set semantics at-most-once", "kill count[1] at 1200", "run 3000", "run 30s"} {
 		c, _ := script.ParseLine("lab", i+1, line)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/engine/bus"
 	"github.com/streamlab/streamlab/engine/lab"
 	"github.com/streamlab/streamlab/engine/script"
 )
@@ -15,7 +16,7 @@ import (
 // was rejected with an error containing Rejected.
 type Goal struct {
 	Expects  []Expect
-	Event    engine.EventKind
+	Event    bus.EventKind
 	Node     string
 	Rejected string
 }
@@ -73,7 +74,7 @@ func (g Goal) Met(o Observation) bool {
 	return true
 }
 
-func containsEvent(events []engine.Event, kind engine.EventKind, node string) bool {
+func containsEvent(events []bus.Event, kind bus.EventKind, node string) bool {
 	for _, e := range events {
 		if e.Kind == kind && (node == "" || e.Node == node) {
 			return true

@@ -9,7 +9,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/engine/bus"
 	"github.com/streamlab/streamlab/engine/script"
 )
 
@@ -264,10 +264,10 @@ func (d *decoder) steps(n *yaml.Node) ([]Step, error) {
 }
 
 // eventKinds are the engine events a goal can wait for.
-var eventKinds = []engine.EventKind{
-	engine.EventJobStarted, engine.EventAdmitted, engine.EventBatchCommitted, engine.EventWatermark,
-	engine.EventDroppedLate, engine.EventRunQuiet, engine.EventJobFailed, engine.EventNodeKilled,
-	engine.EventRestartScheduled, engine.EventNodeRestarted, engine.EventCheckpoint, engine.EventLeaderElected,
+var eventKinds = []bus.EventKind{
+	bus.EventJobStarted, bus.EventAdmitted, bus.EventBatchCommitted, bus.EventWatermark,
+	bus.EventDroppedLate, bus.EventRunQuiet, bus.EventJobFailed, bus.EventNodeKilled,
+	bus.EventRestartScheduled, bus.EventNodeRestarted, bus.EventCheckpoint, bus.EventLeaderElected,
 }
 
 func (d *decoder) goal(n *yaml.Node, what string) (Goal, error) {
@@ -302,14 +302,14 @@ func (d *decoder) goal(n *yaml.Node, what string) (Goal, error) {
 		if err != nil {
 			return Goal{}, err
 		}
-		if !slices.Contains(eventKinds, engine.EventKind(kind)) {
+		if !slices.Contains(eventKinds, bus.EventKind(kind)) {
 			names := make([]string, len(eventKinds))
 			for i, k := range eventKinds {
 				names[i] = string(k)
 			}
 			return Goal{}, d.errAt(kn, "%s: unknown event %q; expected one of %s", what, kind, strings.Join(names, ", "))
 		}
-		g.Event = engine.EventKind(kind)
+		g.Event = bus.EventKind(kind)
 	}
 	if nn := f["node"]; nn != nil {
 		if g.Event == "" {

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/engine/bus"
 	"github.com/streamlab/streamlab/engine/lab"
 	"github.com/streamlab/streamlab/engine/script"
 )
@@ -21,7 +22,7 @@ type runner struct {
 	line int
 	sess *lab.Session
 	rt   *engine.Runtime
-	sub  *engine.Subscription
+	sub  *bus.Subscription
 }
 
 // fresh replaces the session with a new one.

@@ -1,6 +1,10 @@
 package lessons
 
-import "github.com/streamlab/streamlab/engine"
+import (
+	"github.com/streamlab/streamlab/engine"
+
+	"github.com/streamlab/streamlab/engine/bus"
+)
 
 // Observation is what the step checker sees of the live session at one
 // moment: the session's report (nil before its job has run), the engine
@@ -10,7 +14,7 @@ import "github.com/streamlab/streamlab/engine"
 // happened in.
 type Observation struct {
 	Report   *engine.Report
-	Events   []engine.Event
+	Events   []bus.Event
 	Rejected []Rejection
 	Session  int
 }
@@ -31,7 +35,7 @@ type Tracker struct {
 	// seen holds the events observed since the current step began: a
 	// step's event (a leader elected) and its expectations (the sink
 	// correct again) may hold at different moments of a played run.
-	seen    []engine.Event
+	seen    []bus.Event
 	session int
 }
 
@@ -86,7 +90,7 @@ func (t *Tracker) Observe(o Observation) []int {
 
 // wanted reports whether e is an event the current step's goal waits for;
 // only those are kept between observations.
-func (t *Tracker) wanted(e engine.Event) bool {
+func (t *Tracker) wanted(e bus.Event) bool {
 	if t.Finished() {
 		return false
 	}

@@ -5,6 +5,7 @@ import (
 	"testing/fstest"
 
 	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/engine/bus"
 	"github.com/streamlab/streamlab/lessons"
 )
 
@@ -74,7 +75,7 @@ func report(semantics string, lost int64) *engine.Report {
 func TestTrackerFollowsStepsInOrder(t *testing.T) {
 	l := mustLoad(t, trackerMeta)
 	tr := lessons.NewTracker(l, 0)
-	killed := []engine.Event{{Kind: engine.EventNodeKilled, Node: "count[1]"}}
+	killed := []bus.Event{{Kind: bus.EventNodeKilled, Node: "count[1]"}}
 
 	// The event without the condition, and the condition without the
 	// event, do not finish the step.
@@ -84,7 +85,7 @@ func TestTrackerFollowsStepsInOrder(t *testing.T) {
 	if got := tr.Observe(lessons.Observation{Report: report("at-most-once", 0), Session: 2}); len(got) != 0 {
 		t.Fatalf("finished %v without the event in this session", got)
 	}
-	wrongNode := []engine.Event{{Kind: engine.EventNodeKilled, Node: "count[0]"}}
+	wrongNode := []bus.Event{{Kind: bus.EventNodeKilled, Node: "count[0]"}}
 	if got := tr.Observe(lessons.Observation{Report: report("at-most-once", 0), Events: wrongNode}); len(got) != 0 {
 		t.Fatalf("finished %v on another node's event", got)
 	}
@@ -189,7 +190,7 @@ func TestExpectComparesLikeTheLabScript(t *testing.T) {
 func TestTrackerRemembersAnEventWithinItsSession(t *testing.T) {
 	l := mustLoad(t, trackerMeta)
 	tr := lessons.NewTracker(l, 0)
-	killed := []engine.Event{{Kind: engine.EventNodeKilled, Node: "count[1]"}}
+	killed := []bus.Event{{Kind: bus.EventNodeKilled, Node: "count[1]"}}
 	if got := tr.Observe(lessons.Observation{Events: killed, Session: 4}); len(got) != 0 {
 		t.Fatalf("finished %v without a report", got)
 	}

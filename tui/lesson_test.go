@@ -260,3 +260,41 @@ func TestConfigurationExerciseGradesSetLines(t *testing.T) {
 		t.Fatalf("a recording keeps every line but the seed: %q", got)
 	}
 }
+
+// TestGoldenLessonTable is lesson 8's text where it lays out Flink's
+// restart strategies, a table in the lesson's Markdown: drawn as a table
+// in the widest pane (200×50), and in a pane too narrow for its columns
+// as a list, a row an item and its cells nested items named by their
+// column.
+func TestGoldenLessonTable(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}, {200, 50}} {
+		m, _, _ := lessonModel(t, "8", size.w, size.h)
+		for range paneCount {
+			if m.Focus() == PaneLesson {
+				break
+			}
+			m, _ = press(t, m, "tab")
+		}
+		text := plain(m.guide.Text())
+		at := strings.Index(text, "Restart strategies")
+		if at < 0 {
+			t.Fatalf("%dx%d: no table's heading in the lesson:\n%s", size.w, size.h, text)
+		}
+		for range strings.Count(text[:at], "\n") {
+			m, _ = press(t, m, "down")
+		}
+		view := m.View()
+		checkSize(t, view, size.w, size.h)
+		shown := plain(view)
+		wants := []string{"Restart strategies", "• `none`", "gives up: at the first", "`fixed-delay`"}
+		if size.w >= 200 {
+			wants = []string{"Restart strategies", "strategy            │ parameters (defaults) │ gives up", "─┼─", "`none`              │ —"}
+		}
+		for _, want := range wants {
+			if !strings.Contains(shown, want) {
+				t.Errorf("%dx%d: %q is not on screen:\n%s", size.w, size.h, want, shown)
+			}
+		}
+		golden(t, "lesson8_table_"+itoa(size.w)+"x"+itoa(size.h), view)
+	}
+}

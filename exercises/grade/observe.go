@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/engine/bus"
 	"github.com/streamlab/streamlab/exercises/pack"
 )
 
@@ -17,7 +18,7 @@ import (
 
 // observer keeps the tallies of one run's event log.
 type observer struct {
-	sub       *engine.Subscription
+	sub       *bus.Subscription
 	missed    int64
 	unread    int64 // batch events whose row count could not be read
 	kills     int64
@@ -45,7 +46,7 @@ func (o *observer) drain() {
 	o.missed += missed
 	for _, e := range evs {
 		switch e.Kind {
-		case engine.EventNodeKilled:
+		case bus.EventNodeKilled:
 			if e.Node == engine.JobManager {
 				o.jmKills++
 			} else {
@@ -54,7 +55,7 @@ func (o *observer) drain() {
 					o.killed = append(o.killed, e.Node)
 				}
 			}
-		case engine.EventNodeRestarted:
+		case bus.EventNodeRestarted:
 			o.restarts++ // a task, or the whole job restored by the job manager
 			if !strings.HasPrefix(e.Text, "source replaced") {
 				// A replaced source's N is the offset it reads from.
@@ -63,11 +64,11 @@ func (o *observer) drain() {
 			if e.N > 0 && !slices.Contains(o.replayed, e.Node) {
 				o.replayed = append(o.replayed, e.Node)
 			}
-		case engine.EventLeaderElected:
+		case bus.EventLeaderElected:
 			o.leaders++
-		case engine.EventJobFailed:
+		case bus.EventJobFailed:
 			o.failed = true
-		case engine.EventBatchCommitted:
+		case bus.EventBatchCommitted:
 			m := batchRows.FindStringSubmatch(e.Text)
 			if m == nil {
 				o.unread++

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/engine/bus"
 	"github.com/streamlab/streamlab/engine/lab"
 	"github.com/streamlab/streamlab/lessons"
 )
@@ -62,7 +63,7 @@ type Bridge struct {
 	// test that calls Handle and Tick).
 	sess     *lab.Session
 	rt       *engine.Runtime
-	sub      *engine.Subscription
+	sub      *bus.Subscription
 	gen      int64
 	seq      int64
 	lineNo   int
@@ -100,7 +101,7 @@ type Bridge struct {
 	dir         string
 	lesson      string
 	tracker     *lessons.Tracker
-	obsEvents   []engine.Event
+	obsEvents   []bus.Event
 	obsRejected []lessons.Rejection
 	needObs     bool
 	freshNeeded bool

@@ -2,6 +2,7 @@ package bridge
 
 import (
 	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/engine/bus"
 	"github.com/streamlab/streamlab/engine/filter"
 )
 
@@ -29,7 +30,7 @@ type Frame struct {
 	Settings map[string]string
 	// Events are the engine's bus events since the previous frame; Missed
 	// counts those dropped because the UI fell behind.
-	Events []engine.Event
+	Events []bus.Event
 	Missed int64
 	// Results answer the requests handled since the previous frame.
 	Results []Result

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/engine/bus"
 	"github.com/streamlab/streamlab/engine/lab"
 	"github.com/streamlab/streamlab/engine/script"
 	"github.com/streamlab/streamlab/lessons"
@@ -110,7 +110,7 @@ func (b *Bridge) observe() {
 			}
 			o.Events = evs[i : i+1]
 			if len(b.tracker.Observe(o)) > 0 {
-				b.obsEvents = append([]engine.Event(nil), evs[i+1:]...)
+				b.obsEvents = append([]bus.Event(nil), evs[i+1:]...)
 				b.stepFinished()
 				return
 			}

@@ -11,7 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/engine/bus"
 	"github.com/streamlab/streamlab/tui/bridge"
 	"github.com/streamlab/streamlab/tui/draw"
 	"github.com/streamlab/streamlab/tui/styles"
@@ -37,7 +37,7 @@ type Entry struct {
 	Text  string
 	// routine is the event kind of a routine entry (see routine); repeat
 	// counts the earlier ones it stands for.
-	routine engine.EventKind
+	routine bus.EventKind
 	repeat  int
 }
 
@@ -68,14 +68,14 @@ func (m *Model) SetFocused(f bool) { m.focused = f }
 
 // noisy are the event kinds that come once per admission: shown only when
 // verbose, or they would bury everything else.
-var noisy = map[engine.EventKind]bool{engine.EventAdmitted: true, engine.EventRunQuiet: true}
+var noisy = map[bus.EventKind]bool{bus.EventAdmitted: true, bus.EventRunQuiet: true}
 
 // routine are the event kinds that come with every micro-batch: a run of
 // them is collapsed into the latest of each kind with a count, so they do
 // not push a failure out of view.
-var routine = map[engine.EventKind]bool{
-	engine.EventBatchCommitted: true, engine.EventWatermark: true, engine.EventDroppedLate: true,
-	engine.EventKillUnfired: true,
+var routine = map[bus.EventKind]bool{
+	bus.EventBatchCommitted: true, bus.EventWatermark: true, bus.EventDroppedLate: true,
+	bus.EventKillUnfired: true,
 }
 
 // SetFrame appends the frame's request results, then the bus events they

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/engine/bus"
 	"github.com/streamlab/streamlab/tui/bridge"
 	"github.com/streamlab/streamlab/tui/styles"
 )
@@ -30,15 +30,15 @@ func TestEventsOrderAndCollapse(t *testing.T) {
 	m.SetSize(40, 12)
 	m.SetFrame(bridge.Frame{ClockMS: 1000, Playing: true,
 		Results: []bridge.Result{{Line: "kill count[1]"}},
-		Events: []engine.Event{
-			{TimeMS: 29_000, Kind: engine.EventBatchCommitted, Text: "batch 1 committed: 0 rows"},
-			{TimeMS: 29_000, Kind: engine.EventWatermark, Text: "watermark 12:00:01"},
-			{TimeMS: 900, Kind: engine.EventNodeKilled, Text: "count[1] killed"},
-			{TimeMS: 29_000, Kind: engine.EventBatchCommitted, Text: "batch 2 committed: 0 rows"},
-			{TimeMS: 29_000, Kind: engine.EventWatermark, Text: "watermark 12:00:02"},
-			{TimeMS: 29_000, Kind: engine.EventRunQuiet, Text: "quiet at offset 300"},
-			{TimeMS: 29_000, Kind: engine.EventAdmitted, Text: "100 records admitted"},
-			{TimeMS: 29_000, Kind: engine.EventBatchCommitted, Text: "batch 3 committed: 0 rows"},
+		Events: []bus.Event{
+			{TimeMS: 29_000, Kind: bus.EventBatchCommitted, Text: "batch 1 committed: 0 rows"},
+			{TimeMS: 29_000, Kind: bus.EventWatermark, Text: "watermark 12:00:01"},
+			{TimeMS: 900, Kind: bus.EventNodeKilled, Text: "count[1] killed"},
+			{TimeMS: 29_000, Kind: bus.EventBatchCommitted, Text: "batch 2 committed: 0 rows"},
+			{TimeMS: 29_000, Kind: bus.EventWatermark, Text: "watermark 12:00:02"},
+			{TimeMS: 29_000, Kind: bus.EventRunQuiet, Text: "quiet at offset 300"},
+			{TimeMS: 29_000, Kind: bus.EventAdmitted, Text: "100 records admitted"},
+			{TimeMS: 29_000, Kind: bus.EventBatchCommitted, Text: "batch 3 committed: 0 rows"},
 		}})
 	got := strings.Join(texts(m), " | ")
 	want := "> kill count[1] | batch 1 committed: 0 rows | watermark 12:00:01 | count[1] killed | watermark 12:00:02 | batch 3 committed: 0 rows"

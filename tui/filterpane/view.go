@@ -102,15 +102,6 @@ func (m Model) exact(w int) []string {
 	return out
 }
 
-// short drops the first word of a label ("false drops" → "drops") in a
-// pane narrower than 26 cells.
-func short(label string, w int) string {
-	if _, rest, ok := strings.Cut(label, " "); ok && w < 26 {
-		return rest
-	}
-	return label
-}
-
 // expected writes the formula's expected false drops: 35.2, 962, 12k.
 func expected(e float64) string {
 	if e < 100 {
@@ -209,9 +200,10 @@ func (m Model) statLines(w int) []statLine {
 			{fmt.Sprintf("m %d · k %d · n %s", s.M, s.K, draw.Count(s.Inserted)), 9},
 			{m.kv("fill", fill, w), 3},
 			{m.kv("rate now", est, w), 8},
-			{m.kv(short(drops, w), falses+st.Muted.Render(" · exp ")+expected(s.ExpectedFalseDrops), w), 5},
+			{m.kv(drops, falses+" / "+draw.Count(s.Firsts), w), 6},
+			{m.kv("expected", expected(s.ExpectedFalseDrops)+st.Muted.Render(" by formula"), w), 5},
 			{m.kv("mem", draw.Bytes(s.Bytes)+dot+bitsPerID(s.BitsPerElement), w), 7},
-			{m.kv("exact", draw.Bytes(s.ExactBytes)+dot+bitsPerID(s.ExactBitsPerElement), w), 6},
+			{m.kv("exact", draw.Bytes(s.ExactBytes)+dot+bitsPerID(s.ExactBitsPerElement), w), 4},
 		}
 	}
 	inserted := draw.Count(s.Inserted) + " ids"

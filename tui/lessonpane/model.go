@@ -17,12 +17,14 @@ import (
 	"github.com/streamlab/streamlab/exercises/grade"
 	"github.com/streamlab/streamlab/exercises/pack"
 	"github.com/streamlab/streamlab/lessons"
+	"github.com/streamlab/streamlab/tui/markdown"
 	"github.com/streamlab/streamlab/tui/styles"
 )
 
 // Model is the lesson pane.
 type Model struct {
 	st      *styles.Styles
+	md      *markdown.Renderer
 	keys    KeyMap
 	ansKeys AnswerKeyMap
 	w, h    int
@@ -53,7 +55,7 @@ func New(st *styles.Styles) Model {
 	in.Prompt = "answer> "
 	in.PromptStyle = st.Prompt
 	in.CharLimit = 40
-	return Model{st: st, keys: DefaultKeyMap(), ansKeys: DefaultAnswerKeyMap(), input: in, vp: viewport.New(0, 0)}
+	return Model{st: st, md: markdown.ForLab(st.Theme), keys: DefaultKeyMap(), ansKeys: DefaultAnswerKeyMap(), input: in, vp: viewport.New(0, 0)}
 }
 
 // Keys is the pane's key map, with the keys that do nothing now disabled.
@@ -81,7 +83,7 @@ func (m *Model) SetFocused(f bool) { m.focused = f }
 // OpenLesson shows lesson l, done steps finished; checked says its check
 // was answered right before.
 func (m *Model) OpenLesson(l *lessons.Lesson, done int, checked bool) {
-	*m = Model{st: m.st, keys: m.keys, ansKeys: m.ansKeys, w: m.w, h: m.h, focused: m.focused,
+	*m = Model{st: m.st, md: m.md, keys: m.keys, ansKeys: m.ansKeys, w: m.w, h: m.h, focused: m.focused,
 		vp: viewport.New(0, 0), input: m.input, lesson: l, done: done, checked: checked, hints: map[int]int{}, lastStep: -1}
 	m.input.Reset()
 	m.input.Blur()
@@ -90,7 +92,7 @@ func (m *Model) OpenLesson(l *lessons.Lesson, done int, checked bool) {
 
 // OpenExercise shows exercise ex's task.
 func (m *Model) OpenExercise(ex *pack.Exercise) {
-	*m = Model{st: m.st, keys: m.keys, ansKeys: m.ansKeys, w: m.w, h: m.h, focused: m.focused,
+	*m = Model{st: m.st, md: m.md, keys: m.keys, ansKeys: m.ansKeys, w: m.w, h: m.h, focused: m.focused,
 		vp: viewport.New(0, 0), input: m.input, exercise: ex}
 	m.refresh()
 }

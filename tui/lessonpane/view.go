@@ -2,6 +2,7 @@ package lessonpane
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
@@ -79,9 +80,9 @@ func (m Model) content(w int) []string {
 		if m.fresh {
 			add(paint(st.Warn, Wrap("This step starts a new session: its first job or set line opens one.", w))...)
 		}
-		add(Markdown(st, s.Instruction, w)...)
+		add(m.md.Lines(s.Instruction, w)...)
 		for j := range m.hints[i] {
-			add(paint(st.Warn, Wrap(fmt.Sprintf("Hint %d: %s", j+1, s.Hints[j]), w))...)
+			add(m.hint(j+1, s.Hints[j], w)...)
 		}
 		switch left := len(s.Hints) - m.hints[i]; {
 		case left > 0:
@@ -110,7 +111,7 @@ func (m Model) content(w int) []string {
 	}
 	add(mark + " the check")
 	add("", st.Bold.Render(l.Title))
-	add(Markdown(st, l.Text, w)...)
+	add(m.md.Lines(l.Text, w)...)
 	return out
 }
 
@@ -119,9 +120,9 @@ func (m Model) content(w int) []string {
 func (m Model) checkContent(w int) []string {
 	st, c := m.st, m.lesson.Check
 	out := []string{st.OK.Render("✓ every step done"), "", st.Bold.Render("The check")}
-	out = append(out, Markdown(st, c.Question, w)...)
+	out = append(out, m.md.Lines(c.Question, w)...)
 	for i, o := range c.Options {
-		out = append(out, Wrap(fmt.Sprintf("%c) %s", 'a'+i, o), w)...)
+		out = append(out, hang(fmt.Sprintf("%c) ", 'a'+i), m.md.Lines(o, w-3))...)
 	}
 	if c.Unit != "" && len(c.Options) == 0 {
 		out = append(out, st.Muted.Render("answer in "+c.Unit))
@@ -135,7 +136,7 @@ func (m Model) checkContent(w int) []string {
 		out = append(out, "", st.Bad.Render("✗ not quite: the answer is "+m.verdict.Want))
 	}
 	if m.verdict != nil {
-		out = append(out, Markdown(st, m.verdict.Explanation, w)...)
+		out = append(out, m.md.Lines(m.verdict.Explanation, w)...)
 	}
 	if !m.asking {
 		if m.verdict != nil && !m.verdict.Correct {
@@ -146,7 +147,7 @@ func (m Model) checkContent(w int) []string {
 	}
 	if m.verdict != nil || m.checked {
 		out = append(out, "", st.Bold.Render("In the real world"))
-		out = append(out, Markdown(st, m.lesson.RealWorld, w)...)
+		out = append(out, m.md.Lines(m.lesson.RealWorld, w)...)
 	}
 	return out
 }
@@ -188,7 +189,32 @@ func (m Model) exerciseContent(w int) []string {
 		how = "g grades the set lines you typed: the grader applies them, then runs the exercise's scenario."
 	}
 	out = append(out, paint(st.Muted, Wrap(how, w))...)
-	return append(append(out, ""), Markdown(st, ex.Task, w)...)
+	return append(append(out, ""), m.md.Lines(ex.Task, w)...)
+}
+
+// hint is hint n of a step, its label in the warning style.
+func (m Model) hint(n int, text string, w int) []string {
+	label := fmt.Sprintf("Hint %d:", n)
+	lines := slices.Clone(m.md.Lines(label+" "+text, w))
+	if len(lines) > 0 && strings.HasPrefix(lines[0], label) {
+		lines[0] = m.st.Warn.Render(label) + strings.TrimPrefix(lines[0], label)
+	}
+	return lines
+}
+
+// hang puts head before the first of lines and as many spaces before the
+// others.
+func hang(head string, lines []string) []string {
+	out := make([]string, len(lines))
+	pad := strings.Repeat(" ", ansi.StringWidth(head))
+	for i, l := range lines {
+		if i == 0 {
+			out[i] = head + l
+		} else {
+			out[i] = pad + l
+		}
+	}
+	return out
 }
 
 // Wrap word-wraps s to w cells.

@@ -2,6 +2,7 @@ package predict_test
 
 import (
 	"context"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +16,9 @@ import (
 	"github.com/streamlab/streamlab/tui/predict"
 	"github.com/streamlab/streamlab/tui/styles"
 )
+
+// make golden passes -update to every tui package.
+var _ = flag.Bool("update", false, "rewrite golden files (none in this package)")
 
 func keys(m predict.Model, s string) (predict.Model, tea.Cmd) {
 	var cmd tea.Cmd

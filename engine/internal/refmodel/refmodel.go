@@ -112,6 +112,11 @@ type Output struct {
 	// DroppedLate counts records whose every window was already final when
 	// they arrived.
 	DroppedLate int64
+	// Late counts, per window and key, the records left out of it because
+	// it was final when they arrived (by the failure-free watermark). A
+	// run whose watermark was held back while a sender was down may count
+	// them: lateness is relative to the watermark, which failures delay.
+	Late []Row
 	// Watermark is the last watermark (Unix ms); HasWatermark says there was
 	// one.
 	Watermark    int64
@@ -247,7 +252,7 @@ func Run(spec jobspec.Spec, mode string, events []Event, bounds []int64) (Output
 		start int64
 		key   string
 	}
-	counts := map[wk]int64{}
+	counts, late := map[wk]int64{}, map[wk]int64{}
 	for _, e := range kept {
 		key := e.Key
 		if win.Key == jobspec.KeyDevice {
@@ -263,6 +268,7 @@ func Run(spec jobspec.Spec, mode string, events []Event, bounds []int64) (Output
 		}
 		for ; s <= e.Time; s += slide {
 			if mode != "complete" && seen && s+size <= wm {
+				late[wk{s, key}]++
 				continue // final: its state is gone
 			}
 			counts[wk{s, key}]++
@@ -278,16 +284,23 @@ func Run(spec jobspec.Spec, mode string, events []Event, bounds []int64) (Output
 		}
 		out.Rows = append(out.Rows, Row{k.start, k.start + size, k.key, v})
 	}
-	slices.SortFunc(out.Rows, func(a, b Row) int {
-		if a.WindowStart != b.WindowStart {
-			if a.WindowStart < b.WindowStart {
-				return -1
-			}
-			return 1
-		}
-		return strings.Compare(a.Key, b.Key)
-	})
+	for k, v := range late {
+		out.Late = append(out.Late, Row{k.start, k.start + size, k.key, v})
+	}
+	slices.SortFunc(out.Rows, compareRows)
+	slices.SortFunc(out.Late, compareRows)
 	return out, nil
+}
+
+// compareRows orders rows by window start, then key.
+func compareRows(a, b Row) int {
+	if a.WindowStart != b.WindowStart {
+		if a.WindowStart < b.WindowStart {
+			return -1
+		}
+		return 1
+	}
+	return strings.Compare(a.Key, b.Key)
 }
 
 // mod is the non-negative remainder of a by b > 0.

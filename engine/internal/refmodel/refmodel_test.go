@@ -94,6 +94,10 @@ func TestTimeTriggers(t *testing.T) {
 	if out.DroppedLate != 1 || out.Watermark != 25_000 {
 		t.Fatalf("dropped %d, watermark %d", out.DroppedLate, out.Watermark)
 	}
+	// The late record is left out of the one window it falls in.
+	if want := []Row{{0, 10_000, "a", 1}}; !slices.Equal(out.Late, want) {
+		t.Fatalf("late %v, want %v", out.Late, want)
+	}
 }
 
 // Parse keys by the action after map lower-cases it; a filter drops by the

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -325,11 +325,21 @@ func hostileCases(secretFile string) []hostileCase {
 }
 
 // TestMain lets a test run this binary as streamlab itself, to send it
-// real signals.
+// real signals. The tests run from the repository root, where the paths
+// they name (exercises/testdata, lessons/content, README.md) are, as a
+// learner runs streamlab from a checkout.
 func TestMain(m *testing.M) {
-	if os.Getenv("BE_STREAMLAB_MAIN") == "1" {
-		main()
-		return
+	switch {
+	case os.Getenv("BE_STREAMLAB_MAIN") == "1":
+		os.Exit(Main(Build{}, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	case os.Getenv("STREAMLAB_TEST_PROCESS") == "1":
+		// streamlab for TestCIFiles' scripts (TestStreamlabProcess): it
+		// stays in the directory the script runs it in.
+	default:
+		if err := os.Chdir(".."); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
 	}
 	os.Exit(m.Run())
 }

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -8,7 +8,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// version and commit are stamped in by the Makefile:
+// version and commit are the Build that Main was given: the Makefile stamps
+// them into package main,
 //
 //	go build -ldflags "-X main.version=v1.2.3 -X main.commit=abc1234"
 //

@@ -1,4 +1,8 @@
-package engine
+// Package bus carries what the engine does to whoever watches it (the lab's
+// panes, a lesson's tracker, the grader's observer) as a stream of events,
+// without ever letting a slow watcher block the engine. It imports nothing
+// of streamlab; the engine publishes into it.
+package bus
 
 import "sync"
 
