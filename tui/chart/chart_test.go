@@ -225,7 +225,7 @@ func TestTextHasBothCharts(t *testing.T) {
 	fs := bloomRun(t)
 	tl := clicksRun(t)
 	for _, ascii := range []bool{false, true} {
-		out := Text(&fs, tl, ascii)
+		out := Text(nil, &fs, tl, ascii)
 		for _, want := range []string{"false positives against the ids offered (bloom m=20000 k=3)", "false drops 927 measured", "delivered, duplicates and lost over virtual time", "checkpoint completed"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("no %q in\n%s", want, out)
@@ -240,7 +240,7 @@ func TestTextHasBothCharts(t *testing.T) {
 			}
 		}
 	}
-	if Text(nil, engine.Timeline{}, false) != "" {
+	if Text(nil, nil, engine.Timeline{}, false) != "" {
 		t.Error("nothing to chart, yet a chart")
 	}
 }

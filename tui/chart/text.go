@@ -23,10 +23,21 @@ const (
 // a Bloom filter in a dedup stage, and the ledger over virtual time with
 // its kills, restarts and checkpoints when the ledger is on. They are the
 // charts of the terminal lab, from the same numbers: the filter's stats
-// and the runtime's timeline (rt.FilterStats, rt.Timeline). ascii draws
-// them in ASCII. It returns "" when there is nothing to chart.
-func Text(fs *engine.FilterStats, tl engine.Timeline, ascii bool) string {
+// and the runtime's timeline (rt.FilterStats, rt.Timeline). The ledger
+// ends at the report's counts when rep is given: the report compares the
+// sink with the whole failure-free run, the timeline with it as far as
+// each committed batch. ascii draws them in ASCII. It returns "" when
+// there is nothing to chart.
+func Text(rep *engine.Report, fs *engine.FilterStats, tl engine.Timeline, ascii bool) string {
 	g := For(ascii)
+	if n := len(tl.Samples); rep != nil && n > 0 {
+		last := tl.Samples[n-1]
+		end := engine.TimelineSample{TimeMS: max(rep.Source.TimeMS, last.TimeMS)}
+		end.Delivered, end.Duplicates, end.Lost = rep.Sink.Delivered, rep.Sink.Duplicates, rep.Sink.Lost
+		if end.Delivered != last.Delivered || end.Duplicates != last.Duplicates || end.Lost != last.Lost {
+			tl.Samples = append(tl.Samples[:n:n], end)
+		}
+	}
 	var b strings.Builder
 	section := func(title string, lines []string, notes ...string) {
 		if b.Len() > 0 {
