@@ -15,6 +15,8 @@ import (
 	"github.com/streamlab/streamlab/engine/lab"
 	"github.com/streamlab/streamlab/engine/report"
 	"github.com/streamlab/streamlab/engine/script"
+	"github.com/streamlab/streamlab/tui"
+	"github.com/streamlab/streamlab/tui/chart"
 )
 
 func (c *cli) runCmd() *cobra.Command {
@@ -26,6 +28,12 @@ terminal lab, and print the report to standard output.
 
 --seed overrides the script's "set seed" (so does STREAMLAB_SEED); a seed in
 the configuration file does not.
+
+--charts prints the run's charts as text after the report, for handouts and
+slides: the false-positive rate against the ids offered (with a Bloom filter)
+and delivered, duplicates and lost over virtual time with the kills, restarts
+and checkpoints, as the terminal lab draws them; in ASCII on a plain terminal
+(TERM=dumb). With --format json they go to standard error.
 
 Exit status: 0 when every expect holds; 1 when one fails, when the job
 failed (unless the script expects job.state) or could not start; 2 for bad
@@ -40,6 +48,7 @@ run or an internal error.`,
 	fs.String("executor", d.Executor, "what runs the nodes: deterministic or concurrent")
 	dump := fs.String("dump-source", "", "write the source log as JSON Lines to `FILE`")
 	force := fs.Bool("force", false, "let --dump-source replace a file that exists")
+	charts := fs.Bool("charts", false, "after the report, print the run's charts as text")
 
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		cfg, err := c.load(cmd, reportFormats)
@@ -59,11 +68,34 @@ run or an internal error.`,
 			opts.Log = c.stderr // standard output carries one JSON object
 		}
 		opts.Seed = cfg.seedOverride()
+		// The charts' numbers, read from the runtime before it closes.
+		var fstats *engine.FilterStats
+		var timeline engine.Timeline
+		if *charts {
+			opts.Finished = func(rt *engine.Runtime) {
+				if f, ok := rt.FilterStats(); ok {
+					fstats = &f
+				}
+				timeline = rt.Timeline()
+			}
+		}
 		rep, err := lab.RunScript(cmd.Context(), name, src, opts)
 		if rep != nil && cfg.DB != "" && rep.Config.Sink != engine.SinkTable {
 			fmt.Fprintf(c.stderr, "streamlab: note: the database %s was not written: --db keeps the table sink's database, and this script uses the %s sink (set sink table)\n", cfg.DB, rep.Config.Sink)
 		}
-		return finishRun(c.stdout, cfg.Format, rep, err)
+		runErr := finishRun(c.stdout, cfg.Format, rep, err)
+		if *charts && rep != nil {
+			out := c.stdout
+			if cfg.Format == "json" {
+				out = c.stderr // standard output carries one JSON object
+			}
+			drawn := chart.Text(rep, fstats, timeline, tui.PlainTerminal())
+			if drawn == "" {
+				drawn = "no charts: the run has no Bloom filter and its ledger committed nothing\n"
+			}
+			fmt.Fprint(out, "\n"+drawn)
+		}
+		return runErr
 	}
 	return cmd
 }

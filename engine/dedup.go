@@ -31,6 +31,9 @@ type dedupOp struct {
 	// fill each one met: the false drops theory predicts, the same
 	// quantity falseDrops measures.
 	expected float64
+	// curve is the same counts by n, the distinct ids offered before
+	// each first sighting: the measured rate at each fill.
+	curve filter.Curve
 	// m and k shape a Bloom filter (0 for other kinds).
 	m, k uint64
 }
@@ -88,12 +91,18 @@ func (d *dedupOp) record(r Record, out emitter) {
 		return
 	}
 	_, seen := d.truth[id]
+	rate := 0.0
 	if !seen {
-		d.expected += d.rateForNext()
+		rate = d.rateForNext()
+		d.expected += rate
 		d.truth[id] = struct{}{}
 		d.firsts++
 	}
-	if d.f.TestAndAdd(id) {
+	dropped := d.f.TestAndAdd(id)
+	if !seen {
+		d.curve.Add(dropped, rate)
+	}
+	if dropped {
 		d.drops++
 		if !seen {
 			d.falseDrops++
@@ -110,6 +119,7 @@ type dedupState struct {
 	truth                     map[uint64]struct{}
 	firsts, drops, falseDrops int64
 	expected                  float64
+	curve                     filter.Curve
 }
 
 func (d *dedupOp) snapshot() any {
@@ -117,7 +127,7 @@ func (d *dedupOp) snapshot() any {
 	if err != nil {
 		panic(fmt.Sprintf("dedup: encoding the filter: %v", err)) // a filter always encodes
 	}
-	return &dedupState{filter: b, truth: maps.Clone(d.truth), firsts: d.firsts, drops: d.drops, falseDrops: d.falseDrops, expected: d.expected}
+	return &dedupState{filter: b, truth: maps.Clone(d.truth), firsts: d.firsts, drops: d.drops, falseDrops: d.falseDrops, expected: d.expected, curve: d.curve}
 }
 
 func (d *dedupOp) restore(state any) {
@@ -126,7 +136,7 @@ func (d *dedupOp) restore(state any) {
 		panic(fmt.Sprintf("dedup: restoring the filter: %v", err)) // written by the same spec
 	}
 	d.truth = maps.Clone(s.truth)
-	d.firsts, d.drops, d.falseDrops, d.expected = s.firsts, s.drops, s.falseDrops, s.expected
+	d.firsts, d.drops, d.falseDrops, d.expected, d.curve = s.firsts, s.drops, s.falseDrops, s.expected, s.curve
 }
 
 func (d *dedupOp) stateBytes() int64 { return d.f.Stats().Bytes }
@@ -143,10 +153,14 @@ type FilterStats struct {
 	// ExpectedFalseDrops is what the formula predicts for FalseDrops: its
 	// rate at the fill each first sighting met, summed.
 	ExpectedFalseDrops float64
+	// Curve is the first sightings and false drops by n, the distinct
+	// ids offered before each: the measured rate at each fill, to set
+	// beside the formula's. Zero for an exact set and the breach check.
+	Curve filter.Curve
 }
 
 func (d *dedupOp) stats() FilterStats {
-	s := FilterStats{Stats: d.f.Stats(), Spec: d.f.Spec().String(), FalseDrops: d.falseDrops, Drops: d.drops, Firsts: d.firsts, ExpectedFalseDrops: d.expected}
+	s := FilterStats{Stats: d.f.Stats(), Spec: d.f.Spec().String(), FalseDrops: d.falseDrops, Drops: d.drops, Firsts: d.firsts, ExpectedFalseDrops: d.expected, Curve: d.curve}
 	if d.firsts > 0 {
 		s.MeasuredFP = float64(d.falseDrops) / float64(d.firsts)
 	}

@@ -54,6 +54,8 @@ type Runtime struct {
 	// noDriver is the ClassNotFoundException the sink task meets whenever
 	// it opens its connection (MissingDriver), or nil.
 	noDriver error
+	// tl is the ledger over virtual time with its marks, for charts.
+	tl timeline
 }
 
 // New prepares a job to run. Nothing is admitted until Run or Admit.
@@ -140,6 +142,16 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 		if events && recordPure(spec) {
 			r.ledger.expOf = expProbe(spec, r.newOp, src)
 		}
+		// The timeline reads the kills, restarts and checkpoints from
+		// the bus like any observer, as kinds and words.
+		sub := r.bus.Subscribe(timelineEvents)
+		r.tl.drain = func(mark func(ms int64, kind, node, text string)) int64 {
+			evs, missed := sub.Drain()
+			for _, e := range evs {
+				mark(e.TimeMS, string(e.Kind), e.Node, e.Text)
+			}
+			return missed
+		}
 	}
 	if cfg.Executor == ExecDeterministic {
 		r.det = newDetExec(r.g, cfg.Seed, cfg.QueueCap)
@@ -220,6 +232,7 @@ func (r *Runtime) ledgerApply(batch []Record) {
 	if r.ledger != nil {
 		r.ledger.apply(batch, true)
 		r.ref.advanceTo(r.sink.batches + r.sink.heldTotal)
+		r.tl.sample(r.sinkTime(), r.ledger.Totals())
 	}
 }
 

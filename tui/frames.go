@@ -52,6 +52,9 @@ func (m *Model) applyFrame(f bridge.Frame) {
 	if c := f.Choices; c != nil {
 		m.picker.SetVerdicts(c.Key, c.Refused, c.Notes)
 	}
+	if f.Finished != nil {
+		m.runs.Add(f.Gen, f.Finished)
+	}
 	if f.Report != nil || f.ReportWhy != "" {
 		m.report.SetReport(f.Report, draw.Clock(f.ClockMS), f.ReportWhy)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/streamlab/streamlab/tui/palette"
 	"github.com/streamlab/streamlab/tui/picker"
 	"github.com/streamlab/streamlab/tui/pipeline"
+	"github.com/streamlab/streamlab/tui/runs"
 )
 
 // KeyMapMarkdown renders every screen's and pane's key map as a Markdown
@@ -36,6 +37,7 @@ func KeyMapMarkdown() string {
 		{"Restart question", DefaultConfirmKeys()},
 		{"Lesson or exercise", lessonpane.DefaultKeyMap()},
 		{"Check's answer", lessonpane.DefaultAnswerKeyMap()},
+		{"Charts of your runs", runs.DefaultKeyMap()},
 		{"Home", home.DefaultKeyMap()},
 		{"Home, anywhere", DefaultHomeKeys()},
 	}

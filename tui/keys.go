@@ -10,7 +10,7 @@ import (
 // focus (the panes' keys are in their packages' keys.go).
 type LabKeys struct {
 	Pause, Step, Faster, Slower       key.Binding
-	Finish, Report                    key.Binding
+	Finish, Report, Runs              key.Binding
 	Kill, Restart                     key.Binding
 	Mode, Sink, Semantics, HA, Filter key.Binding
 	Palette, Save                     key.Binding
@@ -27,6 +27,7 @@ func DefaultLabKeys() LabKeys {
 		Slower:    key.NewBinding(key.WithKeys("-", "_"), key.WithHelp("-", "slower")),
 		Finish:    key.NewBinding(key.WithKeys(">"), key.WithHelp(">", "finish the run now")),
 		Report:    key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "report")),
+		Runs:      key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "charts of your runs")),
 		Kill:      key.NewBinding(key.WithKeys("k"), key.WithHelp("k", "kill node")),
 		Restart:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "restart node")),
 		Mode:      key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "output mode")),
@@ -53,7 +54,7 @@ func (k LabKeys) ShortHelp() []key.Binding {
 func (k LabKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Pause, k.Step, k.Faster, k.Slower, k.Finish},
-		{k.Kill, k.Restart, k.Palette, k.Report, k.Save},
+		{k.Kill, k.Restart, k.Palette, k.Report, k.Runs, k.Save},
 		{k.Mode, k.Sink, k.Semantics, k.HA, k.Filter},
 		{k.Focus, k.FocusBack, k.Help, k.Back, k.Quit},
 	}

@@ -28,6 +28,7 @@ import (
 	"github.com/streamlab/streamlab/tui/pipeline"
 	"github.com/streamlab/streamlab/tui/predict"
 	"github.com/streamlab/streamlab/tui/reportview"
+	"github.com/streamlab/streamlab/tui/runs"
 	"github.com/streamlab/streamlab/tui/styles"
 )
 
@@ -108,6 +109,7 @@ type Model struct {
 	targets  picker.Model // the nodes k and r act on
 	killing  string       // a node waiting for "kill it?"
 	report   reportview.Model
+	runs     runs.Model // the learner's finished runs, charted (C)
 	help     help.Model
 	showHelp bool
 	helpOff  int // the help overlay's scroll
@@ -153,6 +155,7 @@ func New(opts Options, eng Engine) Model {
 		picker:   picker.New(st),
 		targets:  picker.New(st),
 		report:   reportview.New(st),
+		runs:     runs.New(st, opts.ASCII),
 		help:     h,
 		slot:     PaneFilter,
 		guide:    lessonpane.New(st),
@@ -161,6 +164,8 @@ func New(opts Options, eng Engine) Model {
 	if m.progress == nil {
 		m.progress = &lessons.Progress{}
 	}
+	m.ledger.SetASCII(opts.ASCII)
+	m.filter.SetASCII(opts.ASCII)
 	m.catalog, _ = lessons.Catalog() // embedded; its tests keep it loading
 	m.home.SetLessons(m.homeLessons(), opts.ProgressWarning)
 	m.home.SetExercises(homeExercises())

@@ -14,6 +14,10 @@ import (
 type Options struct {
 	// Theme is "default" or "mono"; NO_COLOR forces mono.
 	Theme string
+	// ASCII draws the charts in ASCII: Run sets it for a plain terminal
+	// (TERM=dumb, a locale that is not UTF-8), where every screen is
+	// drawn in ASCII and a Braille curve would be a row of dots.
+	ASCII bool
 	// Mouse turns on mouse support (clicking panes and nodes).
 	Mouse bool
 	// Speed is the initial playback speed, virtual seconds per wall second.

@@ -19,10 +19,15 @@ func TestREADMEIsCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	charts, err := os.ReadFile("testdata/ledger_80x24.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
 	readme := string(data)
 	want := map[string]string{
 		"keymap":     KeyMapMarkdown(),
 		"screenshot": "```\n" + string(shot) + "```\n",
+		"chartshot":  "```\n" + string(charts) + "```\n",
 	}
 	for name, body := range want {
 		start, end := "<!-- "+name+":start -->\n", "<!-- "+name+":end -->"

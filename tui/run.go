@@ -39,6 +39,7 @@ func Run(ctx context.Context, opts Options, in io.Reader, out io.Writer) error {
 	if opts.Mouse {
 		progOpts = append(progOpts, tea.WithMouseCellMotion())
 	}
+	opts.ASCII = opts.ASCII || plain
 	p := tea.NewProgram(forTerminal(New(opts, b), plain), append(progOpts, opts.ProgramOptions...)...)
 	if opts.Program != nil {
 		opts.Program(p)

@@ -166,6 +166,12 @@ func (m Model) labKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.targetKey(k)
 	case m.killing != "":
 		return m.killKey(k)
+	case m.runs.Active():
+		if k.String() == "ctrl+c" {
+			return m, tea.Quit
+		}
+		m.runs = m.runs.Update(k)
+		return m, nil
 	case m.report.Active():
 		if key.Matches(k, m.keys.Quit) && k.String() == "ctrl+c" {
 			return m, tea.Quit
@@ -229,6 +235,8 @@ func (m Model) labKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.msg = message{text: "finishing the run at once"}
 	case key.Matches(k, lk.Report):
 		m.openReport()
+	case key.Matches(k, lk.Runs):
+		m.runs.Open(m.runsView())
 	case key.Matches(k, lk.Step):
 		m.send(bridge.Request{Kind: bridge.StepOne})
 		m.paused = true

@@ -56,6 +56,10 @@ func (m Model) labLines() []string {
 		body = m.overlayKill(body)
 	case m.confirm != "":
 		body = m.overlayConfirm(body)
+	case m.runs.Active():
+		w := min(m.w-2, 100)
+		box := m.runs.Lines(w, min(len(body), 30))
+		body = draw.Overlay(body, box, (m.w-w)/2, 0)
 	case m.report.Active():
 		box := m.report.Lines()
 		body = draw.Overlay(body, box, max((m.w-ansi.StringWidth(box[0]))/2, 0), 0)
@@ -111,6 +115,8 @@ func (m Model) activeKeys() helpKeys {
 		return helpKeys{m.yesNo}
 	case m.guide.Asking():
 		return helpKeys{m.guide.AnswerKeys()}
+	case m.runs.Active():
+		return helpKeys{m.runs.Keys()}
 	case m.report.Active():
 		return helpKeys{m.report.Keys()}
 	case m.predict.Capturing():

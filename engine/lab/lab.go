@@ -12,6 +12,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/report"
 	"github.com/streamlab/streamlab/engine/script"
 	"github.com/streamlab/streamlab/internal/poserr"
@@ -43,6 +44,11 @@ type Options struct {
 	Executor string
 	// Log receives the text report of each `report` command; nil discards.
 	Log io.Writer
+	// Finished, when set, is given the runtime the report describes once
+	// the script has run, before the session closes it: `run --charts`
+	// reads the filter's curve and the ledger's timeline from it. It is
+	// not called when the script did not finish.
+	Finished func(*engine.Runtime)
 }
 
 // RunScript parses and runs a whole lab script and returns its report.
@@ -84,6 +90,9 @@ func RunScript(ctx context.Context, file string, src []byte, opts Options) (*rep
 		if err := s.dumpSource(opts.DumpSource); err != nil {
 			return nil, err
 		}
+	}
+	if opts.Finished != nil && s.rt != nil {
+		opts.Finished(s.rt)
 	}
 	return rep, nil
 }

@@ -224,6 +224,7 @@ func (b *Bridge) Frame() Frame {
 	}
 	if b.rt != nil {
 		f.Snap = b.rt.Snapshot()
+		f.Timeline = b.rt.Timeline()
 	} else {
 		f.Snap = b.previewSnapshot()
 	}

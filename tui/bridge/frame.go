@@ -55,6 +55,13 @@ type Frame struct {
 	// Lesson is the step tracker's word in a lesson's session; nil
 	// elsewhere.
 	Lesson *LessonState
+	// Timeline is the ledger over virtual time with the kills, restarts
+	// and completed checkpoints, as the engine recorded it (empty before
+	// the job starts).
+	Timeline engine.Timeline
+	// Finished is the session's report when a typed run has just
+	// finished playing: the numbers a chart of the learner's runs keeps.
+	Finished *report.Report
 }
 
 // LessonState is how far the learner is in the lesson the session follows.
@@ -86,6 +93,9 @@ func (f *Frame) merge(older Frame) {
 	f.Missed += older.Missed
 	if f.Choices == nil {
 		f.Choices = older.Choices
+	}
+	if f.Finished == nil {
+		f.Finished = older.Finished
 	}
 	if f.Report == nil && f.ReportWhy == "" {
 		f.Report, f.ReportWhy = older.Report, older.ReportWhy

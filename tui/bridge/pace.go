@@ -284,6 +284,7 @@ func (b *Bridge) endPlay() {
 		b.paused = true
 	}
 	b.note(Result{Info: "run finished at t " + clockText(int64(p.clockMS))})
+	b.pending.Finished = b.report()
 	b.checkStop()
 }
 

@@ -1,7 +1,9 @@
 package filterpane
 
 import (
+	"context"
 	"flag"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -12,6 +14,7 @@ import (
 	"github.com/streamlab/streamlab/engine/filter"
 	"github.com/streamlab/streamlab/engine/jobspec"
 	"github.com/streamlab/streamlab/tui/bridge"
+	"github.com/streamlab/streamlab/tui/draw"
 	"github.com/streamlab/streamlab/tui/styles"
 )
 
@@ -30,7 +33,7 @@ func bloomStats(m uint64, k uint64) *engine.FilterStats {
 	return &engine.FilterStats{
 		Stats: filter.Stats{Kind: filter.KindBloom, M: m, K: k, Inserted: 200, FillRatio: 0.74, EstimatedFP: 0.329,
 			Bytes: 200, ExactBytes: 5000, BitsPerElement: 8, ExactBitsPerElement: 198, ApproxSize: 230},
-		Spec: "bloom m=512 k=3", FalseDrops: 37, Firsts: 237, MeasuredFP: 0.156,
+		Spec: "bloom m=512 k=3", FalseDrops: 37, Firsts: 237, MeasuredFP: 0.156, ExpectedFalseDrops: 35.24,
 	}
 }
 
@@ -121,9 +124,9 @@ func TestBloomNumbersAtEveryWidth(t *testing.T) {
 		w, h  int
 		wants []string
 	}{
-		{28, 14, []string{"m 512 · k 3 · n 200", "32.9% est", "15.6% meas", "false drops 37 / 237", "200 B", "5.0 kB"}},
-		{26, 14, []string{"fp 32.9%/15.6% est/meas", "false drops 37 / 237"}}, // both rates, not cut
-		{52, 20, []string{"512 bits · 3 hash functions", "32.9% predicted", "15.6% measured", "37 of 237 new ids", "exact set", "(×25)", "each cell ≈ 2 bits"}},
+		{28, 14, []string{"m 512 · k 3 · n 200", "rate now 32.9%", "false drops 37 / 237", "expected 35.2 by formula", "200 B", "5.0 kB"}},
+		{26, 14, []string{"rate now 32.9%", "false drops 37 / 237", "expected 35.2"}}, // measured and expected, not cut
+		{52, 20, []string{"512 bits · 3 hash functions", "32.9% the formula at this fill", "37 of 237 new ids", "35.2 false drops by the formula", "exact set", "(×25)", "each cell ≈ 2 bits"}},
 	} {
 		view := ansi.Strip(pane(c.w, c.h, snap).View())
 		for _, want := range c.wants {
@@ -137,7 +140,7 @@ func TestBloomNumbersAtEveryWidth(t *testing.T) {
 	}
 	// Too short for everything: the map and the rates stay.
 	view := ansi.Strip(pane(28, 6, snap).View())
-	if !strings.Contains(view, "·······") || !strings.Contains(view, "est") {
+	if !strings.Contains(view, "·······") || !strings.Contains(view, "rate now") {
 		t.Errorf("a short pane:\n%s", view)
 	}
 }
@@ -185,5 +188,73 @@ func TestBreachCheckHasNoProbes(t *testing.T) {
 		if !strings.Contains(v, want) {
 			t.Errorf("no %q in\n%s", want, v)
 		}
+	}
+}
+
+// realSnapshot runs passthrough through bloom m=20000 k=3 (seed 8) and
+// returns its snapshot: a filter with a curve the engine measured.
+func realSnapshot(t *testing.T) engine.Snapshot {
+	t.Helper()
+	spec, _ := jobspec.Builtin("passthrough")
+	cfg := engine.DefaultConfig()
+	cfg.Semantics, cfg.Mode, cfg.Seed = engine.AtLeastOnce, engine.ModeAppend, 8
+	cfg.Filter = filter.Spec{Kind: filter.KindBloom, M: 20000, K: 3}
+	rt, err := engine.New(spec, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	rt.Admit(10000)
+	if err := rt.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return rt.Snapshot()
+}
+
+func TestChartOfTheRateAgainstTheIdsOffered(t *testing.T) {
+	snap := realSnapshot(t)
+	s := snap.Filter
+	m := pane(52, 22, snap)
+	m, _ = m.Update(keyMsg("c"))
+	if !m.Chart() {
+		t.Fatal("c did not switch to the chart")
+	}
+	view := ansi.Strip(m.View())
+	wants := []string{"false positives", "formula", "measured per 256 new ids", "ids", "fill",
+		fmt.Sprintf("false drops  %d measured · %.0f expected", s.FalseDrops, s.ExpectedFalseDrops),
+		"rate now     " + draw.Percent(s.EstimatedFP), "●"}
+	for _, want := range wants {
+		if !strings.Contains(view, want) {
+			t.Errorf("no %q in\n%s", want, view)
+		}
+	}
+	if n := len(strings.Split(view, "\n")); n != 22 {
+		t.Errorf("%d lines", n)
+	}
+	// Narrow and short, the chart and the counts stay.
+	narrow := pane(28, 15, snap)
+	narrow, _ = narrow.Update(keyMsg("c"))
+	if v := ansi.Strip(narrow.View()); !strings.Contains(v, fmt.Sprintf("drops %d · exp %.0f", s.FalseDrops, s.ExpectedFalseDrops)) || !strings.Contains(v, "0%") {
+		t.Errorf("narrow:\n%s", v)
+	}
+	// In ASCII the curve and the points keep apart without colour.
+	m.SetASCII(true)
+	view = ansi.Strip(m.View())
+	for _, r := range view {
+		if r >= 0x2800 && r <= 0x28ff || r == '●' {
+			t.Fatalf("%q in an ASCII chart:\n%s", r, view)
+		}
+	}
+	if !strings.Contains(view, "o") || !strings.Contains(view, "...") {
+		t.Errorf("no ASCII points or curve:\n%s", view)
+	}
+	m, _ = m.Update(keyMsg("c"))
+	if m.Chart() || !strings.Contains(ansi.Strip(m.View()), "each cell") {
+		t.Error("c again did not bring the map back")
+	}
+	// The breach check's filter does not fill as ids arrive: no chart.
+	check := pane(52, 22, engine.Snapshot{Filter: bloomStats(95851, 7), Stages: []engine.StageSnapshot{{Kind: jobspec.KindBreachCheck}}})
+	if check, _ = check.Update(keyMsg("c")); check.Chart() {
+		t.Error("a breach check charted")
 	}
 }

@@ -6,6 +6,9 @@ import "github.com/charmbracelet/bubbles/key"
 // the record whose bit positions it shows.
 type KeyMap struct {
 	Older, Newer, Newest, MadeUp, Stop key.Binding
+	// Chart switches between the map of bits and the chart of the
+	// false-positive rate against the ids offered.
+	Chart key.Binding
 }
 
 // DefaultKeyMap is the filter pane's key map.
@@ -16,13 +19,14 @@ func DefaultKeyMap() KeyMap {
 		Newest: key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "probe the newest row")),
 		MadeUp: key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "probe a new id")),
 		Stop:   key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "stop probing")),
+		Chart:  key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "bits/fp chart")),
 	}
 }
 
-// ShortHelp shows picking a row and a new id.
-func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Older, k.MadeUp} }
+// ShortHelp shows picking a row and a new id, and the chart.
+func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Older, k.MadeUp, k.Chart} }
 
 // FullHelp lists every binding.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Older, k.Newer, k.Newest, k.MadeUp, k.Stop}}
+	return [][]key.Binding{{k.Older, k.Newer, k.Newest, k.MadeUp, k.Stop, k.Chart}}
 }

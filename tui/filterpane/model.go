@@ -16,6 +16,7 @@ import (
 	"github.com/streamlab/streamlab/engine/filter"
 	"github.com/streamlab/streamlab/engine/jobspec"
 	"github.com/streamlab/streamlab/tui/bridge"
+	"github.com/streamlab/streamlab/tui/chart"
 	"github.com/streamlab/streamlab/tui/styles"
 )
 
@@ -52,10 +53,30 @@ type Model struct {
 	probe   []filter.Probe // the bridge's latest answer for target
 	probed  bool           // an answer for target has arrived
 	madeUps uint64
+
+	// chart shows the false-positive rate against the ids offered
+	// instead of the map of bits; glyphs and looks draw it.
+	chart  bool
+	glyphs chart.Glyphs
+	ink    *chart.Looks
 }
 
 // New returns an empty filter pane.
-func New(st *styles.Styles) Model { return Model{st: st, keys: DefaultKeyMap()} }
+func New(st *styles.Styles) Model {
+	return Model{st: st, keys: DefaultKeyMap(), glyphs: chart.Unicode, ink: chart.LooksFor(st)}
+}
+
+// SetASCII draws the chart in ASCII (a plain terminal).
+func (m *Model) SetASCII(ascii bool) { m.glyphs = chart.For(ascii) }
+
+// Chart reports whether the pane shows the chart rather than the map.
+func (m Model) Chart() bool { return m.chart }
+
+// chartable says whether the filter has a curve to chart: a Bloom
+// filter in a dedup stage (the breach check's filter does not fill).
+func (m Model) chartable() bool {
+	return m.stats != nil && m.stats.Kind == filter.KindBloom && !m.check
+}
 
 // Keys is the pane's key map.
 func (m Model) Keys() KeyMap { return m.keys }
@@ -101,6 +122,10 @@ func (m Model) probeable() bool {
 // Update picks the record to probe.
 func (m Model) Update(msg tea.Msg) (Model, Action) {
 	k, ok := msg.(tea.KeyMsg)
+	if ok && key.Matches(k, m.keys.Chart) && m.chartable() {
+		m.chart = !m.chart
+		return m, Action{}
+	}
 	if !ok || !m.probeable() {
 		return m, Action{}
 	}

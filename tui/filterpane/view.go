@@ -10,6 +10,7 @@ import (
 
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/filter"
+	"github.com/streamlab/streamlab/tui/chart"
 	"github.com/streamlab/streamlab/tui/draw"
 )
 
@@ -35,6 +36,8 @@ func (m Model) Lines() []string {
 		switch {
 		case m.stats == nil:
 			body = m.noFilter(iw)
+		case m.chart && m.chartable():
+			body = m.fpChart(iw, ih)
 		case m.stats.Kind == filter.KindBloom:
 			body = m.bloom(iw, ih)
 		default:
@@ -50,6 +53,9 @@ func (m Model) title() string {
 		return "Filter"
 	case m.check:
 		return "Filter · breach list · " + m.stats.Spec
+	}
+	if m.chart && m.chartable() {
+		return "Filter · false positives · " + m.stats.Spec
 	}
 	return "Filter · " + m.stats.Spec
 }
@@ -94,6 +100,14 @@ func (m Model) exact(w int) []string {
 		m.kv("dropped", draw.Count(s.Drops)+st.Muted.Render(" duplicates"), w),
 	}
 	return out
+}
+
+// expected writes the formula's expected false drops: 35.2, 962, 12k.
+func expected(e float64) string {
+	if e < 100 {
+		return strconv.FormatFloat(e, 'f', 1, 64)
+	}
+	return draw.Count(int64(e + 0.5))
 }
 
 func bitsPerID(b float64) string {
@@ -162,7 +176,7 @@ func (m Model) statLines(w int) []statLine {
 	s, st := m.stats, m.st
 	wide := w >= wideW
 	dot := st.Muted.Render(" · ")
-	est, meas := m.fpStyle(s.EstimatedFP).Render(draw.Percent(s.EstimatedFP)), m.fpStyle(s.MeasuredFP).Render(draw.Percent(s.MeasuredFP))
+	est := m.fpStyle(s.EstimatedFP).Render(draw.Percent(s.EstimatedFP))
 	label := len("fill ")
 	if wide {
 		label = labelW
@@ -182,18 +196,14 @@ func (m Model) statLines(w int) []statLine {
 		ratio = st.Muted.Render(fmt.Sprintf(" (×%.0f)", float64(s.ExactBytes)/float64(s.Bytes)))
 	}
 	if !wide {
-		fp := est + " est" + dot + meas + " meas"
-		if len("fp ")+ansi.StringWidth(fp) > w {
-			// Both rates matter more than their labels' length.
-			fp = est + "/" + meas + st.Muted.Render(" est/meas")
-		}
 		return []statLine{
 			{fmt.Sprintf("m %d · k %d · n %s", s.M, s.K, draw.Count(s.Inserted)), 9},
 			{m.kv("fill", fill, w), 3},
-			{m.kv("fp", fp, w), 8},
-			{m.kv(drops, falses+" / "+draw.Count(s.Firsts), w), 5},
+			{m.kv("rate now", est, w), 8},
+			{m.kv(drops, falses+" / "+draw.Count(s.Firsts), w), 6},
+			{m.kv("expected", expected(s.ExpectedFalseDrops)+st.Muted.Render(" by formula"), w), 5},
 			{m.kv("mem", draw.Bytes(s.Bytes)+dot+bitsPerID(s.BitsPerElement), w), 7},
-			{m.kv("exact", draw.Bytes(s.ExactBytes)+dot+bitsPerID(s.ExactBitsPerElement), w), 6},
+			{m.kv("exact", draw.Bytes(s.ExactBytes)+dot+bitsPerID(s.ExactBitsPerElement), w), 4},
 		}
 	}
 	inserted := draw.Count(s.Inserted) + " ids"
@@ -209,8 +219,9 @@ func (m Model) statLines(w int) []statLine {
 		{m.kv("m · k", fmt.Sprintf("%d bits · %d hash functions", s.M, s.K), w), 9},
 		{m.kv("inserted", inserted, w), 4},
 		{m.kv("fill", fill, w), 3},
-		{m.kv("false pos", est+st.Muted.Render(" predicted")+dot+meas+st.Muted.Render(" measured"), w), 8},
+		{m.kv("rate now", est+st.Muted.Render(" the formula at this fill"), w), 8},
 		{m.kv(drops, falses+st.Muted.Render(" of "+draw.Count(s.Firsts)+" "+of), w), 5},
+		{m.kv("expected", expected(s.ExpectedFalseDrops)+st.Muted.Render(" "+drops+" by the formula"), w), 8},
 		{m.kv("memory", draw.Bytes(s.Bytes)+dot+bitsPerID(s.BitsPerElement), w), 7},
 		{m.kv("exact set", draw.Bytes(s.ExactBytes)+dot+bitsPerID(s.ExactBitsPerElement)+ratio, w), 6},
 	}
@@ -542,4 +553,39 @@ func (m Model) rowList(w, h int) []string {
 		out = append(out, "  "+st.Text.Render(label))
 	}
 	return out
+}
+
+// fpChart draws the chart mode: the false-positive rate against the ids
+// offered, the formula's line beside the rate measured in each bucket of
+// new ids, the fill beside it; under it measured against expected false
+// drops (the same quantity) and the rate now.
+func (m Model) fpChart(w, h int) []string {
+	s, st := m.stats, m.st
+	wide := w >= wideW
+	per := draw.Count(max(s.Curve.Size, 1))
+	dot := st.Muted.Render(" · ")
+	legend := m.ink.Render(chart.Theory, m.glyphs.Line()) + st.Muted.Render(" formula  ") +
+		m.ink.Render(chart.Measured, string(m.glyphs.PointGlyph())) + st.Muted.Render(" measured per "+per+" new ids")
+	falses := st.OK.Render(draw.Count(s.FalseDrops))
+	if s.FalseDrops > 0 {
+		falses = st.Bad.Render(draw.Count(s.FalseDrops))
+	}
+	drops := m.kv("false drops", falses+st.Muted.Render(" measured · ")+expected(s.ExpectedFalseDrops)+st.Muted.Render(" expected"), w)
+	now := m.kv("rate now", m.fpStyle(s.EstimatedFP).Render(draw.Percent(s.EstimatedFP))+dot+st.Muted.Render("fill ")+draw.Percent(s.FillRatio), w)
+	if !wide {
+		legend = m.ink.Render(chart.Theory, m.glyphs.Line()) + st.Muted.Render(" formula ") +
+			m.ink.Render(chart.Measured, string(m.glyphs.PointGlyph())) + st.Muted.Render(" per "+per+" ids")
+		drops = m.kv("drops", falses+st.Muted.Render(" · exp ")+expected(s.ExpectedFalseDrops), w)
+		now = m.kv("rate now", m.fpStyle(s.EstimatedFP).Render(draw.Percent(s.EstimatedFP)), w)
+	}
+	text := []string{legend, drops, now}
+	var out []string
+	for _, l := range text {
+		out = append(out, wrap(l, w, 2)...)
+	}
+	ch := h - len(out)
+	if ch < 6 { // a short pane keeps the chart and the counts
+		out, ch = out[1:2], h-1
+	}
+	return append(chart.FalsePositives(w, ch, chart.FilterData{M: s.M, K: s.K, Curve: s.Curve, Fill: s.FillRatio}, m.glyphs, m.ink), out...)
 }

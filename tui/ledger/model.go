@@ -1,7 +1,10 @@
 // Package ledger is the lab's ledger pane: the ground truth. It shows what
 // the sink delivered against a failure-free run of the same job and seed —
 // delivered, unique, duplicates, lost, and whether the sink is correct —
-// each with a sparkline of how it moved over virtual time.
+// each with a sparkline of how it moved, and, in a pane tall enough (or
+// on c), a chart of delivered, duplicates and lost over virtual time with
+// the kills, restarts and completed checkpoints marked where they
+// happened, from the timeline the engine keeps.
 package ledger
 
 import (
@@ -11,9 +14,11 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/tui/bridge"
+	"github.com/streamlab/streamlab/tui/chart"
 	"github.com/streamlab/streamlab/tui/draw"
 	"github.com/streamlab/streamlab/tui/styles"
 )
@@ -35,10 +40,24 @@ type Model struct {
 	snap    engine.Snapshot
 	lastMS  int64
 	history [4][]int64 // delivered, unique, duplicates, lost
+
+	timeline engine.Timeline
+	clockMS  int64
+	chart    bool // c: the chart fills a short pane
+	glyphs   chart.Glyphs
+	ink      *chart.Looks
 }
 
 // New returns an empty ledger pane.
-func New(st *styles.Styles) Model { return Model{st: st, keys: DefaultKeyMap(), lastMS: -1} }
+func New(st *styles.Styles) Model {
+	return Model{st: st, keys: DefaultKeyMap(), lastMS: -1, glyphs: chart.Unicode, ink: chart.LooksFor(st)}
+}
+
+// SetASCII draws the chart in ASCII (a plain terminal).
+func (m *Model) SetASCII(ascii bool) { m.glyphs = chart.For(ascii) }
+
+// Chart reports whether c asked for the chart in a short pane.
+func (m Model) Chart() bool { return m.chart }
 
 // Keys is the pane's key map.
 func (m Model) Keys() KeyMap { return m.keys }
@@ -59,6 +78,7 @@ func (m *Model) SetFrame(f bridge.Frame) {
 		m.gen, m.history, m.lastMS = f.Gen, [4][]int64{}, -1
 	}
 	m.has, m.totals, m.snap = f.Snap.HasLedger, f.Snap.Ledger, f.Snap
+	m.timeline, m.clockMS = f.Timeline, f.ClockMS
 	if !m.has || !f.Started {
 		return
 	}
@@ -83,8 +103,13 @@ func (m *Model) SetFrame(f bridge.Frame) {
 
 // Update toggles the sparklines between totals and changes.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
-	if k, ok := msg.(tea.KeyMsg); ok && key.Matches(k, m.keys.Delta) {
-		m.delta = !m.delta
+	if k, ok := msg.(tea.KeyMsg); ok {
+		switch {
+		case key.Matches(k, m.keys.Delta):
+			m.delta = !m.delta
+		case key.Matches(k, m.keys.Chart):
+			m.chart = !m.chart
+		}
 	}
 	return m, nil
 }
@@ -105,11 +130,62 @@ func (m Model) Lines() []string {
 	if m.delta {
 		title += " · changes"
 	}
-	body := m.body(m.w - 2)
-	if extra := m.h - 2 - len(body); extra >= 2 {
-		body = append(body, m.context(extra-1)...)
+	iw, ih := m.w-2, m.h-2
+	var body []string
+	switch {
+	case m.has && ih >= bodyLines+1+chartMinH:
+		// Tall: the numbers, and the chart in place of the sparklines.
+		body = m.body(iw, false)
+		ch := min(ih-len(body)-1, chartMaxH)
+		body = append(body, "")
+		body = append(body, m.chartLines(iw, ch)...)
+		if extra := ih - len(body); extra >= 2 {
+			body = append(body, m.context(extra)...)
+		}
+	case m.has && m.chart:
+		body = m.chartLines(iw, ih)
+	default:
+		body = m.body(iw, true)
+		if extra := ih - len(body); extra >= 2 {
+			body = append(body, m.context(extra-1)...)
+		}
 	}
 	return draw.Box(frame, title, body, m.w, m.h)
+}
+
+// Heights of the chart: the least worth drawing beside the numbers, the
+// most it takes (the rest goes to the context lines).
+const (
+	bodyLines = 6
+	chartMinH = 8
+	chartMaxH = 16
+)
+
+// chartLines is the chart over virtual time, h lines of w cells, with a
+// legend of its marks when there is room.
+func (m Model) chartLines(w, h int) []string {
+	legend := m.legend(w)
+	ch := h
+	if h >= 7 {
+		ch = h - len(legend)
+	} else {
+		legend = nil
+	}
+	lines := chart.Ledger(w, ch, chart.LedgerData{Timeline: m.timeline, EndMS: m.clockMS, Changes: m.delta}, m.glyphs, m.ink)
+	return append(lines, legend...)
+}
+
+// legend names the chart's marks on one line, in short when narrow.
+func (m Model) legend(w int) []string {
+	g, st := m.glyphs, m.st
+	mark := func(c chart.Class, r rune, what string) string {
+		return m.ink.Render(c, string(r)) + st.Muted.Render(" "+what)
+	}
+	long := mark(chart.Killed, g.Kill(), "killed") + " " + mark(chart.Restarted, g.Restart(), "restarted") + " " + mark(chart.Checkpoint, g.Checkpoint(), "checkpoint")
+	if ansi.StringWidth(long) <= w {
+		return []string{long}
+	}
+	return []string{mark(chart.Killed, g.Kill(), "kill") + " " + mark(chart.Restarted, g.Restart(), "restart") + " " + mark(chart.Checkpoint, g.Checkpoint(), "ckpt")}
 }
 
 // context is what else explains the counts, for tall panes: how much went
@@ -125,7 +201,8 @@ func (m Model) context(n int) []string {
 	return rows[:min(n, len(rows))]
 }
 
-func (m Model) body(w int) []string {
+// body is the numbers, with a sparkline each when spark is set.
+func (m Model) body(w int, spark bool) []string {
 	st := m.st
 	if !m.has {
 		return []string{st.Muted.Render("ledger off")}
@@ -152,7 +229,7 @@ func (m Model) body(w int) []string {
 	var out []string
 	for i, r := range rows {
 		line := st.Muted.Render(fmt.Sprintf("%-*s", labelW, r.name)) + r.style.Render(fmt.Sprintf("%*s", numW, draw.Count(r.v)))
-		if sparkW > 0 {
+		if sparkW > 0 && spark {
 			line += " " + r.style.Render(draw.Sparkline(m.series(i), sparkW))
 		}
 		out = append(out, line)
