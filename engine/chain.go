@@ -61,10 +61,11 @@ func (c *chain) handle(e element) {
 	}
 }
 
-// advanceTo runs until the sink has committed epoch batches, or the
-// admitted input is used up.
-func (c *chain) advanceTo(batches int64) {
-	for c.sink.batches < batches {
+// advanceTo runs until the sink has committed a batch for each of the
+// first triggers triggers (it commits one per trigger), or the admitted
+// input is used up.
+func (c *chain) advanceTo(triggers int64) {
+	for c.sink.batches < triggers {
 		e, ok := c.cur.next()
 		if !ok {
 			return

@@ -161,9 +161,12 @@ func (n *node) align(out router) bool {
 	n.lastAt = max(n.lastAt, e.at)
 	switch e.kind {
 	case kindTrigger:
-		if s, ok := n.op.(*sinkOp); ok && s.whole && !n.allDelivered(m) {
-			s.discard()
-			break
+		if s, ok := n.op.(*sinkOp); ok {
+			s.lastTrigger = max(s.lastTrigger, e.id)
+			if s.whole && !n.allDelivered(m) {
+				s.discard()
+				break
+			}
 		}
 		n.op.trigger(out)
 		if n.rep != nil {

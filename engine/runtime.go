@@ -231,7 +231,7 @@ func (r *Runtime) held(inARow int64) {
 func (r *Runtime) ledgerApply(batch []Record) {
 	if r.ledger != nil {
 		r.ledger.apply(batch, true)
-		r.ref.advanceTo(r.sink.batches + r.sink.heldTotal)
+		r.ref.advanceTo(r.sink.lastTrigger)
 		r.tl.sample(r.sinkTime(), r.ledger.Totals())
 	}
 }

@@ -37,9 +37,12 @@ type sinkOp struct {
 	// last whole result.
 	whole bool
 	held  int64 // triggers held back in a row for want of a whole result
-	// heldTotal counts every trigger held back: the failure-free run,
-	// which holds none, is that many batches ahead at the same trigger.
-	heldTotal int64
+	// lastTrigger is the id of the last trigger the sink aligned: how many
+	// triggers the source had sent by then. The ledger lines the
+	// failure-free run up with it, not with the batches committed, which
+	// fall behind when triggers are held back (see whole) or never reach
+	// the sink (its only input was down).
+	lastTrigger int64
 	// onHeld observes each held trigger (the runtime tells the learner).
 	onHeld  func(inARow int64)
 	buf     []Record
@@ -60,7 +63,6 @@ func (s *sinkOp) trigger(emitter) { s.commitBatch() }
 // it send their whole tables again at the next trigger.
 func (s *sinkOp) discard() {
 	s.held++
-	s.heldTotal++
 	s.buf = s.buf[:0]
 	if s.onHeld != nil {
 		s.onHeld(s.held)

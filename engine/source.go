@@ -269,6 +269,7 @@ type cursor struct {
 	barrierAt  int64 // offset before which the last barrier went out
 	ckpt       int64 // checkpoint ids handed out
 	seq        int64 // marker sequence numbers handed out
+	triggers   int64 // triggers handed out (a trigger's id), rewinds or not
 	wmSent     bool  // the watermark before a pending trigger went out
 	endBarrier bool  // a barrier owed after an end-of-admission trigger
 	sendEnd    bool  // send kindEnd once everything admitted is out (concurrent runs)
@@ -318,9 +319,13 @@ func (c *cursor) pending() bool {
 func (c *cursor) marker(k kind) element {
 	c.seq++
 	e := element{kind: k, value: c.seq, at: c.now()}
-	if k == kindBarrier {
+	switch k {
+	case kindBarrier:
 		c.ckpt++
 		e.id = c.ckpt
+	case kindTrigger:
+		c.triggers++
+		e.id = c.triggers
 	}
 	return e
 }
