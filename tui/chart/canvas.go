@@ -133,6 +133,24 @@ func (gr *grid) text(x, y int, s string, c Class) {
 	}
 }
 
+// tooSmall fills the grid with a note, word-wrapped, instead of a chart
+// it has no room for: an empty area would look like a chart of nothing.
+func (gr *grid) tooSmall(l *Looks) []string {
+	x, y := 0, 0
+	for _, word := range strings.Fields("too small for the chart: widen the terminal") {
+		n := len([]rune(word))
+		if x > 0 && x+1+n > gr.w {
+			x, y = 0, y+1
+		}
+		if x > 0 {
+			x++
+		}
+		gr.text(x, y, word, Axis)
+		x += n
+	}
+	return gr.lines(l)
+}
+
 // textRight writes s so that it ends at column x (inclusive).
 func (gr *grid) textRight(x, y int, s string, c Class) {
 	gr.text(x-len([]rune(s))+1, y, s, c)

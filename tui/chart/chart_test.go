@@ -95,8 +95,8 @@ func TestFalsePositivesFitAndSetTheSeriesApart(t *testing.T) {
 			checkBlock(t, "fp", lines, size[0], size[1], g.ascii)
 			text := strings.Join(lines, "\n")
 			if size[0] < 20 {
-				if strings.TrimSpace(text) != "" {
-					t.Errorf("too small, yet drawn:\n%s", text)
+				if !strings.Contains(text, "widen") || strings.ContainsAny(text, "%●") {
+					t.Errorf("too small, yet drawn, or not said:\n%s", text)
 				}
 				continue
 			}
@@ -269,5 +269,25 @@ func TestScatterLogX(t *testing.T) {
 	}
 	if last := lines[len(lines)-1]; !strings.Contains(last, "100") || !strings.Contains(last, "1e+07") {
 		t.Errorf("axis ends: %q", last)
+	}
+}
+
+// A pane too small for a chart says so in words that fit it, rather than
+// showing an empty area that reads as a chart of nothing.
+func TestTooSmallForAChartSaysSo(t *testing.T) {
+	for name, lines := range map[string][]string{
+		"false positives": FalsePositives(16, 10, FilterData{M: 512, K: 3}, ASCII, nil),
+		"ledger":          Ledger(14, 10, LedgerData{}, ASCII, nil),
+		"scatter":         Scatter(12, 10, nil, Axes{}, ASCII, nil),
+	} {
+		text := strings.Join(lines, " ")
+		if !strings.Contains(text, "widen") {
+			t.Errorf("%s: %q", name, text)
+		}
+		for _, l := range lines {
+			if w := ansi.StringWidth(l); w > 16 {
+				t.Errorf("%s: line %q is %d cells", name, l, w)
+			}
+		}
 	}
 }

@@ -30,7 +30,7 @@ const gaugeW = 5
 func FalsePositives(w, h int, d FilterData, g Glyphs, l *Looks) []string {
 	gr := newGrid(w, h, g)
 	if w < 20 || h < 4 {
-		return gr.lines(l)
+		return gr.tooSmall(l)
 	}
 	n := max(d.Curve.N, 1)
 	theory := func(x float64) float64 { return filter.TheoreticalFP(d.M, d.K, int64(x)) }

@@ -31,7 +31,7 @@ func Ledger(w, h int, d LedgerData, g Glyphs, l *Looks) []string {
 	gr := newGrid(w, h, g)
 	pw := w - ledgerLabelW
 	if pw < 8 || h < 5 {
-		return gr.lines(l)
+		return gr.tooSmall(l)
 	}
 	tl := d.Timeline
 	end := d.EndMS

@@ -38,7 +38,7 @@ type Axes struct {
 func Scatter(w, h int, pts []Point, ax Axes, g Glyphs, l *Looks) []string {
 	gr := newGrid(w, h, g)
 	if w < 16 || h < 4 {
-		return gr.lines(l)
+		return gr.tooSmall(l)
 	}
 	var xmax, ymax float64
 	xmin := math.Inf(1)
