@@ -4,7 +4,9 @@
 package events
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -79,15 +81,21 @@ var routine = map[bus.EventKind]bool{
 }
 
 // SetFrame appends the frame's request results, then the bus events they
-// and time caused: a command comes before what it did.
+// and time caused: a command comes before what it did, and a note with no
+// command of its own (a run finished) after it.
 func (m *Model) SetFrame(f bridge.Frame) {
 	m.clock = f.ClockMS
 	m.missed += f.Missed
-	m.results(f)
-	for _, e := range f.Events {
-		// The engine stamps some events with the end of the admission
-		// they belong to; they happened no later than the lab's clock.
-		at := min(e.TimeMS, f.ClockMS)
+	m.results(f, true)
+	defer m.results(f, false)
+	// The engine stamps some events with the end of the admission they
+	// belong to; they happened no later than the lab's clock. In time
+	// order before they collapse, a kill keeps apart the batches around it.
+	at := func(e bus.Event) int64 { return min(e.TimeMS, f.ClockMS) }
+	events := slices.Clone(f.Events)
+	slices.SortStableFunc(events, func(a, b bus.Event) int { return cmp.Compare(at(a), at(b)) })
+	for _, e := range events {
+		at := at(e)
 		if routine[e.Kind] {
 			m.addRoutine(Entry{TimeMS: at, Kind: kindEvent, Text: e.Text, routine: e.Kind})
 			continue
@@ -112,9 +120,13 @@ func (m *Model) addRoutine(e Entry) {
 	m.add(e)
 }
 
-// results logs the frame's answers to requests.
-func (m *Model) results(f bridge.Frame) {
+// results logs the frame's answers to requests: those to a command when
+// commands is set, else the notes that answer none.
+func (m *Model) results(f bridge.Frame, commands bool) {
 	for _, r := range f.Results {
+		if note := r.Line == "" && r.Err == ""; note == commands {
+			continue
+		}
 		switch {
 		case r.Err != "" && r.Line != "":
 			m.add(Entry{TimeMS: f.ClockMS, Kind: kindError, Text: r.Line + ": " + r.Err})
@@ -143,8 +155,19 @@ func (m *Model) Add(text string, isErr bool) {
 	m.add(Entry{TimeMS: m.clock, Kind: k, Text: text})
 }
 
+// add appends e. An engine event takes its place in time among the
+// events just before it: the engine publishes in the order its nodes
+// worked, so a kill placed at the time the node got to can come after a
+// commit stamped later.
 func (m *Model) add(e Entry) {
 	m.entries = append(m.entries, e)
+	for i := len(m.entries) - 1; e.Kind == kindEvent && i > 0; i-- {
+		prev := m.entries[i-1]
+		if prev.Kind != kindEvent || prev.TimeMS <= e.TimeMS {
+			break
+		}
+		m.entries[i-1], m.entries[i] = m.entries[i], prev
+	}
 	if len(m.entries) > maxEntries {
 		m.entries = m.entries[len(m.entries)-maxEntries:]
 	}
