@@ -51,11 +51,11 @@ func TestTallPaneChartsUnderTheNumbers(t *testing.T) {
 }
 
 func TestShortPaneSwapsNumbersForTheChart(t *testing.T) {
-	m, v := view(30, 9)
+	_, v := view(30, 9)
 	if strings.Contains(v, "events") || !strings.Contains(v, "expected") {
 		t.Errorf("short pane before c:\n%s", v)
 	}
-	m, v = view(30, 9, "c")
+	m, v := view(30, 9, "c")
 	if !m.Chart() || !strings.Contains(v, "events") || !strings.Contains(v, "kill") || strings.Contains(v, "expected") {
 		t.Errorf("after c:\n%s", v)
 	}
