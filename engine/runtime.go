@@ -232,8 +232,25 @@ func (r *Runtime) ledgerApply(batch []Record) {
 	if r.ledger != nil {
 		r.ledger.apply(batch, true)
 		r.ref.advanceTo(r.sink.lastTrigger)
-		r.tl.sample(r.sinkTime(), r.ledger.Totals())
+		t := r.ledger.Totals()
+		t.Lost -= r.pending(t) // the chart's lost is the report's: what is owed is not lost
+		r.tl.sample(r.sinkTime(), t)
 	}
+}
+
+// pending is what the sink lacks now that the guarantee still owes: while
+// recovery is under way with a scheme that preserves input, everything
+// missing but the records a Bloom filter dropped by mistake, which are gone
+// for good.
+func (r *Runtime) pending(t LedgerTotals) int64 {
+	if r.state != StateRunning || r.ha == HANone || !r.rec.recovering() {
+		return 0
+	}
+	var falseDrops int64
+	if fs, ok := r.FilterStats(); ok {
+		falseDrops = fs.FalseDrops
+	}
+	return max(t.Lost-falseDrops, 0)
 }
 
 // fail stops the job with err.
@@ -517,12 +534,8 @@ func (r *Runtime) report() report.Report {
 		rep.Sink.Delivered, rep.Sink.Unique, rep.Sink.Duplicates = t.Delivered, t.Unique, t.Duplicates
 		rep.Sink.LateCounted = t.LateCounted
 		rep.Sink.Lost, rep.Sink.Expected, rep.Sink.Correct = t.Lost, t.Expected, t.Correct
-		if r.state == StateRunning && r.ha != HANone && r.rec.recovering() {
-			// What is missing now, the guarantee still owes; only records a
-			// Bloom filter dropped by mistake are gone for good.
-			rep.Sink.Pending = max(t.Lost-rep.Filter.FalseDrops, 0)
-			rep.Sink.Lost -= rep.Sink.Pending
-		}
+		rep.Sink.Pending = r.pending(t)
+		rep.Sink.Lost -= rep.Sink.Pending
 	}
 	return rep
 }
