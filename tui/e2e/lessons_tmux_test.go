@@ -198,10 +198,10 @@ func TestLessonThreeInTmux(t *testing.T) {
 	cntInFlight, err1 := strconv.Atoi(x.reportValue("recovery", "lost_in_flight"))
 	cntLost, err2 := strconv.Atoi(x.reportValue("sink", "lost"))
 	// Both show, and something was lost. Whether more than what was in
-	// flight shows here depends on the pacing of the played run: when the
+	// flight depends on the learner's seed (for about one seed in 25 the
 	// watermark has closed count[1]'s windows before its replacement writes
-	// them, the rows keep their old counts and the state's loss does not
-	// show. The check below is judged on its own headless runs.
+	// them, so the rows keep their old counts); the check's options cover
+	// every case, and the answer below is picked by what the screen shows.
 	if err1 != nil || err2 != nil || cntInFlight <= 0 || cntLost <= 0 {
 		t.Fatalf("read lost_in_flight %d (%v) and sink.lost %d (%v) from the screen", cntInFlight, err1, cntLost, err2)
 	}
@@ -228,14 +228,23 @@ func TestLessonThreeInTmux(t *testing.T) {
 	x.must("send-keys", "-t", "lab", "R")
 	x.waitUntil("the report closed", 5*time.Second, func(s string) bool { return !strings.Contains(s, "Report at t") })
 
-	// The check's options, by what the screen showed: 3 says only
-	// count[1]'s failure cost more than what was in flight.
-	choice := "3"
-	if prsLost > prsInFlight {
-		choice = "2"
-		if cntLost-cntInFlight != prsLost-prsInFlight {
-			t.Fatalf("no option fits what the screen showed: count[1] %d/%d, parse %d/%d", cntLost, cntInFlight, prsLost, prsInFlight)
+	// The check's options, by what the screen showed (the played runs are
+	// the check's own, same seed): the first whose condition holds, in the
+	// lesson's order.
+	cntMore, prsMore := cntLost > cntInFlight, prsLost > prsInFlight
+	choice := ""
+	for i, holds := range []bool{
+		prsMore && !cntMore,
+		cntLost-cntInFlight == prsLost-prsInFlight,
+		cntMore && !prsMore,
+		!cntMore && !prsMore,
+	} {
+		if holds && choice == "" {
+			choice = strconv.Itoa(i + 1)
 		}
+	}
+	if choice == "" {
+		t.Fatalf("no option fits what the screen showed: count[1] %d/%d, parse %d/%d", cntLost, cntInFlight, prsLost, prsInFlight)
 	}
 	x.must("send-keys", "-t", "lab", "a")
 	x.waitScreen("the check's question", regexp.MustCompile(`(?m)answer`))
