@@ -10,6 +10,48 @@ import (
 	"github.com/streamlab/streamlab/engine/jobspec"
 )
 
+// killedRun starts a built-in job with a node that fails once it has
+// processed at records, and admits records.
+func killedRun(t *testing.T, job string, cfg engine.Config, node string, at, records int64) *engine.Runtime {
+	t.Helper()
+	spec, _ := jobspec.Builtin(job)
+	rt, err := engine.New(spec, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rt.Close() })
+	if err := rt.KillAt(node, at); err != nil {
+		t.Fatal(err)
+	}
+	rt.Admit(records)
+	return rt
+}
+
+// stepNoDuplicates steps rt to the end of what was admitted, calling each
+// after every step, and fails at the first step whose ledger shows a
+// duplicate.
+func stepNoDuplicates(t *testing.T, rt *engine.Runtime, each func()) {
+	t.Helper()
+	for steps := 0; ; steps++ {
+		more, err := rt.Step()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !more {
+			return
+		}
+		if steps > 1_000_000 {
+			t.Fatal("the run does not end")
+		}
+		if each != nil {
+			each()
+		}
+		if l, _ := rt.Ledger(); l.Duplicates != 0 {
+			t.Fatalf("step %d: ledger %+v", steps, l)
+		}
+	}
+}
+
 // While a counter is down in complete mode the sink holds its batches back
 // (see sinkOp.whole). The ledger compares each committed batch with the
 // failure-free run at the same trigger, so it must count the held triggers
@@ -17,41 +59,18 @@ import (
 // replacement counts exactly what its predecessor did, so no step of the
 // run may show a duplicate.
 func TestLedgerFollowsHeldBatches(t *testing.T) {
-	spec, _ := jobspec.Builtin("clicks")
 	cfg := engine.DefaultConfig()
 	cfg.Semantics, cfg.HA, cfg.Mode, cfg.Sink = engine.AtLeastOnce, engine.HAUpstreamBackup, engine.ModeComplete, engine.SinkTable
 	cfg.DBPath = filepath.Join(t.TempDir(), "t.db")
-	rt, err := engine.New(spec, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rt.Close()
-	if err := rt.KillAt("count[1]", 200); err != nil {
-		t.Fatal(err)
-	}
-	rt.Admit(900)
+	rt := killedRun(t, "clicks", cfg, "count[1]", 200, 900)
 	held := false
-	for steps := 0; ; steps++ {
-		more, err := rt.Step()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !more {
-			break
-		}
-		if steps > 1_000_000 {
-			t.Fatal("the run does not end")
-		}
-		snap := rt.Snapshot()
-		for _, n := range snap.Nodes {
+	stepNoDuplicates(t, rt, func() {
+		for _, n := range rt.Snapshot().Nodes {
 			if n.Name == "count[1]" && n.State != engine.NodeRunning {
 				held = true
 			}
 		}
-		if l, _ := rt.Ledger(); l.Duplicates != 0 {
-			t.Fatalf("step %d: ledger %+v", steps, l)
-		}
-	}
+	})
 	rep := rt.Report()
 	if !held || rep.Recovery.Failures != 1 || !rep.Sink.Correct {
 		t.Fatalf("held %v, report %+v %+v", held, rep.Recovery, rep.Sink)
@@ -65,7 +84,6 @@ func TestLedgerFollowsHeldBatches(t *testing.T) {
 // batches, some 400 records showed as duplicates from the restart to the
 // end of the run).
 func TestLedgerLinesUpByTrigger(t *testing.T) {
-	spec, _ := jobspec.Builtin("passthrough")
 	cfg := engine.DefaultConfig()
 	cfg.Semantics, cfg.Mode = engine.AtLeastOnce, engine.ModeAppend
 	f, err := filter.ParseSpec([]string{"bloom"}, map[string]string{"m": "20000", "k": "3"})
@@ -73,27 +91,8 @@ func TestLedgerLinesUpByTrigger(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg.Filter = f
-	rt, err := engine.New(spec, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rt.Close()
-	if err := rt.KillAt("map", 1500); err != nil {
-		t.Fatal(err)
-	}
-	rt.Admit(6000)
-	for steps := 0; ; steps++ {
-		more, err := rt.Step()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !more {
-			break
-		}
-		if l, _ := rt.Ledger(); l.Duplicates != 0 {
-			t.Fatalf("step %d: ledger %+v", steps, l)
-		}
-	}
+	rt := killedRun(t, "passthrough", cfg, "map", 1500, 6000)
+	stepNoDuplicates(t, rt, nil)
 	if rep := rt.Report(); rep.Recovery.Restarts != 1 || rep.Recovery.Replayed == 0 {
 		t.Fatalf("want a restart with a replay: %+v", rep.Recovery)
 	}
@@ -103,18 +102,9 @@ func TestLedgerLinesUpByTrigger(t *testing.T) {
 // upstream backup, what the sink lacks of its windows is owed (pending),
 // not lost, so an at-least-once run without a filter never charts a loss.
 func TestTimelineChartsNoLossThatIsOwed(t *testing.T) {
-	spec, _ := jobspec.Builtin("clicks")
 	cfg := engine.DefaultConfig()
 	cfg.Semantics = engine.AtLeastOnce
-	rt, err := engine.New(spec, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rt.Close()
-	if err := rt.KillAt("count[1]", 1200); err != nil {
-		t.Fatal(err)
-	}
-	rt.Admit(6000)
+	rt := killedRun(t, "clicks", cfg, "count[1]", 1200, 6000)
 	if err := rt.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
