@@ -336,7 +336,7 @@ func (s *Server) serveLab(sess ssh.Session) {
 			forwardSizes(ctx, winCh, p)
 		}()
 	}
-	err = tui.Run(ctx, opts, keyReader{sess, &lastKey}, sess)
+	err = tui.Run(ctx, opts, keyReader{ctx, sess, &lastKey, newPacer(keyRate, keyBurst)}, sess)
 	cancel()
 	forwarding.Wait()
 
@@ -457,20 +457,6 @@ type countedConn struct {
 func (c *countedConn) Close() error {
 	c.once.Do(func() { c.n.Add(-1) })
 	return c.Conn.Close()
-}
-
-// keyReader reads the student's keys and notes when the last one came.
-type keyReader struct {
-	r    io.Reader
-	last *atomic.Int64
-}
-
-func (k keyReader) Read(p []byte) (int, error) {
-	n, err := k.r.Read(p)
-	if n > 0 {
-		k.last.Store(time.Now().UnixNano())
-	}
-	return n, err
 }
 
 // displayName makes an SSH user name fit to show: printable, at most 32
