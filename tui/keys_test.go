@@ -417,8 +417,13 @@ func TestPaletteSetAfterTheStartOffersARestart(t *testing.T) {
 	if m.Confirming() != "set sink table" || len(eng.reqs) != 0 {
 		t.Fatalf("confirming %q, sent %v", m.Confirming(), eng.reqs)
 	}
-	if !strings.Contains(plain(m.View()), "Restart the job?") {
+	if !strings.Contains(plain(m.View()), "Restart the job?") || !strings.Contains(plain(m.View()), "already running") {
 		t.Error("no restart question on screen")
+	}
+	// A failed job is not called running.
+	m.frame.Snap.State = "failed"
+	if v := plain(m.View()); !strings.Contains(v, "The job has failed") || strings.Contains(v, "already running") {
+		t.Errorf("the restart question for a failed job:\n%s", v)
 	}
 }
 
