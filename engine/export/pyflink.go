@@ -218,7 +218,11 @@ func pyflink(p *Plan) string {
 	b.l(0, "EVENTS = os.path.join(HERE, %s)", pyString(EventsFile))
 	b.l(0, "# Kills that have fired: one empty file per node, so that each fails once across restarts.")
 	b.l(0, "MARKERS = os.path.join(HERE, %s)", pyString(strings.TrimSuffix(name, ".py")+".fired"))
-	b.l(0, "DATABASE = os.path.join(HERE, %s)", pyString(strings.TrimSuffix(name, ".py")+".db"))
+	if p.Config.Sink == engine.SinkTable {
+		b.l(0, "DATABASE = os.path.join(HERE, %s)", pyString(strings.TrimSuffix(name, ".py")+".db"))
+	} else {
+		b.l(0, "LOG = os.path.join(HERE, %s)", pyString(LogName(p, PyFlink)))
+	}
 	b.l(0, "RATE = %d  # source.rate: events per second", p.Spec.Source.Rate)
 	b.l(0, "PACE = float(os.environ.get(\"STREAMLAB_PACE\", \"1\"))")
 	b.l(0, "")
@@ -306,6 +310,24 @@ func pyflink(p *Plan) string {
 		b.l(1, "def close(self):")
 		b.l(2, "self.db.close()")
 	}
+	if p.Config.Sink != engine.SinkTable {
+		b.l(0, "")
+		b.l(0, "")
+		b.l(0, "class Append(MapFunction):")
+		b.l(1, "\"\"\"The log sink: appends each row to LOG as one JSON object a line, as it is processed, so a")
+		b.l(1, "row processed again after a restore shows twice, as in the lab's append-only log.\"\"\"")
+		b.l(0, "")
+		b.l(1, "def open(self, runtime_context):")
+		b.l(2, "self.log = open(LOG, \"a\")")
+		b.l(0, "")
+		b.l(1, "def map(self, row):")
+		b.l(2, "self.log.write(json.dumps(row, sort_keys=True) + \"\\n\")")
+		b.l(2, "self.log.flush()")
+		b.l(2, "return row")
+		b.l(0, "")
+		b.l(1, "def close(self):")
+		b.l(2, "self.log.close()")
+	}
 	b.l(0, "")
 	b.l(0, "")
 	b.l(0, "def main():")
@@ -313,6 +335,8 @@ func pyflink(p *Plan) string {
 	if p.Config.Sink == engine.SinkTable {
 		b.l(1, "if os.path.exists(DATABASE):")
 		b.l(2, "os.remove(DATABASE)")
+	} else {
+		b.l(1, "open(LOG, \"w\").close()")
 	}
 	b.l(1, "config = Configuration()")
 	for _, kv := range FlinkConfig(p) {
@@ -376,9 +400,8 @@ func pyflink(p *Plan) string {
 		b.l(1, "# The table sink, with one writer.")
 		b.l(1, "events.map(Upsert()).name(\"sink\").set_parallelism(1).filter(lambda row: False).print()")
 	} else {
-		b.l(1, "# The log sink: one JSON object a line on standard output (the task manager's .out file on a")
-		b.l(1, "# cluster).")
-		b.l(1, "events.map(lambda row: json.dumps(row, sort_keys=True)).name(\"sink\").set_parallelism(1).print()")
+		b.l(1, "# The log sink, with one writer.")
+		b.l(1, "events.map(Append()).name(\"sink\").set_parallelism(1).filter(lambda row: False).print()")
 	}
 	b.l(1, "env.execute(%s)", pyString(p.Spec.Name))
 	b.l(0, "")
@@ -453,7 +476,12 @@ func sinkText(p *Plan, target string) string {
 	if target == FlinkSQL {
 		return "the print connector: one row a line on standard output."
 	}
-	return "one JSON object a line on standard output."
+	return "one JSON object a line appended to " + LogName(p, target) + " beside it, emptied at each run."
+}
+
+// LogName is the file a Python program's log sink appends to.
+func LogName(p *Plan, target string) string {
+	return strings.TrimSuffix(ProgramName(p, target), ".py") + ".out.jsonl"
 }
 
 // sqliteTable is the lab's table for p (results for an aggregating job,

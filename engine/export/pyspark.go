@@ -51,7 +51,11 @@ func pyspark(p *Plan) string {
 	b.l(0, "EVENTS = os.path.join(HERE, %s)", pyString(EventsFile))
 	b.l(0, "WORK = os.path.join(HERE, %s)", pyString(stem+".work"))
 	b.l(0, "MARKERS = os.path.join(WORK, \"fired\")")
-	b.l(0, "DATABASE = os.path.join(HERE, %s)", pyString(stem+".db"))
+	if p.Config.Sink == engine.SinkTable {
+		b.l(0, "DATABASE = os.path.join(HERE, %s)", pyString(stem+".db"))
+	} else {
+		b.l(0, "LOG = os.path.join(HERE, %s)", pyString(LogName(p, PySpark)))
+	}
 	b.l(0, "PER_BATCH = %d  # source.rate x source.trigger", recordsPerTrigger(p))
 	b.l(0, "SCHEMA = \"`id` LONG, `time` LONG, `action` STRING, `key` STRING, `offset` LONG, `device` INT\"")
 	if len(p.Kills) > 0 {
@@ -124,9 +128,11 @@ func pyspark(p *Plan) string {
 		b.l(2, "db.executemany(%s, rows)", pyString(upsert))
 		b.l(1, "db.close()")
 	} else {
-		b.l(1, "\"\"\"The log sink: the micro-batch's rows, one JSON object a line on standard output.\"\"\"")
-		b.l(1, "for r in batch.collect():")
-		b.l(2, "print(json.dumps(r.asDict(), sort_keys=True), flush=True)")
+		b.l(1, "\"\"\"The log sink: appends the micro-batch's rows to LOG, one JSON object a line; a batch run")
+		b.l(1, "again after a failure appends its rows again (foreachBatch is at-least-once).\"\"\"")
+		b.l(1, "with open(LOG, \"a\") as log:")
+		b.l(2, "for r in batch.collect():")
+		b.l(3, "log.write(json.dumps(r.asDict(), sort_keys=True) + \"\\n\")")
 	}
 	b.l(0, "")
 	b.l(0, "")
@@ -135,6 +141,8 @@ func pyspark(p *Plan) string {
 	if p.Config.Sink == engine.SinkTable {
 		b.l(1, "if os.path.exists(DATABASE):")
 		b.l(2, "os.remove(DATABASE)")
+	} else {
+		b.l(1, "open(LOG, \"w\").close()")
 	}
 	par := 1
 	for _, o := range p.Spec.Operators {

@@ -8,7 +8,7 @@
 # It splits the events into one file per trigger (100 events, the lab's micro-batch) under passthrough_pyspark.work/,
 # reads one file per micro-batch (maxFilesPerTrigger 1) until all are read (availableNow),
 # and keeps its checkpoint there too; each run starts afresh.
-# Output: one JSON object a line on standard output.
+# Output: one JSON object a line appended to passthrough_pyspark.out.jsonl beside it, emptied at each run.
 #
 # The lab's settings:
 #   semantics at-least-once (in effect: at-least-once), ha upstream-backup
@@ -51,7 +51,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 EVENTS = os.path.join(HERE, "events.jsonl")
 WORK = os.path.join(HERE, "passthrough_pyspark.work")
 MARKERS = os.path.join(WORK, "fired")
-DATABASE = os.path.join(HERE, "passthrough_pyspark.db")
+LOG = os.path.join(HERE, "passthrough_pyspark.out.jsonl")
 PER_BATCH = 100  # source.rate x source.trigger
 SCHEMA = "`id` LONG, `time` LONG, `action` STRING, `key` STRING, `offset` LONG, `device` INT"
 # The kills, by the offset of the event at which each fails (see the header).
@@ -86,13 +86,16 @@ def split_events():
 
 
 def write(batch, batch_id):
-    """The log sink: the micro-batch's rows, one JSON object a line on standard output."""
-    for r in batch.collect():
-        print(json.dumps(r.asDict(), sort_keys=True), flush=True)
+    """The log sink: appends the micro-batch's rows to LOG, one JSON object a line; a batch run
+    again after a failure appends its rows again (foreachBatch is at-least-once)."""
+    with open(LOG, "a") as log:
+        for r in batch.collect():
+            log.write(json.dumps(r.asDict(), sort_keys=True) + "\n")
 
 
 def main():
     folder = split_events()
+    open(LOG, "w").close()
     # local[threads,maxFailures]: how often a failed task is tried (see the header on restart).
     spark = (SparkSession.builder.master("local[1,3]").appName("passthrough")
         .config("spark.ui.enabled", "false")

@@ -14,7 +14,7 @@
 #   docker compose down
 # STREAMLAB_PACE=0 reads the events as fast as possible; 1 (the default) paces them at
 # source.rate, so that checkpoints and watermarks fall where the lab's do.
-# Output: one JSON object a line on standard output.
+# Output: one JSON object a line appended to clicks_pyflink.out.jsonl beside it, emptied at each run.
 #
 # The lab's settings:
 #   semantics at-most-once (in effect: at-most-once), ha none
@@ -64,7 +64,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 EVENTS = os.path.join(HERE, "events.jsonl")
 # Kills that have fired: one empty file per node, so that each fails once across restarts.
 MARKERS = os.path.join(HERE, "clicks_pyflink.fired")
-DATABASE = os.path.join(HERE, "clicks_pyflink.db")
+LOG = os.path.join(HERE, "clicks_pyflink.out.jsonl")
 RATE = 100  # source.rate: events per second
 PACE = float(os.environ.get("STREAMLAB_PACE", "1"))
 
@@ -116,8 +116,25 @@ class Count(ProcessWindowFunction):
         yield {"window_start": w.start, "window_end": w.end, "key": key, "value": sum(1 for _ in elements)}
 
 
+class Append(MapFunction):
+    """The log sink: appends each row to LOG as one JSON object a line, as it is processed, so a
+    row processed again after a restore shows twice, as in the lab's append-only log."""
+
+    def open(self, runtime_context):
+        self.log = open(LOG, "a")
+
+    def map(self, row):
+        self.log.write(json.dumps(row, sort_keys=True) + "\n")
+        self.log.flush()
+        return row
+
+    def close(self):
+        self.log.close()
+
+
 def main():
     shutil.rmtree(MARKERS, ignore_errors=True)
+    open(LOG, "w").close()
     config = Configuration()
     config.set_string("restart-strategy.type", "exponential-delay")
     config.set_string("restart-strategy.exponential-delay.initial-backoff", "500 ms")
@@ -146,9 +163,8 @@ def main():
     events = events.key_by(lambda e: e["key"]) \
         .window(TumblingEventTimeWindows.of(Time.milliseconds(10000))) \
         .process(Count()).name("count").set_parallelism(2)
-    # The log sink: one JSON object a line on standard output (the task manager's .out file on a
-    # cluster).
-    events.map(lambda row: json.dumps(row, sort_keys=True)).name("sink").set_parallelism(1).print()
+    # The log sink, with one writer.
+    events.map(Append()).name("sink").set_parallelism(1).filter(lambda row: False).print()
     env.execute("clicks")
 
 

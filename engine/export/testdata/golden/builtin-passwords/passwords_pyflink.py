@@ -14,7 +14,7 @@
 #   docker compose down
 # STREAMLAB_PACE=0 reads the events as fast as possible; 1 (the default) paces them at
 # source.rate, so that checkpoints and watermarks fall where the lab's do.
-# Output: one JSON object a line on standard output.
+# Output: one JSON object a line appended to passwords_pyflink.out.jsonl beside it, emptied at each run.
 #
 # The lab's settings:
 #   semantics at-most-once (in effect: at-most-once), ha none
@@ -56,7 +56,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 EVENTS = os.path.join(HERE, "events.jsonl")
 # Kills that have fired: one empty file per node, so that each fails once across restarts.
 MARKERS = os.path.join(HERE, "passwords_pyflink.fired")
-DATABASE = os.path.join(HERE, "passwords_pyflink.db")
+LOG = os.path.join(HERE, "passwords_pyflink.out.jsonl")
 RATE = 100  # source.rate: events per second
 PACE = float(os.environ.get("STREAMLAB_PACE", "1"))
 
@@ -75,8 +75,25 @@ class EventTime(TimestampAssigner):
         return value["time"]
 
 
+class Append(MapFunction):
+    """The log sink: appends each row to LOG as one JSON object a line, as it is processed, so a
+    row processed again after a restore shows twice, as in the lab's append-only log."""
+
+    def open(self, runtime_context):
+        self.log = open(LOG, "a")
+
+    def map(self, row):
+        self.log.write(json.dumps(row, sort_keys=True) + "\n")
+        self.log.flush()
+        return row
+
+    def close(self):
+        self.log.close()
+
+
 def main():
     shutil.rmtree(MARKERS, ignore_errors=True)
+    open(LOG, "w").close()
     config = Configuration()
     config.set_string("restart-strategy.type", "exponential-delay")
     config.set_string("restart-strategy.exponential-delay.initial-backoff", "1000 ms")
@@ -96,9 +113,8 @@ def main():
         WatermarkStrategy.for_bounded_out_of_orderness(Duration.of_millis(5000)).with_timestamp_assigner(EventTime()))
     # check: the lab's breach check against a list of compromised passwords is not exported;
     # its events pass unchanged.
-    # The log sink: one JSON object a line on standard output (the task manager's .out file on a
-    # cluster).
-    events.map(lambda row: json.dumps(row, sort_keys=True)).name("sink").set_parallelism(1).print()
+    # The log sink, with one writer.
+    events.map(Append()).name("sink").set_parallelism(1).filter(lambda row: False).print()
     env.execute("passwords")
 
 
