@@ -40,7 +40,7 @@ func flinkSQL(p *Plan) string {
 	b.l(0, "")
 	b.l(0, "-- The lab's source: the events file, event time from `time`.")
 	b.l(0, "CREATE TEMPORARY TABLE `source` (")
-	b.l(1, "`id` BIGINT,")
+	b.l(1, "`id` DECIMAL(20, 0), -- an unsigned 64-bit number, beyond BIGINT")
 	b.l(1, "`time` BIGINT,")
 	b.l(1, "`action` STRING,")
 	b.l(1, "`key` STRING,")
@@ -117,7 +117,7 @@ func flinkSQL(p *Plan) string {
 		prev = view
 	}
 	b.l(0, "")
-	outCols := "`id` BIGINT, `time` BIGINT, `action` STRING, `key` STRING, `offset` BIGINT"
+	outCols := "`id` DECIMAL(20, 0), `time` BIGINT, `action` STRING, `key` STRING, `offset` BIGINT"
 	sel := "`id`, `time`, `action`, `key`, `offset`"
 	table := "events"
 	pk := "`id`"

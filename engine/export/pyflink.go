@@ -239,6 +239,9 @@ func pyflink(p *Plan) string {
 	b.l(0, "class EventTime(TimestampAssigner):")
 	b.l(1, "def extract_timestamp(self, value, record_timestamp):")
 	b.l(2, "return value[\"time\"]")
+	if p.Config.Sink == engine.SinkTable && !aggregates(p.Spec) {
+		signedFunc(&b)
+	}
 	if len(p.Kills) > 0 {
 		b.l(0, "")
 		b.l(0, "")
@@ -497,5 +500,16 @@ func sqliteTable(p *Plan) (name, ddl, upsert, values string) {
 	return "events",
 		"CREATE TABLE IF NOT EXISTS events (id INTEGER PRIMARY KEY, time INTEGER NOT NULL, action TEXT NOT NULL, key TEXT NOT NULL, \"offset\" INTEGER NOT NULL)",
 		"INSERT INTO events (id, time, action, key, \"offset\") VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET time = excluded.time, action = excluded.action, key = excluded.key, \"offset\" = excluded.\"offset\"",
-		"row[\"id\"], row[\"time\"], row[\"action\"], row[\"key\"], row[\"offset\"]"
+		"signed(row[\"id\"]), row[\"time\"], row[\"action\"], row[\"key\"], row[\"offset\"]"
+}
+
+// signedFunc writes the Python function that stores an event id as the
+// lab's table does: ids are unsigned 64-bit numbers, SQLite's integers are
+// signed, so the lab keeps the same 64 bits as a signed integer.
+func signedFunc(b *code) {
+	b.l(0, "")
+	b.l(0, "")
+	b.l(0, "def signed(i):")
+	b.l(1, "\"\"\"An event id (unsigned, 64 bits) as the lab's table stores it: the same bits, signed.\"\"\"")
+	b.l(1, "return i - (1 << 64) if i >= 1 << 63 else i")
 }

@@ -28,6 +28,7 @@ func pyspark(p *Plan) string {
 	var b code
 	name := ProgramName(p, PySpark)
 	stem := strings.TrimSuffix(name, ".py")
+	agg := aggregates(p.Spec)
 	header(&b, p, PySpark, "# ", []string{
 		"Run it (Spark local mode in the same process; Java 17 needed):",
 		"  python3 -m venv venv && venv/bin/pip install pyspark==" + SparkVersion,
@@ -57,7 +58,8 @@ func pyspark(p *Plan) string {
 		b.l(0, "LOG = os.path.join(HERE, %s)", pyString(LogName(p, PySpark)))
 	}
 	b.l(0, "PER_BATCH = %d  # source.rate x source.trigger", recordsPerTrigger(p))
-	b.l(0, "SCHEMA = \"`id` LONG, `time` LONG, `action` STRING, `key` STRING, `offset` LONG, `device` INT\"")
+	b.l(0, "# An id is an unsigned 64-bit number, beyond Spark's LONG: it is read as text.")
+	b.l(0, "SCHEMA = \"`id` STRING, `time` LONG, `action` STRING, `key` STRING, `offset` LONG, `device` INT\"")
 	if len(p.Kills) > 0 {
 		kills := map[int64][]string{}
 		for _, k := range p.Kills {
@@ -89,6 +91,9 @@ func pyspark(p *Plan) string {
 		b.l(1, "open(marker, \"w\").close()")
 		b.l(1, "raise RuntimeError(\"streamlab: %%s killed at offset %%d\" %% (node, offset))")
 	}
+	if p.Config.Sink == engine.SinkTable && !agg {
+		signedFunc(&b)
+	}
 	b.l(0, "")
 	b.l(0, "")
 	b.l(0, "def split_events():")
@@ -103,7 +108,6 @@ func pyspark(p *Plan) string {
 	b.l(3, "out.writelines(lines[i:i + PER_BATCH])")
 	b.l(1, "return folder")
 	table, ddl, upsert, _ := sqliteTable(p)
-	agg := aggregates(p.Spec)
 	b.l(0, "")
 	b.l(0, "")
 	b.l(0, "def write(batch, batch_id):")
@@ -118,7 +122,11 @@ func pyspark(p *Plan) string {
 		if agg {
 			cols = "\"window_start\", \"window_end\", \"key\", \"value\""
 		}
-		b.l(1, "rows = [tuple(r[c] for c in (%s)) for r in batch.collect()]", cols)
+		if agg {
+			b.l(1, "rows = [tuple(r[c] for c in (%s)) for r in batch.collect()]", cols)
+		} else {
+			b.l(1, "rows = [(signed(int(r[\"id\"])), r[\"time\"], r[\"action\"], r[\"key\"], r[\"offset\"]) for r in batch.collect()]")
+		}
 		b.l(1, "db = sqlite3.connect(DATABASE, timeout=60)")
 		b.l(1, "with db:")
 		b.l(2, "db.execute(%s)", pyString(ddl))

@@ -53,7 +53,7 @@ SET 'pipeline.auto-watermark-interval' = '1000 ms';
 
 -- The lab's source: the events file, event time from `time`.
 CREATE TEMPORARY TABLE `source` (
-    `id` BIGINT,
+    `id` DECIMAL(20, 0), -- an unsigned 64-bit number, beyond BIGINT
     `time` BIGINT,
     `action` STRING,
     `key` STRING,

@@ -53,7 +53,8 @@ WORK = os.path.join(HERE, "passthrough_pyspark.work")
 MARKERS = os.path.join(WORK, "fired")
 LOG = os.path.join(HERE, "passthrough_pyspark.out.jsonl")
 PER_BATCH = 100  # source.rate x source.trigger
-SCHEMA = "`id` LONG, `time` LONG, `action` STRING, `key` STRING, `offset` LONG, `device` INT"
+# An id is an unsigned 64-bit number, beyond Spark's LONG: it is read as text.
+SCHEMA = "`id` STRING, `time` LONG, `action` STRING, `key` STRING, `offset` LONG, `device` INT"
 # The kills, by the offset of the event at which each fails (see the header).
 KILLS = {50: "map", 300: "source"}
 

@@ -45,7 +45,7 @@ SET 'pipeline.auto-watermark-interval' = '1000 ms';
 
 -- The lab's source: the events file, event time from `time`.
 CREATE TEMPORARY TABLE `source` (
-    `id` BIGINT,
+    `id` DECIMAL(20, 0), -- an unsigned 64-bit number, beyond BIGINT
     `time` BIGINT,
     `action` STRING,
     `key` STRING,
@@ -68,6 +68,6 @@ CREATE TEMPORARY VIEW `filter` AS
     SELECT `id`, `time`, `action`, `key`, `offset`, `device`, `ts` FROM `map` WHERE `action` NOT IN ('scroll');
 
 -- The log sink: every row on standard output (the task manager's .out file on a cluster).
-CREATE TEMPORARY TABLE `sink` (`id` BIGINT, `time` BIGINT, `action` STRING, `key` STRING, `offset` BIGINT) WITH ('connector' = 'print');
+CREATE TEMPORARY TABLE `sink` (`id` DECIMAL(20, 0), `time` BIGINT, `action` STRING, `key` STRING, `offset` BIGINT) WITH ('connector' = 'print');
 
 INSERT INTO `sink` SELECT `id`, `time`, `action`, `key`, `offset` FROM `filter`;

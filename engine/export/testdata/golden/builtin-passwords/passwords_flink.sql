@@ -44,7 +44,7 @@ SET 'pipeline.auto-watermark-interval' = '1000 ms';
 
 -- The lab's source: the events file, event time from `time`.
 CREATE TEMPORARY TABLE `source` (
-    `id` BIGINT,
+    `id` DECIMAL(20, 0), -- an unsigned 64-bit number, beyond BIGINT
     `time` BIGINT,
     `action` STRING,
     `key` STRING,
@@ -61,6 +61,6 @@ CREATE TEMPORARY TABLE `source` (
 -- check: the lab's breach check is not exported; its events pass unchanged.
 
 -- The log sink: every row on standard output (the task manager's .out file on a cluster).
-CREATE TEMPORARY TABLE `sink` (`id` BIGINT, `time` BIGINT, `action` STRING, `key` STRING, `offset` BIGINT) WITH ('connector' = 'print');
+CREATE TEMPORARY TABLE `sink` (`id` DECIMAL(20, 0), `time` BIGINT, `action` STRING, `key` STRING, `offset` BIGINT) WITH ('connector' = 'print');
 
 INSERT INTO `sink` SELECT `id`, `time`, `action`, `key`, `offset` FROM `source`;

@@ -54,7 +54,8 @@ WORK = os.path.join(HERE, "sessions_pyspark.work")
 MARKERS = os.path.join(WORK, "fired")
 DATABASE = os.path.join(HERE, "sessions_pyspark.db")
 PER_BATCH = 100  # source.rate x source.trigger
-SCHEMA = "`id` LONG, `time` LONG, `action` STRING, `key` STRING, `offset` LONG, `device` INT"
+# An id is an unsigned 64-bit number, beyond Spark's LONG: it is read as text.
+SCHEMA = "`id` STRING, `time` LONG, `action` STRING, `key` STRING, `offset` LONG, `device` INT"
 
 
 def split_events():
