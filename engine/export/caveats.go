@@ -112,6 +112,9 @@ func Caveats(p *Plan, target string) []Caveat {
 	// Failures.
 	for _, k := range p.Kills {
 		add("kill", "line %d, %s: %s", k.Line, strings.TrimSpace(killLine(k)), killCaveat(p, k, target))
+		if k.After >= p.Records {
+			add("kill", "line %d, %s: never fires here: the events file has %d events, and the node must\nhave processed %d before it fails.", k.Line, killLine(k), p.Records, k.After)
+		}
 	}
 	for _, d := range p.Dropped {
 		add("dropped", "line %d, %s: not carried over: %s.", d.Line, d.Text, d.Why)
@@ -147,6 +150,14 @@ func Caveats(p *Plan, target string) []Caveat {
 	}
 	if cfg.Filter.Kind != "" && cfg.Filter.Kind != filter.KindNone && aggregates(p.Spec) {
 		add("filter", "the dedup stage runs on the input ids before the window: Spark refuses a stateful operator\nafter an aggregation outside append mode, and Flink's window results carry no record ids.")
+	}
+	for _, o := range p.Spec.Operators {
+		if o.Kind == jobspec.KindBreachCheck {
+			add("breach-check", "operator %s (breach-check): the lab's check of each login against a Bloom filter of\ncompromised passwords is not exported; its events pass unchanged.", o.Name)
+		}
+	}
+	if p.Spec.Connector != "" || p.Spec.Driver != "" || len(p.Spec.Dependencies) > 0 {
+		add("connector", "the job's connector %q, driver %q and declared dependencies are the lab's model of a job's\nclass path; this program uses the sink above and needs none of them.", p.Spec.Connector, p.Spec.Driver)
 	}
 	if cfg.Executor == engine.ExecConcurrent {
 		add("executor", "executor concurrent: the lab's own scheduling; the real engine schedules its tasks itself.")

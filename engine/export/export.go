@@ -138,7 +138,9 @@ func Load(ctx context.Context, file string, src []byte, seed *int64) (*Plan, err
 			if errors.Is(err, lab.ErrBadInput) {
 				return nil, err
 			}
-			return nil, fmt.Errorf("%w: %s:%d: %v", ErrBadInput, file, c.Line, err)
+			// The job could not start (a failed submission, say): without
+			// a runtime there are no events to export.
+			return nil, fmt.Errorf("%w: %v", ErrBadInput, err)
 		}
 		p.note(c, s.Spec(), admitted)
 	}

@@ -3,6 +3,8 @@ package export
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -267,6 +269,7 @@ func TestEveryUnsupportedThingIsSaid(t *testing.T) {
 		{"set filter exact", all, "filter", "before the window"},
 		{"set executor concurrent", all, "executor", "the lab's own scheduling"},
 		{"kill count[0] at 5", []string{FlinkSQL}, "kill", "Use the PyFlink export"},
+		{"kill count[0] at 5000", all, "kill", "never fires here: the events file has 10 events"},
 	} {
 		p := plan(t, "job clicks\n"+tc.script+"\nrun 10\n")
 		for _, target := range tc.targets {
@@ -291,6 +294,9 @@ func TestEveryUnsupportedThingIsSaid(t *testing.T) {
 				t.Errorf("%q --to %s: no %s caveat saying %q; have %v", tc.script, target, tc.topic, tc.says, Caveats(p, target))
 			}
 		}
+	}
+	if _, ok := caveat(plan(t, "job passwords\nrun 10\n"), PySpark, "breach-check"); !ok {
+		t.Error("the passwords job's breach check is dropped without a caveat")
 	}
 	// And what does carry over says nothing.
 	p := plan(t, "job passthrough\nset semantics exactly-once\nset ha passive-standby\nset sink table\nset sink.commit idempotent\nrun 10\n")
@@ -320,5 +326,26 @@ func TestLoadRefusesWhatTheLabRefuses(t *testing.T) {
 	}
 	if _, err := Files(plan(t, "run 1\n"), "storm"); !errors.Is(err, ErrTarget) {
 		t.Errorf("an unknown target: %v", err)
+	}
+}
+
+// TestConnectorIsSaid: a job that declares a connector and driver (the
+// lab's job-submission failures) is exported with a caveat that the
+// program needs neither.
+func TestConnectorIsSaid(t *testing.T) {
+	dir := t.TempDir()
+	job := "name: jdbcjob\noperators:\n  - name: parse\n    kind: parse\nconnector: jdbc\ndriver: org.postgresql.Driver\ndependencies:\n  - name: flink-connector-jdbc-core\n    kind: connector\n    version: 3.2.0-1.19\n    provides: jdbc\n  - name: postgresql\n    kind: driver\n    version: \"42.7.4\"\n    provides: org.postgresql.Driver\n"
+	if err := os.WriteFile(filepath.Join(dir, "j.yaml"), []byte(job), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "s.lab")
+	p, err := Load(context.Background(), path, []byte("job j.yaml\nrun 10\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, target := range Targets {
+		if text, ok := caveat(p, target, "connector"); !ok || !strings.Contains(text, `"jdbc"`) {
+			t.Errorf("--to %s: connector caveat %q", target, text)
+		}
 	}
 }

@@ -36,6 +36,8 @@
 #   - source.watermark 5s: Flink's bounded out-of-orderness watermark is the largest event time minus
 #     5000 ms minus 1 ms, emitted every pipeline.auto-watermark-interval (set to the lab's trigger, 1s);
 #     which late records a real run drops depends on that cadence.
+#   - operator check (breach-check): the lab's check of each login against a Bloom filter of
+#     compromised passwords is not exported; its events pass unchanged.
 
 import json
 import os

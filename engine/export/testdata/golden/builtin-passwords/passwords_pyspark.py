@@ -27,6 +27,8 @@
 #     up to spark.task.maxFailures times (4, Spark's default on a cluster; local[N,4] here), with no
 #     backoff.
 #   - deployment managed: Spark local mode has no executors to replace; a kill is a task failure.
+#   - operator check (breach-check): the lab's check of each login against a Bloom filter of
+#     compromised passwords is not exported; its events pass unchanged.
 
 import json
 import os
