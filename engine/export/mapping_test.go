@@ -118,7 +118,8 @@ func TestSparkMapsEverySetting(t *testing.T) {
 		{"job clicks\nset mode append", []string{`outputMode("append")`, `.master("local[2,4]")`, `withWatermark("ts", "5000 milliseconds")`, `F.window("ts", "10000 milliseconds")`, "LOG = "}, []string{"DATABASE"}},
 		{"job clicks\nset mode complete\nset sink table\nset restart fixed-delay attempts=2", []string{`outputMode("complete")`, `.master("local[2,3]")`, `db.execute("DELETE FROM results")`, "PRIMARY KEY (window_start, key)"}, []string{"LOG = "}},
 		{"job clicks\nset sink table\nset restart none\nset window 6s\nset window.slide 2s\nset source.watermark none", []string{`outputMode("update")`, `.master("local[2,1]")`, `F.window("ts", "6000 milliseconds", "2000 milliseconds")`, "INSERT INTO results"}, []string{"withWatermark", "DELETE FROM"}},
-		{"job passthrough\nset sink table\nset filter exact", []string{"INSERT INTO events", "dropDuplicates([\"id\"])", `isin(["scroll"])`, `F.lower("action")`, `.select("id", "time", "action", "key", "offset")`}, []string{"groupBy"}},
+		{"job passthrough\nset sink table\nset filter exact", []string{"INSERT INTO events", "dropDuplicates([\"id\"])", `isin(["scroll"])`, `F.lower("action")`, `.select("id", "time", "action", "key", "offset")`, "`id` STRING", `(signed(int(r["id"])), r["time"]`}, []string{"groupBy"}},
+		{"job passthrough", []string{`row["id"] = int(row["id"])`}, []string{"def signed"}},
 		{"job clicks\nset source.trigger 2s\nset source.rate 30", []string{"PER_BATCH = 60"}, nil},
 	} {
 		prog := program(t, plan(t, tc.script+"\nrun 10\n"), PySpark)

@@ -140,7 +140,11 @@ func pyspark(p *Plan) string {
 		b.l(1, "again after a failure appends its rows again (foreachBatch is at-least-once).\"\"\"")
 		b.l(1, "with open(LOG, \"a\") as log:")
 		b.l(2, "for r in batch.collect():")
-		b.l(3, "log.write(json.dumps(r.asDict(), sort_keys=True) + \"\\n\")")
+		b.l(3, "row = r.asDict()")
+		if !agg {
+			b.l(3, "row[\"id\"] = int(row[\"id\"])  # read as text: print the number, as in the events")
+		}
+		b.l(3, "log.write(json.dumps(row, sort_keys=True) + \"\\n\")")
 	}
 	b.l(0, "")
 	b.l(0, "")

@@ -91,7 +91,9 @@ def write(batch, batch_id):
     again after a failure appends its rows again (foreachBatch is at-least-once)."""
     with open(LOG, "a") as log:
         for r in batch.collect():
-            log.write(json.dumps(r.asDict(), sort_keys=True) + "\n")
+            row = r.asDict()
+            row["id"] = int(row["id"])  # read as text: print the number, as in the events
+            log.write(json.dumps(row, sort_keys=True) + "\n")
 
 
 def main():
