@@ -48,7 +48,7 @@ func flinkSQL(p *Plan) string {
 	b.l(1, "`device` INT,")
 	if d := p.Spec.Source.Watermark; d != jobspec.NoWatermark {
 		b.l(1, "`ts` AS TO_TIMESTAMP_LTZ(`time`, 3),")
-		b.l(1, "WATERMARK FOR `ts` AS `ts` - INTERVAL '%s' SECOND", sqlSeconds(millis(d)))
+		b.l(1, "WATERMARK FOR `ts` AS `ts` - %s", sqlInterval(millis(d)))
 	} else {
 		b.l(1, "`ts` AS TO_TIMESTAMP_LTZ(`time`, 3)")
 	}
@@ -91,9 +91,9 @@ func flinkSQL(p *Plan) string {
 			if o.Key == jobspec.KeyDevice {
 				key = "CONCAT('device-', CAST(`device` AS STRING))"
 			}
-			tvf := fmt.Sprintf("TUMBLE(TABLE %s, DESCRIPTOR(`ts`), INTERVAL '%s' SECOND)", prev, sqlSeconds(millis(o.Window)))
+			tvf := fmt.Sprintf("TUMBLE(TABLE %s, DESCRIPTOR(`ts`), %s)", prev, sqlInterval(millis(o.Window)))
 			if o.Slide != o.Window {
-				tvf = fmt.Sprintf("HOP(TABLE %s, DESCRIPTOR(`ts`), INTERVAL '%s' SECOND, INTERVAL '%s' SECOND)", prev, sqlSeconds(millis(o.Slide)), sqlSeconds(millis(o.Window)))
+				tvf = fmt.Sprintf("HOP(TABLE %s, DESCRIPTOR(`ts`), %s, %s)", prev, sqlInterval(millis(o.Slide)), sqlInterval(millis(o.Window)))
 			}
 			b.l(0, "-- %s: counts per %s in event-time windows; a window is written once the watermark passes", o.Name, keyName(o))
 			b.l(0, "-- its end, and later records for it are dropped, as in the lab.")
@@ -152,10 +152,22 @@ func flinkSQL(p *Plan) string {
 	return b.String()
 }
 
-// sqlSeconds writes ms as a decimal number of seconds, for INTERVAL
-// literals ("5", "0.5", "1.25").
-func sqlSeconds(ms int64) string {
-	s := fmt.Sprintf("%d.%03d", ms/1000, ms%1000)
-	s = strings.TrimRight(s, "0")
-	return strings.TrimSuffix(s, ".")
+// sqlInterval writes ms as a Flink SQL interval literal. Flink refuses
+// more than three digits before the point ('120' SECOND needs SECOND(3);
+// SECOND(4) is not supported), so a duration takes the largest unit that
+// divides it: seconds (with milliseconds) below 1000 s, else minutes,
+// hours or days.
+func sqlInterval(ms int64) string {
+	switch {
+	case ms < 1_000_000:
+		s := strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%d.%03d", ms/1000, ms%1000), "0"), ".")
+		return "INTERVAL '" + s + "' SECOND(3)"
+	case ms%60_000 == 0 && ms/60_000 < 1000:
+		return fmt.Sprintf("INTERVAL '%d' MINUTE(3)", ms/60_000)
+	case ms%3_600_000 == 0 && ms/3_600_000 < 1000:
+		return fmt.Sprintf("INTERVAL '%d' HOUR(3)", ms/3_600_000)
+	}
+	d := ms / 86_400_000
+	ms -= d * 86_400_000
+	return fmt.Sprintf("INTERVAL '%d %02d:%02d:%02d.%03d' DAY(3) TO SECOND(3)", d, ms/3_600_000, ms/60_000%60, ms/1000%60, ms%1000)
 }

@@ -350,3 +350,23 @@ func TestConnectorIsSaid(t *testing.T) {
 		}
 	}
 }
+
+// TestSQLInterval: interval literals Flink 2.3 accepts (checked with its
+// planner: '120' SECOND is refused, SECOND(3) is not; SECOND(4) is
+// unsupported).
+func TestSQLInterval(t *testing.T) {
+	for ms, want := range map[int64]string{
+		500:         "INTERVAL '0.5' SECOND(3)",
+		1250:        "INTERVAL '1.25' SECOND(3)",
+		10_000:      "INTERVAL '10' SECOND(3)",
+		120_000:     "INTERVAL '120' SECOND(3)",
+		999_500:     "INTERVAL '999.5' SECOND(3)",
+		7_200_000:   "INTERVAL '120' MINUTE(3)",
+		172_800_000: "INTERVAL '48' HOUR(3)",
+		93_784_500:  "INTERVAL '1 02:03:04.500' DAY(3) TO SECOND(3)",
+	} {
+		if got := sqlInterval(ms); got != want {
+			t.Errorf("%d ms: %s, want %s", ms, got, want)
+		}
+	}
+}

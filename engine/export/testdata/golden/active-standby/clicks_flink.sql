@@ -60,7 +60,7 @@ CREATE TEMPORARY TABLE `source` (
     `offset` BIGINT,
     `device` INT,
     `ts` AS TO_TIMESTAMP_LTZ(`time`, 3),
-    WATERMARK FOR `ts` AS `ts` - INTERVAL '5' SECOND
+    WATERMARK FOR `ts` AS `ts` - INTERVAL '5' SECOND(3)
 ) WITH (
     'connector' = 'filesystem',
     'path' = 'file:///opt/streamlab/events.jsonl',
@@ -79,7 +79,7 @@ CREATE TEMPORARY VIEW `count` AS
         TIMESTAMPDIFF(SECOND, TIMESTAMP '1970-01-01 00:00:00', `window_end`) * CAST(1000 AS BIGINT) AS `window_end`,
         `key` AS `key`,
         COUNT(*) AS `value`
-    FROM TABLE(TUMBLE(TABLE `parse`, DESCRIPTOR(`ts`), INTERVAL '5' SECOND))
+    FROM TABLE(TUMBLE(TABLE `parse`, DESCRIPTOR(`ts`), INTERVAL '5' SECOND(3)))
     GROUP BY `window_start`, `window_end`, `key`;
 
 -- The log sink: every row on standard output (the task manager's .out file on a cluster).

@@ -56,7 +56,7 @@ CREATE TEMPORARY TABLE `source` (
     `offset` BIGINT,
     `device` INT,
     `ts` AS TO_TIMESTAMP_LTZ(`time`, 3),
-    WATERMARK FOR `ts` AS `ts` - INTERVAL '5' SECOND
+    WATERMARK FOR `ts` AS `ts` - INTERVAL '5' SECOND(3)
 ) WITH (
     'connector' = 'filesystem',
     'path' = 'file:///opt/streamlab/events.jsonl',

@@ -62,7 +62,7 @@ CREATE TEMPORARY TABLE `source` (
     `offset` BIGINT,
     `device` INT,
     `ts` AS TO_TIMESTAMP_LTZ(`time`, 3),
-    WATERMARK FOR `ts` AS `ts` - INTERVAL '5' SECOND
+    WATERMARK FOR `ts` AS `ts` - INTERVAL '5' SECOND(3)
 ) WITH (
     'connector' = 'filesystem',
     'path' = 'file:///opt/streamlab/events.jsonl',
@@ -81,7 +81,7 @@ CREATE TEMPORARY VIEW `count` AS
         TIMESTAMPDIFF(SECOND, TIMESTAMP '1970-01-01 00:00:00', `window_end`) * CAST(1000 AS BIGINT) AS `window_end`,
         `key` AS `key`,
         COUNT(*) AS `value`
-    FROM TABLE(TUMBLE(TABLE `parse`, DESCRIPTOR(`ts`), INTERVAL '10' SECOND))
+    FROM TABLE(TUMBLE(TABLE `parse`, DESCRIPTOR(`ts`), INTERVAL '10' SECOND(3)))
     GROUP BY `window_start`, `window_end`, `key`;
 
 -- The table sink: the JDBC connector in upsert mode (the primary key), into table results.

@@ -68,7 +68,7 @@ CREATE TEMPORARY TABLE `source` (
     `offset` BIGINT,
     `device` INT,
     `ts` AS TO_TIMESTAMP_LTZ(`time`, 3),
-    WATERMARK FOR `ts` AS `ts` - INTERVAL '3' SECOND
+    WATERMARK FOR `ts` AS `ts` - INTERVAL '3' SECOND(3)
 ) WITH (
     'connector' = 'filesystem',
     'path' = 'file:///opt/streamlab/events.jsonl',
@@ -97,7 +97,7 @@ CREATE TEMPORARY VIEW `count` AS
         TIMESTAMPDIFF(SECOND, TIMESTAMP '1970-01-01 00:00:00', `window_end`) * CAST(1000 AS BIGINT) AS `window_end`,
         CONCAT('device-', CAST(`device` AS STRING)) AS `key`,
         COUNT(*) AS `value`
-    FROM TABLE(HOP(TABLE `dedup`, DESCRIPTOR(`ts`), INTERVAL '5' SECOND, INTERVAL '20' SECOND))
+    FROM TABLE(HOP(TABLE `dedup`, DESCRIPTOR(`ts`), INTERVAL '5' SECOND(3), INTERVAL '20' SECOND(3)))
     GROUP BY `window_start`, `window_end`, CONCAT('device-', CAST(`device` AS STRING));
 
 -- The table sink: the JDBC connector in upsert mode (the primary key), into table results.
