@@ -38,6 +38,12 @@ It refuses, before writing anything, when one of these files exists, unless
 --force: then each is replaced whole (never written through a link).
 Without --out it prints the program alone to standard output.
 
+A Python program, when run, writes beside itself: its log sink's rows to
+JOB_TARGET.out.jsonl or its table sink's to the SQLite database JOB_TARGET.db
+(table results: window_start, window_end, key, value; or events), the kills'
+marker files (JOB_pyflink.fired/) and Spark's input and checkpoint
+(JOB_pyspark.work/); each run starts them afresh.
+
 Exit status: 0 when written; 2 for bad input (bad flags, an unknown target, an
 unreadable or invalid script, a file in the way, an unwritable DIR).`,
 		Args: cobra.ExactArgs(1),
