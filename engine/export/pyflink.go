@@ -347,6 +347,13 @@ func pyflink(p *Plan) string {
 	}
 	b.l(1, "# The Python workers run with this program's interpreter (the one PyFlink is installed in).")
 	b.l(1, "config.set_string(\"python.executable\", sys.executable)")
+	if len(p.Kills) > 0 {
+		b.l(1, "# One Python worker per operator rather than one per slot: when a kill fails a task whose")
+		b.l(1, "# worker the slot's other Python operators share, PyFlink 2.3 can release the shared worker")
+		b.l(1, "# twice (\"Reference count must not be negative\") and stop the whole task manager, which a")
+		b.l(1, "# local run cannot replace.")
+		b.l(1, "config.set_string(\"python.fn-execution.memory.managed\", \"false\")")
+	}
 	b.l(1, "env = StreamExecutionEnvironment.get_execution_environment(config)")
 	b.l(1, "env.set_parallelism(1)")
 	b.l(0, "")

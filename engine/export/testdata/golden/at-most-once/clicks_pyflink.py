@@ -146,6 +146,11 @@ def main():
     config.set_string("pipeline.auto-watermark-interval", "1000 ms")
     # The Python workers run with this program's interpreter (the one PyFlink is installed in).
     config.set_string("python.executable", sys.executable)
+    # One Python worker per operator rather than one per slot: when a kill fails a task whose
+    # worker the slot's other Python operators share, PyFlink 2.3 can release the shared worker
+    # twice ("Reference count must not be negative") and stop the whole task manager, which a
+    # local run cannot replace.
+    config.set_string("python.fn-execution.memory.managed", "false")
     env = StreamExecutionEnvironment.get_execution_environment(config)
     env.set_parallelism(1)
 
