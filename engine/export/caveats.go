@@ -197,10 +197,12 @@ func killCaveat(p *Plan, k Kill, target string) string {
 		return "not replayed (see below)."
 	}
 	at := fmt.Sprintf("subtask %d of a map placed before %s", k.Subtask, k.Op)
-	switch k.Op {
-	case "source":
+	switch {
+	case k.Immediate && k.Op != "source":
+		return fmt.Sprintf("a map right after the source raises once after %d records (when the lab killed\n%s, whose own count at that moment the lab does not fix): a task failure standing in for a lost\ntask manager, in a task of the same failover region (the edges are all-to-all or forward); a\nmarker file keeps it from failing again after the restart.", k.After, k.Node)
+	case k.Op == "source":
 		at = "a map right after the source"
-	case "sink":
+	case k.Op == "sink":
 		at = "a map right before the sink"
 	}
 	return fmt.Sprintf("%s raises once %s, a task failure standing in\nfor a lost task manager (the task manager stays up); a marker file keeps it from failing\nagain after the restart.", at, where)

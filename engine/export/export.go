@@ -131,7 +131,11 @@ func Load(ctx context.Context, file string, src []byte, seed *int64) (*Plan, err
 		var admitted int64
 		if c.Verb == script.VerbKill && !c.HasAt && !c.AtCommit && c.Node != engine.JobManager {
 			if rt := s.Runtime(); rt != nil {
-				admitted = rt.ReportSoFar().Source.Records
+				var n lineCounter
+				if err := rt.DumpSource(&n); err != nil {
+					return nil, err
+				}
+				admitted = int64(n)
 			}
 		}
 		if err := s.Exec(ctx, c); err != nil {
@@ -313,4 +317,13 @@ func comment(b *strings.Builder, prefix, text string) {
 	for _, l := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
 		b.WriteString(strings.TrimRight(prefix+l, " ") + "\n")
 	}
+}
+
+// lineCounter counts the lines written to it: the records admitted so far,
+// as the source dump has them.
+type lineCounter int64
+
+func (n *lineCounter) Write(b []byte) (int, error) {
+	*n += lineCounter(bytes.Count(b, []byte("\n")))
+	return len(b), nil
 }

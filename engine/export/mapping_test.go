@@ -171,12 +171,13 @@ func TestPyFlinkMapsOperators(t *testing.T) {
 // kill with no `at` fails after the records admitted before its line; the
 // Spark program fails at the same offset.
 func TestKillsArePlaced(t *testing.T) {
-	p := plan(t, "job clicks\nkill count[1] at 40\nkill parse at 7\nrun 100\nkill source\nrun 50\nkill sink at 3\n")
+	p := plan(t, "job clicks\nkill count[1] at 40\nkill parse at 7\nrun 100\nkill source\nrun 50\nkill sink at 3\nkill count[0]\nrun 10\n")
 	want := []Kill{
 		{Line: 2, Node: "count[1]", Op: "count", Subtask: 1, After: 40},
 		{Line: 3, Node: "parse", Op: "parse", After: 7},
 		{Line: 5, Node: "source", Op: "source", After: 100, Immediate: true},
 		{Line: 7, Node: "sink", Op: "sink", After: 3},
+		{Line: 8, Node: "count[0]", Op: "count", After: 150, Immediate: true},
 	}
 	if !slices.Equal(p.Kills, want) {
 		t.Fatalf("kills %+v\nwant %+v", p.Kills, want)
@@ -184,6 +185,7 @@ func TestKillsArePlaced(t *testing.T) {
 	prog := program(t, p, PyFlink)
 	order := []string{
 		`events = events.map(FailOnce("source", 0, 100)).name("kill source").set_parallelism(1)`,
+		`events = events.map(FailOnce("count[0]", 0, 150)).name("kill count[0]").set_parallelism(1)`,
 		`events = events.map(FailOnce("parse", 0, 7)).name("kill parse").set_parallelism(1)`,
 		`events = events.filter(lambda e: e["action"] != "")`,
 		`events = events.key_by(lambda e: e["key"]).map(FailOnce("count[1]", 1, 40)).name("kill count[1]").set_parallelism(2)`,
@@ -200,7 +202,7 @@ func TestKillsArePlaced(t *testing.T) {
 		at += i
 	}
 	spark := program(t, p, PySpark)
-	if !strings.Contains(spark, `KILLS = {3: "sink", 7: "parse", 40: "count[1]", 100: "source"}`) || !strings.Contains(spark, `F.udf(fail_once, BooleanType()).asNondeterministic()("offset")`) {
+	if !strings.Contains(spark, `KILLS = {3: "sink", 7: "parse", 40: "count[1]", 100: "source", 150: "count[0]"}`) || !strings.Contains(spark, `F.udf(fail_once, BooleanType()).asNondeterministic()("offset")`) {
 		t.Errorf("the PySpark program's kills are wrong:\n%s", spark)
 	}
 	if sql := program(t, p, FlinkSQL); strings.Contains(sql, "FailOnce") {

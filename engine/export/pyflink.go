@@ -455,11 +455,18 @@ func windowKey(o jobspec.Operator) string {
 
 // failBefore writes the maps that replay the kills of op's nodes, placed
 // before op with op's parallelism (and its key, keyFn, when op is keyed, so
-// that subtask i of the map sees what subtask i of op sees).
+// that subtask i of the map sees what subtask i of op sees). Kills with no
+// `at` are all placed after the source.
 func failBefore(b *code, p *Plan, op string, parallelism int, keyFn string) {
 	for _, k := range p.Kills {
-		if k.Op != op {
+		// A kill with no `at` happened when the source had emitted After
+		// records; the node's own count at that moment is unknown, so it
+		// is replayed right after the source.
+		if k.Immediate && op != "source" || !k.Immediate && k.Op != op {
 			continue
+		}
+		if k.Immediate {
+			parallelism, keyFn = 1, ""
 		}
 		b.l(1, "# line %d: %s (see the header)", k.Line, killLine(k))
 		in := "events"
