@@ -260,5 +260,8 @@ func (u *upstreamBackup) needs(d *node) func(backupEntry) bool {
 			held[e.rec.Offset] = true
 		}
 	}
+	for _, rec := range d.epochRecs {
+		held[rec.Offset] = true
+	}
 	return func(b backupEntry) bool { return held[b.rec.Offset] }
 }
