@@ -61,8 +61,11 @@ type keptEntry struct {
 //     keeps output for is parked under its offset, and looked at again
 //     only once that offset is released.
 type backupQueue struct {
-	live     []keptEntry           // in the order sent
-	parked   map[int64][]keptEntry // by source offset
+	live []keptEntry // in the order sent
+	// parked holds entries by source offset; a second entry of the same
+	// offset (a replay sent it again) goes to more.
+	parked   map[int64]keptEntry
+	more     map[int64][]keptEntry
 	nParked  int
 	seq      int64
 	minTime  int64 // the earliest event time in live (window counts)
@@ -85,7 +88,10 @@ func (q *backupQueue) push(b backupEntry) {
 // entries returns what q keeps, in the order it was sent.
 func (q *backupQueue) entries() []backupEntry {
 	all := slices.Clone(q.live)
-	for _, es := range q.parked {
+	for _, e := range q.parked {
+		all = append(all, e)
+	}
+	for _, es := range q.more {
 		all = append(all, es...)
 	}
 	slices.SortFunc(all, func(a, b keptEntry) int { return cmp.Compare(a.seq, b.seq) })
@@ -97,6 +103,39 @@ func (q *backupQueue) entries() []backupEntry {
 }
 
 func (q *backupQueue) clear() { *q = backupQueue{} }
+
+// park puts e aside under its offset.
+func (q *backupQueue) park(e keptEntry) {
+	off := e.rec.Offset
+	if q.parked == nil {
+		q.parked = map[int64]keptEntry{}
+	}
+	q.nParked++
+	if _, ok := q.parked[off]; !ok {
+		q.parked[off] = e
+		return
+	}
+	if q.more == nil {
+		q.more = map[int64][]keptEntry{}
+	}
+	q.more[off] = append(q.more[off], e)
+}
+
+// unpark takes out what is parked under off and passes each entry to f.
+func (q *backupQueue) unpark(off int64, f func(keptEntry)) {
+	e, ok := q.parked[off]
+	if !ok {
+		return
+	}
+	delete(q.parked, off)
+	q.nParked--
+	f(e)
+	for _, e := range q.more[off] {
+		q.nParked--
+		f(e)
+	}
+	delete(q.more, off)
+}
 
 func newUpstreamBackup(rc *recovery) *upstreamBackup {
 	u := &upstreamBackup{rc: rc, backups: map[*node][]*backupQueue{}, scratch: map[*node]map[int64]bool{},
@@ -374,19 +413,16 @@ func (u *upstreamBackup) trimFor(sender, d *node, q *backupQueue) {
 	// Offsets d released: their parked entries are needed now only if
 	// they are still on their way through d.
 	for _, off := range u.released[d] {
-		es, ok := q.parked[off]
-		if !ok || keeps[off] > 0 {
+		if keeps[off] > 0 {
 			continue
 		}
-		delete(q.parked, off)
-		q.nParked -= len(es)
-		if held[off] {
-			q.live, moved = append(q.live, es...), true
-			continue
-		}
-		for _, e := range es {
+		q.unpark(off, func(e keptEntry) {
+			if held[off] {
+				q.live, moved = append(q.live, e), true
+				return
+			}
 			u.drop(sender, e.backupEntry)
-		}
+		})
 	}
 	kept := q.live[:0]
 	for _, e := range q.live {
@@ -394,11 +430,7 @@ func (u *upstreamBackup) trimFor(sender, d *node, q *backupQueue) {
 		case held[off]:
 			kept = append(kept, e)
 		case keeps[off] > 0:
-			if q.parked == nil {
-				q.parked = map[int64][]keptEntry{}
-			}
-			q.parked[off] = append(q.parked[off], e) // one entry an offset, but for replays
-			q.nParked++
+			q.park(e)
 		default:
 			u.drop(sender, e.backupEntry)
 		}
