@@ -38,6 +38,19 @@ type dedupOp struct {
 	m, k uint64
 }
 
+// orderSensitive is an operator whose output depends on the order its
+// records arrive in, not only on which records they are. A node running
+// one behind a merge of parallel nodes sorts each epoch's records (see
+// node.sorted and graph.fixedOrder): the records between two markers are
+// the same under either executor and in any interleaving, their order is
+// not.
+type orderSensitive interface{ orderSensitive() }
+
+// orderSensitive: of two records with the same id the first passes, with
+// its own offset; a Bloom filter's false positives depend on which ids it
+// took before.
+func (*dedupOp) orderSensitive() {}
+
 func newDedup(spec filter.Spec) (*dedupOp, error) {
 	f, err := filter.New(spec)
 	if err != nil {
