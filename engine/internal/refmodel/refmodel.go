@@ -44,6 +44,9 @@ func ReadDump(r io.Reader) ([]Event, error) {
 		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
 			return nil, fmt.Errorf("dump line %d: %v", line, err)
 		}
+		if e.Time < jobspec.MinEventTime || e.Time > jobspec.MaxEventTime {
+			return nil, fmt.Errorf("dump line %d: time %d is outside the years 1 to 9999", line, e.Time)
+		}
 		if e.Key == "" {
 			e.Key = e.Action
 		}
