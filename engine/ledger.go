@@ -243,6 +243,30 @@ func (l *Ledger) apply(batch []Record, real bool) {
 	}
 }
 
+// filterLost is what result rows a membership filter dropped by mistake
+// cost, per window and key, in counts a reader of the sink lacks: in
+// append mode the dropped rows' values, as far as the cell lacks them; in
+// update mode the largest dropped value above what the reader sees, as
+// far as the failure-free count goes (a later row that passed makes up
+// for an earlier one dropped). Never more than the cell lacks, so what is
+// left of lost is what never reached the filter: owed by recovery.
+func (l *Ledger) filterLost(rows map[windowKey]droppedRows) int64 {
+	var n int64
+	for k, d := range rows {
+		c := l.cells[k]
+		if c == nil {
+			continue // the failure-free run has no such row: nothing lacks
+		}
+		lacks := max(c.exp-c.got, 0)
+		if l.mode == ModeAppend {
+			n += min(d.sum, lacks)
+		} else {
+			n += min(max(min(d.max, c.exp)-c.got, 0), lacks)
+		}
+	}
+	return n
+}
+
 // recordPure reports whether every operator of spec the failure-free run
 // has decides what to emit from the record alone, holding nothing back:
 // then a record's failure-free effect can be computed again at any time.

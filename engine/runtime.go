@@ -240,17 +240,27 @@ func (r *Runtime) ledgerApply(batch []Record) {
 
 // pending is what the sink lacks now that the guarantee still owes: while
 // recovery is under way with a scheme that preserves input, everything
-// missing but the records a Bloom filter dropped by mistake, which are gone
-// for good.
+// missing but what a Bloom filter dropped by mistake, which is gone for
+// good. Both sides are in the ledger's unit: a record's effect, or a
+// window's count (filterLost).
 func (r *Runtime) pending(t LedgerTotals) int64 {
 	if r.state != StateRunning || r.ha == HANone || !r.rec.recovering() {
 		return 0
 	}
-	var falseDrops int64
-	if fs, ok := r.FilterStats(); ok {
-		falseDrops = fs.FalseDrops
+	return max(t.Lost-r.filterLost(), 0)
+}
+
+// filterLost is what the membership filter's mistakes cost in the ledger's
+// unit. A falsely dropped event is one record's effect; a falsely dropped
+// result row is what its count would have added to what a reader sees.
+func (r *Runtime) filterLost() int64 {
+	if d := r.dedup(); d != nil && r.ledger != nil && !r.ledger.events {
+		return r.ledger.filterLost(d.falseRows)
 	}
-	return max(t.Lost-falseDrops, 0)
+	if fs, ok := r.FilterStats(); ok {
+		return fs.FalseDrops
+	}
+	return 0
 }
 
 // fail stops the job with err.
