@@ -22,9 +22,15 @@ import (
 // and a sliding window-count, and returns the script's path.
 func replayJob(t *testing.T, events, script string) string {
 	t.Helper()
+	return replayJobFile(t, "name: replay\nsource:\n  file: events.jsonl\noperators:\n  - name: parse\n    kind: parse\n"+
+		"  - name: count\n    kind: window-count\n    window: 10s\n    slide: 5s\n", events, script)
+}
+
+// replayJobFile writes job, its events and script, and returns the
+// script's path.
+func replayJobFile(t *testing.T, job, events, script string) string {
+	t.Helper()
 	dir := t.TempDir()
-	job := "name: replay\nsource:\n  file: events.jsonl\noperators:\n  - name: parse\n    kind: parse\n" +
-		"  - name: count\n    kind: window-count\n    window: 10s\n    slide: 5s\n"
 	for name, body := range map[string]string{"job.yaml": job, "events.jsonl": events, "s.lab": script} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
 			t.Fatal(err)
@@ -160,4 +166,36 @@ func readRows(t *testing.T, db string) []window {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// Lesson 1 says the watermark moves once a micro-batch, before each
+// trigger, as Spark's does at the end of a batch: an event 15 s behind the
+// newest one, arriving 10 ms after it in the same batch, is still counted
+// in its open window; the same event in the next batch, after the
+// watermark (newest less 5 s) passed that window's end, is dropped late.
+func TestWatermarkMovesOncePerMicroBatch(t *testing.T) {
+	job := "name: wm\nsource:\n  file: events.jsonl\n  rate: 100\n  watermark: 5s\n  trigger: 1s\n" +
+		"operators:\n  - name: parse\n    kind: parse\n  - name: count\n    kind: window-count\n    window: 10s\n"
+	const t0 = 1767268800000 // 2026-01-01T12:00:00Z, a window's start
+	var events strings.Builder
+	for i, ms := range []int64{0, 20_000, 5_000, 5_000} {
+		fmt.Fprintf(&events, `{"id":%d,"time":%d,"action":"open"}`+"\n", i+1, t0+ms)
+	}
+	// Offsets 0-2 arrive 10 ms apart, one batch; offset 3 comes in a
+	// batch of its own, after the trigger that ended the first.
+	path := replayJobFile(t, job, events.String(), "job job.yaml\nset sink table\nrun 3\nrun 1\n")
+	db := filepath.Join(t.TempDir(), "out.db")
+	rep, err := runReplay(t, path, lab.Options{DBPath: db})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first int64
+	for _, r := range readRows(t, db) {
+		if r.start == t0 && r.key == "open" {
+			first = r.value
+		}
+	}
+	if first != 2 || rep.Window.DroppedLate != 1 {
+		t.Fatalf("window [0 s, 10 s) counted %d, %d dropped late; want 2 counted (the second 15 s behind the newest, in its batch) and 1 dropped (the next batch's)", first, rep.Window.DroppedLate)
+	}
 }
