@@ -34,6 +34,10 @@ type Ledger struct {
 	events bool
 	mode   Mode
 	keyed  bool // a table keyed by record id: a re-written record counts once
+	// cellOf, when set, maps a record's offset to the offset whose cell
+	// stands for its id in a keyed table: events of a replayed file that
+	// share an id are one row to a reader, so one cell.
+	cellOf func(off int64) int64
 	// Cells of a job without aggregation: offsets from base on in dense;
 	// below base, folded (see settle).
 	base    int64
@@ -93,6 +97,9 @@ func (l *Ledger) Totals() LedgerTotals {
 func (l *Ledger) cell(r Record) *cell {
 	if l.events {
 		o := r.Offset
+		if l.cellOf != nil {
+			o = l.cellOf(o)
+		}
 		if o < l.base {
 			return l.unfold(o)
 		}

@@ -139,7 +139,11 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 				r.ledger.late = w.lateCells // the last window count writes the sink's rows
 			}
 		}
-		if events && recordPure(spec) {
+		if r.ledger.keyed && src.RepeatedIDs(src.Len()) > 0 {
+			// One row per id: the cell of an id's first event counts all of
+			// them, and its exp is no longer that one record's alone.
+			r.ledger.cellOf = src.firstWithID
+		} else if events && recordPure(spec) {
 			r.ledger.expOf = expProbe(spec, r.newOp, src)
 		}
 		// The timeline reads the kills, restarts and checkpoints from
@@ -481,7 +485,7 @@ func (r *Runtime) report() report.Report {
 		Config: report.ConfigReport{Semantics: r.semantics, Requested: r.cfg.Semantics, HA: r.ha, Note: r.note, Mode: string(r.cfg.Mode),
 			Sink: r.cfg.Sink, Filter: filter.KindNone, Restart: r.cfg.Restart.String(), Deployment: r.cfg.Deployment,
 			JobManagerHA: r.jobManagerHA()},
-		Source: report.SourceReport{Records: r.cur.off, Offset: r.cur.off, Late: r.late, TimeMS: r.cur.clock},
+		Source: report.SourceReport{Records: r.cur.off, Offset: r.cur.off, Late: r.late, TimeMS: r.cur.clock, RepeatedIDs: r.src.RepeatedIDs(r.cur.off)},
 		Sink:   report.SinkReport{Rows: rows, Batches: r.sink.batches},
 		Filter: report.FilterReport{Kind: filter.KindNone},
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/streamlab/streamlab/engine/jobspec"
@@ -16,11 +17,16 @@ import (
 // event at an offset is a pure function of the seed and the offset, so any
 // position can be re-read after a failure and every run sees the same log.
 type Source struct {
-	spec    jobspec.Source
-	salt    uint64
-	start   int64    // event time of offset 0, Unix ms
-	events  []Record // a replayed file's events (replay)
-	replay  bool     // the log is a file's: bounded, possibly empty
+	spec   jobspec.Source
+	salt   uint64
+	start  int64    // event time of offset 0, Unix ms
+	events []Record // a replayed file's events (replay)
+	replay bool     // the log is a file's: bounded, possibly empty
+	// firstOf maps the offset of each replayed event whose id an earlier
+	// event has to that earlier event's offset; repeats lists those
+	// offsets in order. Generated ids never repeat.
+	firstOf map[int64]int64
+	repeats []int64
 	actions []string
 	list    []string // compromised passwords, for a login source
 }
@@ -47,8 +53,37 @@ func NewSource(spec jobspec.Source, seed int64) (*Source, error) {
 			return nil, err
 		}
 		s.events, s.replay = events, true
+		first := map[uint64]int64{}
+		for off, e := range events {
+			if f, ok := first[e.ID]; ok {
+				if s.firstOf == nil {
+					s.firstOf = map[int64]int64{}
+				}
+				s.firstOf[int64(off)] = f
+				s.repeats = append(s.repeats, int64(off))
+			} else {
+				first[e.ID] = int64(off)
+			}
+		}
 	}
 	return s, nil
+}
+
+// firstWithID is the offset of the first event with the id of the event at
+// off: off itself unless a replayed file repeats an id. A table keyed by id
+// holds one row for all of them, so the ledger counts them as one.
+func (s *Source) firstWithID(off int64) int64 {
+	if f, ok := s.firstOf[off]; ok {
+		return f
+	}
+	return off
+}
+
+// RepeatedIDs counts the events among the first n whose id an earlier
+// event has (a replayed file's; generated ids never repeat).
+func (s *Source) RepeatedIDs(n int64) int64 {
+	i, _ := slices.BinarySearch(s.repeats, n)
+	return int64(i)
 }
 
 // Len is the number of events in a replayed file, or -1 for a generated,

@@ -199,3 +199,78 @@ func TestWatermarkMovesOncePerMicroBatch(t *testing.T) {
 		t.Fatalf("window [0 s, 10 s) counted %d, %d dropped late; want 2 counted (the second 15 s behind the newest, in its batch) and 1 dropped (the next batch's)", first, rep.Window.DroppedLate)
 	}
 }
+
+// tableRows counts the rows of a SQLite file's table.
+func tableRows(t *testing.T, db, table string) int64 {
+	t.Helper()
+	conn, err := sql.Open("sqlite", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var n int64
+	if err := conn.QueryRow("SELECT count(*) FROM " + table).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// The ledger's truth is what a reader of the sink sees. Records of a
+// replayed file that share an id are one row of the id-keyed table (update
+// mode), so one effect; appended they are a row each. The report says how
+// many repeat an id. The expected counts come from the file, the rows from
+// SQLite; a kill and a replay in between (at-least-once) and more events
+// than the ledger keeps cells for (it folds what it has settled) change
+// neither.
+func TestRecordsSharingAnIdAreOneRowOfAKeyedTable(t *testing.T) {
+	const job = "name: ids\nsource:\n  file: events.jsonl\noperators:\n  - name: parse\n    kind: parse\n    parallelism: 2\n    partition: rebalance\n"
+	cases := []struct {
+		name         string
+		events, ids  int
+		mode, failed string
+	}{
+		{"one id", 50, 1, "update", ""},
+		{"one id appended", 50, 1, "append", ""},
+		{"3000 ids in 10000 records, a kill", 10_000, 3000, "update", "set semantics at-least-once\nkill parse[1] at 1500\n"},
+		{"3000 ids in 10000 records appended, a kill", 10_000, 3000, "append", "set semantics at-least-once\nkill parse[1] at 1500\n"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var events strings.Builder
+			distinct := map[int]bool{}
+			for i := range tc.events {
+				id := i * 7919 % tc.ids
+				distinct[id] = true
+				fmt.Fprintf(&events, `{"id":%d,"time":%d,"action":"open"}`+"\n", id, 1767268800000+int64(i)*10)
+			}
+			script := "job job.yaml\nset sink table\nset mode " + tc.mode + "\n" + tc.failed + fmt.Sprintf("run %d\nrun 30s\n", tc.events)
+			path := replayJobFile(t, job, events.String(), script)
+			db := filepath.Join(t.TempDir(), "out.db")
+			rep, err := runReplay(t, path, lab.Options{DBPath: db})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows := tableRows(t, db, "events")
+			want, repeats := int64(len(distinct)), int64(tc.events-len(distinct))
+			if tc.mode == "append" {
+				want = int64(tc.events)
+			}
+			s := rep.Sink
+			if rep.Source.RepeatedIDs != repeats {
+				t.Errorf("source.repeated_ids %d, the file repeats %d ids", rep.Source.RepeatedIDs, repeats)
+			}
+			if tc.mode != "append" && rows != want {
+				t.Errorf("the table holds %d rows, the file %d distinct ids", rows, want)
+			}
+			if s.Expected != want || s.Lost != 0 || s.Pending != 0 || s.Unique != want {
+				t.Errorf("sink %+v; a reader sees %d rows and expects %d", s, rows, want)
+			}
+			if tc.failed == "" && (s.Delivered != rows || !s.Correct) {
+				t.Errorf("no failure, yet sink %+v against %d rows", s, rows)
+			}
+			if tc.failed != "" && rep.Recovery.Failures == 0 {
+				t.Errorf("the kill did not fire: %+v", rep.Recovery)
+			}
+		})
+	}
+}
