@@ -91,7 +91,7 @@ func (s *Session) Exec(ctx context.Context, c script.Command) error {
 			return rep.WriteText(s.opts.Log)
 		}
 		return nil
-	case script.VerbKill, script.VerbRestart:
+	case script.VerbKill, script.VerbFail, script.VerbRestart:
 		return s.failure(c)
 	case script.VerbPause, script.VerbResume:
 		return s.errAt(c.Line, c.Col, "%s only makes sense in the terminal lab, where time runs by itself; a script advances time with run", c.Verb)
@@ -114,8 +114,7 @@ func (s *Session) job(c script.Command) error {
 	}
 	arg := c.Args[0]
 	if spec, ok := jobspec.Builtin(arg.Text); ok {
-		s.spec = spec
-		return s.checkMode(c.Line, c.Col)
+		return s.useJob(c, spec)
 	}
 	if !strings.HasSuffix(arg.Text, ".yaml") && !strings.HasSuffix(arg.Text, ".yml") && !strings.ContainsRune(arg.Text, '/') {
 		return s.errAt(arg.Line, arg.Col, "unknown job %q; expected a built-in job (%s) or a path to a .yaml job file", arg.Text, strings.Join(jobspec.Names(), ", "))
@@ -131,6 +130,11 @@ func (s *Session) job(c script.Command) error {
 		}
 		return s.errAt(arg.Line, arg.Col, "job file: %v", err)
 	}
+	return s.useJob(c, spec)
+}
+
+// useJob makes spec the session's job.
+func (s *Session) useJob(c script.Command, spec jobspec.Spec) error {
 	s.spec = spec
 	return s.checkMode(c.Line, c.Col)
 }
@@ -311,7 +315,7 @@ func intArg(a script.Arg, lo, hi int64) (int64, bool) {
 	return n, err == nil && n >= lo && n <= hi
 }
 
-// failure carries out kill and restart.
+// failure carries out kill, fail and restart.
 func (s *Session) failure(c script.Command) error {
 	rt, err := s.runtime()
 	if err != nil {
@@ -320,6 +324,10 @@ func (s *Session) failure(c script.Command) error {
 	switch {
 	case c.Verb == script.VerbRestart:
 		err = rt.Restart(c.Node)
+	case c.Verb == script.VerbFail && c.HasAt:
+		err = rt.FailAt(c.Node, c.At)
+	case c.Verb == script.VerbFail:
+		err = rt.Fail(c.Node)
 	case c.AtCommit:
 		err = rt.KillAtCommit(c.Node)
 	case c.HasAt:
