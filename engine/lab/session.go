@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -29,6 +30,10 @@ type Session struct {
 	rt           *engine.Runtime
 	expectations []report.Expectation
 	admitted     int64 // records the session's runs have admitted
+	// sets are the set lines applied so far, in order: a later job line
+	// applies them again to its job, so that no setting made before it is
+	// lost (the source's and the windows' live in the job).
+	sets []script.Command
 }
 
 // NewSession starts a lab on the default job with the default settings.
@@ -133,10 +138,31 @@ func (s *Session) job(c script.Command) error {
 	return s.useJob(c, spec)
 }
 
-// useJob makes spec the session's job.
+// useJob makes spec the session's job, with every setting made before the
+// job line applied to it again in order: `set source.rate 10` then `job
+// clicks` runs clicks at rate 10. A setting the new job cannot take (a
+// window size for a job without windows) is an error at the job line that
+// names the setting's line.
 func (s *Session) useJob(c script.Command, spec jobspec.Spec) error {
+	prev := s.spec
 	s.spec = spec
-	return s.checkMode(c.Line, c.Col)
+	for _, set := range s.sets {
+		key, val := set.Args[0], set.Args[1]
+		i := slices.IndexFunc(settings, func(st Setting) bool { return st.Key == key.Text })
+		err := settings[i].apply(s, set, val)
+		if err == nil {
+			err = s.spec.Validate()
+		}
+		if err != nil {
+			s.spec = prev
+			return s.errAt(c.Line, c.Col, "job %s cannot keep the setting of line %d (set %s %s): %v; put the job line first, before the settings", c.Args[0].Text, set.Line, key.Text, val.Text, err)
+		}
+	}
+	if err := s.checkMode(c.Line, c.Col); err != nil {
+		s.spec = prev
+		return err
+	}
+	return nil
 }
 
 // checkMode applies Spark's output-mode rules as soon as both the job and

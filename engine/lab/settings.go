@@ -285,6 +285,7 @@ func (s *Session) set(c script.Command) error {
 		s.spec, s.cfg = spec, cfg
 		return err
 	}
+	s.sets = append(s.sets, c)
 	return nil
 }
 
