@@ -95,6 +95,9 @@ func (b *Bridge) tick(now time.Time) {
 	}
 	frac := (p.clockMS - p.startMS) / p.lenMS
 	target := int64(frac * float64(p.estimate))
+	// A job down as a whole comes back when the clock gets to its
+	// restart, not as soon as the scheduler looks.
+	b.rt.PaceTo(int64(p.clockMS))
 	for budget := b.opts.StepBudget; p.steps < target && budget > 0; budget-- {
 		if !b.stepOnce() {
 			break
@@ -155,6 +158,7 @@ func (b *Bridge) finishQuantum() {
 	if !p.busy {
 		return
 	}
+	b.rt.PaceTo(math.MaxInt64) // to quiet, as the recorded line runs
 	before := b.rt.Snapshot().Steps
 	err := b.rt.Run(b.runContext())
 	p.steps += b.rt.Snapshot().Steps - before
