@@ -123,7 +123,7 @@ func looksLikeExercise(fsys fs.FS, dir string) bool {
 // exercise names too. The exercise is nil when the file is unusable.
 func loadExercise(p *Pack, dir, base string) (*Exercise, Problems) {
 	e := &Exercise{Dir: dir, Pack: p, Seed: DefaultSeed, Seeds: DefaultSeeds, TimeLimit: DefaultTimeLimit, Job: DefaultJob,
-		Budget: Budget{Records: DefaultBudgetRecords, Steps: DefaultBudgetSteps}}
+		Budget: DefaultBudget()}
 	e.File = e.FileName(ExerciseFile)
 	data, err := e.ReadFile(ExerciseFile)
 	if err != nil {
@@ -203,15 +203,20 @@ func (e *Exercise) decode(d *yamlpos.Decoder, data []byte) {
 			}
 		case "budget":
 			e.HasBudget = true
-			for _, b := range d.Mapping(f, "budget", []string{"records", "steps"}) {
+			for _, b := range d.Mapping(f, "budget", []string{"records", "steps", "window_updates", "rows"}) {
 				n := d.Int(b)
 				if n < 1 || n > MaxBudget {
 					d.FailAt(b, "budget.%s: must be from 1 to %d, got %s", b.Key, MaxBudget, yamlpos.Text(b.Value))
 				}
-				if b.Key == "records" {
+				switch b.Key {
+				case "records":
 					e.Budget.Records = n
-				} else {
+				case "steps":
 					e.Budget.Steps = n
+				case "window_updates":
+					e.Budget.WindowUpdates = n
+				default:
+					e.Budget.Rows = n
 				}
 			}
 		case "time_limit":

@@ -60,19 +60,36 @@ const (
 	MaxTimeLimit     = 10 * time.Minute
 	// DefaultBudgetRecords and DefaultBudgetSteps are an exercise's budget
 	// when it sets none: about two seconds of work on a laptop, ten times
-	// what the built-in exercises' answers need. MaxBudget bounds either.
+	// what the built-in exercises' answers need. MaxBudget bounds each count.
 	DefaultBudgetRecords = 500_000
 	DefaultBudgetSteps   = 5_000_000
 	MaxBudget            = 1_000_000_000
+	// DefaultBudgetWindowUpdates and DefaultBudgetRows bound the work a
+	// step does not measure: one step at a sliding window's node updates
+	// window/slide windows (up to 1000), and one trigger in complete mode
+	// writes the whole table. Each is a few seconds of work on a laptop and
+	// well above what the built-in exercises' answers need (tumbling windows:
+	// one update a record; a few thousand rows).
+	DefaultBudgetWindowUpdates = 2_000_000
+	DefaultBudgetRows          = 100_000
 )
 
 // Budget is how much work one graded run of an answer may do, counted so
 // that it is the same on every machine under any load: records the source
-// admits, and steps of the deterministic scheduler (each step is one
-// element processed at one node). An answer that goes over it fails, with
-// the line that went over.
+// admits, steps of the deterministic scheduler (each step is one element
+// processed at one node), window updates (a record counted in a window:
+// window/slide of them for each record a window-count node takes in) and
+// rows the sink writes. An answer that goes over it fails, with the line
+// that went over. A zero count in Options.Budget keeps the exercise's.
 type Budget struct {
-	Records, Steps int64
+	Records, Steps, WindowUpdates, Rows int64
+}
+
+// DefaultBudget is the budget of an exercise that sets none, and the
+// counts an exercise's budget key leaves out.
+func DefaultBudget() Budget {
+	return Budget{Records: DefaultBudgetRecords, Steps: DefaultBudgetSteps,
+		WindowUpdates: DefaultBudgetWindowUpdates, Rows: DefaultBudgetRows}
 }
 
 // YAMLLimits bound the YAML files of a pack and of an answer: each is a few

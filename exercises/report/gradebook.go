@@ -18,7 +18,9 @@ type Student struct {
 // Gradebook writes a class's grades as CSV, a row per student: the
 // student, each exercise's score (in the first student's order), the
 // total, the most and whether every exercise passed. Spreadsheets read it;
-// a cell that would start a formula is prefixed with a quote.
+// a cell that would start a formula is prefixed with a quote. An exercise
+// whose grading broke (grade.ExerciseResult.Internal) reads "error", not
+// a score: it is no grade, and must not pass for one.
 func Gradebook(w io.Writer, class []Student) error {
 	cw := csv.NewWriter(w)
 	var ids []string
@@ -35,6 +37,9 @@ func Gradebook(w io.Writer, class []Student) error {
 		scores := map[string]string{}
 		for _, e := range s.Result.Exercises {
 			scores[e.ID] = num(e.Score)
+			if e.Internal {
+				scores[e.ID] = "error"
+			}
 		}
 		row := []string{cell(s.ID)}
 		for _, id := range ids {
