@@ -44,8 +44,9 @@ line the engine rejects) scores zero on its exercise with a message naming
 the file and line, and grading goes on.
 
 Nothing in the report gives an answer away: a failed check says what is
-wrong in words (too high, too low, outside the tolerance, which required
-effect is missing), never the expected value, in every format; a hidden
+wrong in words (wrong, outside the tolerance, which required effect is
+missing; a prediction is too high or too low only when its exercise says
+feedback: direction), never the expected value, in every format; a hidden
 check shows only "hidden check N: pass" or "fail". --reveal (for the
 instructor's own runs, never in students' CI) adds the expected values,
 hidden checks' details and the seeds.

@@ -313,7 +313,7 @@ func grade1(ctx context.Context, ex *pack.Exercise, a *answer.Answer, opts Optio
 	}
 	for _, c := range ex.Checks {
 		if c.Answer != "" {
-			crs = append(crs, judgePrediction(c, a, rep, seed, opts))
+			crs = append(crs, judgePrediction(ex, c, a, rep, seed, opts))
 		} else {
 			crs = append(crs, r.judgeExpect(ctx, c, rep, seed, opts))
 		}
@@ -391,10 +391,10 @@ const (
 )
 
 // judgePrediction compares a prediction with the report. Its message says
-// how the prediction is wrong (too high, too low, outside the tolerance,
-// not the right choice) but never what the right answer is, unless
-// opts.Reveal is set.
-func judgePrediction(c pack.Check, a *answer.Answer, rep *report.Report, seed int64, opts Options) CheckResult {
+// that the prediction is wrong (outside the tolerance, not the right
+// choice; too high or too low only when the exercise's feedback is
+// direction) but never what the right answer is, unless opts.Reveal is set.
+func judgePrediction(ex *pack.Exercise, c pack.Check, a *answer.Answer, rep *report.Report, seed int64, opts Options) CheckResult {
 	v, ok := a.Values[c.Answer]
 	if !ok {
 		return CheckResult{Message: fmt.Sprintf("%s: no answer in %s", c.Answer, a.File)}
@@ -438,6 +438,10 @@ func judgePrediction(c pack.Check, a *answer.Answer, rep *report.Report, seed in
 		}
 		switch {
 		case cr.Passed:
+		case ex.Feedback != pack.FeedbackDirection && !opts.Reveal:
+			// Which way it is wrong is a search oracle: bisection
+			// finds any number in a dozen submissions.
+			why = "wrong"
 		case v.Num > num:
 			why = "too high"
 		default:

@@ -208,11 +208,12 @@ func TestPrediction(t *testing.T) {
 	if c := r.Checks[2]; c.Passed || !strings.Contains(c.Message, "answered update: not the right answer; the right answer is append") || c.Expected != "append" {
 		t.Errorf("wrong choice, revealed: %+v", c)
 	}
-	// A wrong number says which way it is wrong, and nothing of the answer.
+	// A wrong number says it is wrong, not which way, and nothing of the
+	// answer (feedback: direction is tried in boundary_test.go).
 	for _, tc := range []struct {
 		lost float64
 		why  string
-	}{{lost * 2, "too high, outside the tolerance of 10%"}, {lost / 2, "too low, outside the tolerance of 10%"}} {
+	}{{lost * 2, ": wrong, outside the tolerance of 10%"}, {lost / 2, ": wrong, outside the tolerance of 10%"}} {
 		r, _ = grade.Bytes(ctx, ex, "answers.yaml", []byte("lost: "+jsonNum(tc.lost)+"\n"), grade.Options{})
 		c := r.Checks[0]
 		if !strings.HasSuffix(c.Message, tc.why) || strings.Contains(c.Message, jsonNum(lost)) || c.Expected != "" {

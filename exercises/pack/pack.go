@@ -74,6 +74,22 @@ const (
 	DefaultBudgetRows          = 100_000
 )
 
+// A prediction's attempts and feedback (see Exercise.Attempts and
+// Exercise.Feedback).
+const (
+	DefaultAttempts = 1
+	MaxAttempts     = 100
+	// FeedbackRightWrong says only whether a prediction is right; with
+	// FeedbackDirection a wrong number is also "too high" or "too low",
+	// which lets a student bisect to the answer in a dozen tries, so it
+	// is the exercise's choice, for practice without credit.
+	FeedbackRightWrong = "right-wrong"
+	FeedbackDirection  = "direction"
+)
+
+// Feedbacks lists the values of an exercise's feedback key.
+var Feedbacks = []string{FeedbackRightWrong, FeedbackDirection}
+
 // Budget is how much work one graded run of an answer may do, counted so
 // that it is the same on every machine under any load: records the source
 // admits, steps of the deterministic scheduler (each step is one element
@@ -181,6 +197,13 @@ type Exercise struct {
 	// HasTimeLimit is whether exercise.yaml set it.
 	TimeLimit    time.Duration
 	HasTimeLimit bool
+	// Attempts is how many times a student may hand a prediction in where
+	// the lab keeps count (a lab served to a class records each attempt and
+	// grades none past the limit): each attempt is followed by the observed
+	// values, so a second one is no prediction. Feedback is what a wrong
+	// prediction is told (FeedbackRightWrong or FeedbackDirection).
+	Attempts int
+	Feedback string
 	// Answer is the name of the file the student hands in; the exercise
 	// directory holds its starter version.
 	Answer string

@@ -14,7 +14,9 @@ package predict
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -33,6 +35,9 @@ type Phase int
 const (
 	// Predicting: the form of predictions, before the scenario runs.
 	Predicting Phase = iota
+	// Recording: the predictions are being recorded as an attempt, before
+	// anything is observed (where the lab counts attempts).
+	Recording
 	// Observing: the scenario plays; the observed values are on their way.
 	Observing
 	// Explaining: the observed values beside the predictions, and the
@@ -109,6 +114,64 @@ type ObservedMsg struct {
 	Observed map[string]string
 	Grade    grade.ExerciseResult
 	Err      error
+}
+
+// AttemptMsg says the predictions were recorded as attempt N, or why not
+// (ErrNoAttempts when the exercise's attempts are used).
+type AttemptMsg struct {
+	ID  string
+	N   int
+	Err error
+}
+
+// ErrNoAttempts is the error of an attempt past the exercise's limit.
+var ErrNoAttempts = errors.New("no attempts left")
+
+// attemptsDir is where an exercise's attempts are kept, under DIR/ID.
+const attemptsDir = "attempts"
+
+// attemptCmd records the predictions as the next attempt under
+// dir/ID/attempts and as dir/ID/FILE, the answer graded; it refuses an
+// attempt past limit.
+func attemptCmd(ex *pack.Exercise, dir string, data []byte, limit int) func() any {
+	return func() any {
+		n, err := recordAttempt(filepath.Join(dir, ex.ID, attemptsDir), data, limit)
+		if err == nil {
+			_, err = save(filepath.Join(dir, ex.ID, ex.Answer), data)
+		}
+		return AttemptMsg{ID: ex.ID, N: n, Err: err}
+	}
+}
+
+// recordAttempt writes data as dir/N.yaml for the first N free, never
+// over an attempt that is there, and refuses when the limit's attempts
+// are there already.
+func recordAttempt(dir string, data []byte, limit int) (int, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return 0, err
+	}
+	for n := 1; n <= limit; n++ {
+		f, err := os.OpenFile(filepath.Join(dir, fmt.Sprintf("%d.yaml", n)), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return 0, err
+		}
+		_, err = f.Write(data)
+		if err == nil {
+			err = f.Sync()
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		return n, err
+	}
+	s := "s"
+	if limit == 1 {
+		s = ""
+	}
+	return 0, fmt.Errorf("%w: you have used your %d attempt%s at this prediction, and seen what the scenario does; the answer graded is the one you gave then", ErrNoAttempts, limit, s)
 }
 
 // GradedMsg carries the grade of every answer, questions included, and
