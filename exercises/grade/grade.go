@@ -510,6 +510,13 @@ func (r *runner) judgeExpect(ctx context.Context, c pack.Check, rep *report.Repo
 	}
 	shown := render(actual)
 	cr := CheckResult{Passed: ok, Expected: c.Expect, Actual: shown}
+	if ok && needsFailure(c) && requiresFailure(r.ex) && r.obs.kills+r.obs.jmKills == 0 {
+		// Equal to the failure-free run is what any answer gets by
+		// failing nothing: it counts as recovery only after a failure.
+		cr.Passed = false
+		cr.Message = fmt.Sprintf("%s holds, but nothing failed in the run: the output equals the failure-free run by default, and counts only once something has failed and recovered", c.Expect)
+		return cr
+	}
 	under := ""
 	if opts.Reveal {
 		under = fmt.Sprintf(" under seed %d", seed)
@@ -529,6 +536,36 @@ func (r *runner) judgeExpect(ctx context.Context, c pack.Check, rep *report.Repo
 	}
 	cr.Message = fmt.Sprintf("expected %s, but %s is %s%s%s", c.Expect, c.Expr.Field, shown, under, how)
 	return cr
+}
+
+// needsFailure reports whether check c asks that the output equal the
+// failure-free run (sink.correct == true, or != false), which only means
+// something once a node or the job manager has failed.
+func needsFailure(c pack.Check) bool {
+	if c.Expr.Field != "sink.correct" && c.Expr.Field != "correct" {
+		return false
+	}
+	v := c.Expr.Value
+	return v.Kind == script.Bool && ((c.Expr.Op == "==" && v.Bool) || (c.Expr.Op == "!=" && !v.Bool))
+}
+
+// requiresFailure reports whether exercise ex is about recovering from a
+// failure: its scenario kills something, or a check asks for a failure.
+// Where it is not (a job that must start, a watermark that must wait), an
+// output equal to the failure-free run is the point itself.
+func requiresFailure(ex *pack.Exercise) bool {
+	for _, c := range ex.Scenario {
+		if c.Verb == script.VerbKill {
+			return true
+		}
+	}
+	for _, c := range ex.Checks {
+		switch c.Expr.Field {
+		case "recovery.failures", "events.kills", "events.jobmanager_kills", "recovery.jobmanager_failovers", "events.killed_nodes":
+			return true
+		}
+	}
+	return false
 }
 
 // render formats a field's value as the report shows it.

@@ -144,3 +144,38 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 		}
 	}
 }
+
+// TestEqualToFailureFreeNeedsTheFailure: "the output equals the
+// failure-free run" is what an answer that fails nothing gets; in an
+// exercise about recovering from a failure it counts only when something
+// failed. Where no failure is asked for, it is the point itself.
+func TestEqualToFailureFreeNeedsTheFailure(t *testing.T) {
+	p := testPack(t, func(m map[string]string) {
+		for _, id := range []string{"rec", "plain"} {
+			checks := "checks:\n  - name: correct\n    expect: sink.correct == true\n"
+			if id == "rec" {
+				checks += "  - name: a failure\n    expect: recovery.failures >= 1\n"
+			}
+			m[id+"/exercise.yaml"] = "id: " + id + "\ntitle: t\nkind: script\njob: passthrough\nseeds: 1\nanswer: a.lab\n" + checks
+			m[id+"/README.md"] = "task"
+			m[id+"/a.lab"] = "run 1\n"
+		}
+	})
+	ctx := context.Background()
+	calm := []byte("set semantics exactly-once\nrun 600\n")
+	r, err := grade.Bytes(ctx, lookup(t, p, "rec"), "a.lab", calm, grade.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := r.Checks[0]; c.Passed || !strings.Contains(c.Message, "nothing failed in the run") {
+		t.Errorf("no failure, in an exercise about one: %+v", c)
+	}
+	r, err = grade.Bytes(ctx, lookup(t, p, "rec"), "a.lab", []byte("set semantics exactly-once\nset sink table\nkill map at 200\nrun 600\nrun 30s\n"), grade.Options{})
+	if err != nil || !r.Checks[0].Passed || !r.Checks[1].Passed {
+		t.Errorf("a failure recovered: %+v, %v", r, err)
+	}
+	r, err = grade.Bytes(ctx, lookup(t, p, "plain"), "a.lab", calm, grade.Options{})
+	if err != nil || !r.Checks[0].Passed {
+		t.Errorf("no failure asked for: %+v, %v", r, err)
+	}
+}
