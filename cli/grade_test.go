@@ -89,7 +89,7 @@ func TestGradeBrokenAnswer(t *testing.T) {
 	os.WriteFile(bad, []byte("lost: 3\nlots: 4\n"), 0o644)
 	r := streamlab(t, "", "grade", "--answers", dir, "gap-recovery", "upstream-backup")
 	if r.code != 1 || !strings.Contains(r.stdout, bad+`:2:1: unknown key "lots"`) ||
-		!strings.Contains(r.stdout, "gap-recovery     prediction  0/8      FAIL") || !strings.Contains(r.stdout, "upstream-backup  script      8/8      pass") {
+		!strings.Contains(r.stdout, "gap-recovery     prediction  0/8      FAIL") || !strings.Contains(r.stdout, "upstream-backup  script      14/14    pass") {
 		t.Errorf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 }

@@ -337,3 +337,32 @@ func TestBuiltinPackShipsNoHiddenCheck(t *testing.T) {
 		t.Error("the example overlay adds no hidden check")
 	}
 }
+
+// TestTrivialAnswersScoreAtMostAFifth is the cheating suite's case of an
+// answer that skips the point: the empty file, the starter, and for a
+// script or recording the starter with a run that fails nothing score at
+// most a fifth of an exercise's points, hidden checks included. The
+// points are on each exercise's subject.
+func TestTrivialAnswersScoreAtMostAFifth(t *testing.T) {
+	for _, e := range instructor(t) {
+		if e.Kind == pack.KindPrediction {
+			continue
+		}
+		t.Run(e.ID, func(t *testing.T) {
+			for name, data := range lint.TrivialAnswers(e) {
+				r, err := grade.Bytes(context.Background(), e, e.Answer, data, grade.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.Score > r.MaxScore/5 {
+					t.Errorf("%s scores %g/%g", name, r.Score, r.MaxScore)
+					for _, c := range r.Checks {
+						if c.Passed {
+							t.Errorf("  passes %s", c.Name)
+						}
+					}
+				}
+			}
+		})
+	}
+}

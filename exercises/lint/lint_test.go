@@ -193,3 +193,41 @@ func TestSuggestsABudget(t *testing.T) {
 		t.Errorf("suggestions: %q", s)
 	}
 }
+
+// TestTrivialAnswersFlagged: lint grades the answers that skip the point
+// (the empty file, the starter, a run that fails nothing) and flags, at
+// the check, what they pass when they score above a fifth of the points.
+func TestTrivialAnswersFlagged(t *testing.T) {
+	ex := `id: weak
+title: Weak
+kind: script
+job: passthrough
+answer: a.lab
+scenario: set semantics at-least-once
+checks:
+  - name: nothing lost
+    expect: sink.lost == 0
+    points: 3
+  - name: a failure
+    expect: recovery.failures >= 1
+`
+	dir := writePack(t, map[string]string{"weak/exercise.yaml": ex, "weak/README.md": "task", "weak/a.lab": "# kill a node\n"})
+	fs, err := lint.Dir(context.Background(), dir)
+	if err != nil || len(fs) != 1 {
+		t.Fatalf("findings %v, %v", fs, err)
+	}
+	f := fs[0]
+	want := `check "nothing lost" is passed by the empty answer (which scores 75% of the points) and the starter (which scores 75% of the points) and the starter with a run that fails nothing (which scores 75% of the points)`
+	if f.Line != 8 || f.Col != 5 || !strings.HasPrefix(f.Msg, want) {
+		t.Errorf("%v\nwant at 8:5 %q", f, want)
+	}
+	// With the points on the subject, nothing is flagged.
+	dir = writePack(t, map[string]string{"weak/exercise.yaml": strings.Replace(ex, "points: 3", "points: 1\n  - name: b\n    expect: events.kills >= 1\n    points: 3", 1),
+		"weak/README.md": "task", "weak/a.lab": "# kill a node\n"})
+	if fs, err := lint.Dir(context.Background(), dir); err != nil || len(fs) != 0 {
+		t.Errorf("rebalanced: %v, %v", fs, err)
+	}
+	if got := len(lint.TrivialAnswers(&pack.Exercise{Kind: pack.KindPrediction})); got != 0 {
+		t.Errorf("a prediction has %d trivial answers", got)
+	}
+}
