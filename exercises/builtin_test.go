@@ -366,3 +366,43 @@ func TestTrivialAnswersScoreAtMostAFifth(t *testing.T) {
 		})
 	}
 }
+
+// TestFixedAnswersPassUnderFewSeeds is the cheating suite's case of a
+// copied answer under per-student seeds: for every built-in prediction
+// judged against the engine, the one fixed answer that passes under the
+// most of 400 seeds passes under at most 5% of them. A check declared
+// seed_free (a formula of the scenario's settings, or what a mechanism
+// always does) is the exception, and must really be one: its best fixed
+// answer passes under more than 5%, or the declaration is stale.
+func TestFixedAnswersPassUnderFewSeeds(t *testing.T) {
+	seeds := make([]int64, 400)
+	for i := range seeds {
+		seeds[i] = int64(1 + i*7919)
+	}
+	p := builtin(t)
+	for _, e := range p.Exercises {
+		if e.Kind != pack.KindPrediction {
+			continue
+		}
+		t.Run(e.ID, func(t *testing.T) {
+			t.Parallel()
+			fixed, err := grade.FixedAnswers(context.Background(), e, seeds, grade.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			free := map[string]bool{}
+			for _, c := range e.Checks {
+				free[c.Name] = c.SeedFree
+			}
+			for _, f := range fixed {
+				t.Logf("%-55s %5.1f%% of %d seeds (answer %s)", f.Check, 100*f.Rate(), f.Seeds, f.Answer)
+				switch {
+				case free[f.Check] && f.Rate() <= 0.05:
+					t.Errorf("%q is declared seed_free but depends on the seed: a fixed answer passes under %.1f%%", f.Check, 100*f.Rate())
+				case !free[f.Check] && f.Rate() > 0.05:
+					t.Errorf("%q: the fixed answer %s passes under %d of %d seeds", f.Check, f.Answer, f.Passes, f.Seeds)
+				}
+			}
+		})
+	}
+}

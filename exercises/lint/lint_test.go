@@ -231,3 +231,30 @@ checks:
 		t.Errorf("a prediction has %d trivial answers", got)
 	}
 }
+
+// TestFixedPredictionFlagged: a prediction one fixed answer passes under
+// most seeds is flagged at its check, unless it says seed_free.
+func TestFixedPredictionFlagged(t *testing.T) {
+	ex := `id: fixed
+title: Fixed
+kind: prediction
+job: passthrough
+answer: answers.yaml
+scenario: |
+  set filter bloom m=20000 k=4
+  run 300
+checks:
+  - name: bits
+    answer: bits
+    field: filter.m
+`
+	files := map[string]string{"fixed/exercise.yaml": ex, "fixed/README.md": "task", "fixed/answers.yaml": "bits:\n"}
+	fs, err := lint.Dir(context.Background(), writePack(t, files))
+	if err != nil || len(fs) != 1 || fs[0].Line != 10 || !strings.Contains(fs[0].Msg, `check "bits": the one answer 20000 passes under 40 of 40 seeds tried`) {
+		t.Fatalf("findings %v, %v", fs, err)
+	}
+	files["fixed/exercise.yaml"] = ex + "    seed_free: true\n"
+	if fs, err := lint.Dir(context.Background(), writePack(t, files)); err != nil || len(fs) != 0 {
+		t.Errorf("seed_free: %v, %v", fs, err)
+	}
+}

@@ -24,7 +24,7 @@ import (
 // them.
 var (
 	exerciseKeys = []string{"id", "title", "topic", "kind", "job", "seed", "seeds", "budget", "time_limit", "attempts", "feedback", "answer", "allow", "scenario", "checks"}
-	checkKeys    = []string{"name", "points", "visibility", "hint", "expect", "answer", "field", "correct", "tolerance", "choices"}
+	checkKeys    = []string{"name", "points", "visibility", "hint", "expect", "answer", "field", "correct", "tolerance", "choices", "seed_free"}
 )
 
 var (

@@ -251,6 +251,11 @@ type Check struct {
 	Tolerance float64
 	Relative  bool
 	Choices   []string
+	// SeedFree declares that the engine's answer does not depend on the
+	// seed (a formula of the scenario's settings, or what a mechanism
+	// always does): per-student seeds do not protect it against a copied
+	// answer, and lint does not ask that they should.
+	SeedFree bool
 
 	Line, Col int // of the check in exercise.yaml
 }

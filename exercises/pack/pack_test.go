@@ -284,7 +284,8 @@ func TestAttemptsAndFeedback(t *testing.T) {
 		t.Errorf("set: attempts %d, feedback %q", e.Attempts, e.Feedback)
 	}
 	for yaml, want := range map[string]string{
-		fmt.Sprintf(pred, "attempts: 0\n"):                                  "ex1/exercise.yaml:6:11: attempts: must be from 1 to 100, got 0",
+		fmt.Sprintf(pred, "attempts: 0\n"): "ex1/exercise.yaml:6:11: attempts: must be from 1 to 100, got 0",
+		strings.Replace(fmt.Sprintf(pred, ""), "field: sink.lost\n", "correct: a\n    seed_free: true\n", 1): "seed_free: only an answer judged against the engine",
 		fmt.Sprintf(pred, "feedback: higher\n"):                             `ex1/exercise.yaml:6:11: feedback: unknown feedback "higher"; expected right-wrong or direction`,
 		strings.Replace(exercise, "seed: 7\n", "seed: 7\nattempts: 2\n", 1): "ex1/exercise.yaml:5:11: attempts: only a prediction exercise takes attempts, not a configuration exercise",
 	} {
