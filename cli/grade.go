@@ -19,6 +19,7 @@ import (
 	"github.com/streamlab/streamlab/exercises/grade"
 	"github.com/streamlab/streamlab/exercises/pack"
 	"github.com/streamlab/streamlab/exercises/report"
+	"github.com/streamlab/streamlab/internal/userfile"
 )
 
 func (c *cli) gradeCmd() *cobra.Command {
@@ -388,25 +389,10 @@ func checkDir(dir, flag string) error {
 }
 
 // writeFileAtomic writes data to path through a temporary sibling and a
-// rename, so that a reader never sees half a report.
+// rename, so that a reader never sees half a report; a file replaced keeps
+// its permissions (userfile.Write).
 func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return userfile.WriteFile(path, true, 0o644, data)
 }
 
 // seedOverrideFlag adds --seed N, which overrides every exercise's own

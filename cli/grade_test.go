@@ -367,3 +367,18 @@ func TestGradeClassOneHostileStudent(t *testing.T) {
 		t.Errorf("exit %d, stderr %s\n%s\nwant\n%s", r.code, r.stderr, book, want)
 	}
 }
+
+// TestGradeOutKeepsPermissions: --out replacing a report the user made
+// private keeps it private (it was made 0644).
+func TestGradeOutKeepsPermissions(t *testing.T) {
+	isolate(t)
+	out := filepath.Join(t.TempDir(), "report.json")
+	if err := os.WriteFile(out, []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := streamlab(t, "", "grade", "--answers", referenceAnswers(t), "--format", "json", "--out", out, "gap-recovery")
+	st, err := os.Stat(out)
+	if r.code != 0 || err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("exit %d %s: %v %v", r.code, r.stderr, st.Mode(), err)
+	}
+}

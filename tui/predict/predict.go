@@ -26,6 +26,7 @@ import (
 
 	"github.com/streamlab/streamlab/exercises/grade"
 	"github.com/streamlab/streamlab/exercises/pack"
+	"github.com/streamlab/streamlab/internal/userfile"
 )
 
 // Phase is where the learner is.
@@ -227,27 +228,13 @@ func gradeCmd(ex *pack.Exercise, seed int64, answers []byte, dir string) func() 
 	}
 }
 
-// save writes data to path through a temporary sibling and a rename.
+// save writes data to path through a temporary sibling and a rename,
+// synced first (userfile.Write).
 func save(path string, data []byte) (string, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return "", err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return "", err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return "", err
-	}
-	if err := tmp.Close(); err != nil {
-		return "", err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return "", err
-	}
-	return path, os.Rename(tmp.Name(), path)
+	return path, userfile.WriteFile(path, true, 0o644, data)
 }
 
 // scenarioLines are the lines of the scenario to play in the lab, comments
