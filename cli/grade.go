@@ -19,6 +19,7 @@ import (
 	"github.com/streamlab/streamlab/exercises/grade"
 	"github.com/streamlab/streamlab/exercises/pack"
 	"github.com/streamlab/streamlab/exercises/report"
+	"github.com/streamlab/streamlab/internal/untrusted"
 	"github.com/streamlab/streamlab/internal/userfile"
 )
 
@@ -205,7 +206,7 @@ func (c *cli) gradeClass(cmd *cobra.Command, exs []*pack.Exercise, dir, student,
 		name := names[i]
 		switch err := g.err; {
 		case errors.Is(err, grade.ErrInterrupted):
-			interrupted = fmt.Errorf("%w (at student %s; the students after are not in the report)", err, name)
+			interrupted = fmt.Errorf("%w (at student %s; the students after are not in the report)", err, untrusted.Quote(name, 200))
 		case errors.Is(err, engine.ErrInternal) && g.res != nil:
 			// One answer that breaks grading (the wall-time guard) must
 			// not keep the class's gradebook from being written: its cell
@@ -216,7 +217,7 @@ func (c *cli) gradeClass(cmd *cobra.Command, exs []*pack.Exercise, dir, student,
 					ids = append(ids, e.ID)
 				}
 			}
-			broke = append(broke, fmt.Sprintf("%s (%s)", name, strings.Join(ids, ", ")))
+			broke = append(broke, fmt.Sprintf("%s (%s)", untrusted.Quote(name, 200), strings.Join(ids, ", ")))
 		case errors.Is(err, engine.ErrInternal):
 			return internalError(err)
 		case errors.Is(err, grade.ErrBrokenPack):

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/streamlab/streamlab/exercises/grade"
+	"github.com/streamlab/streamlab/internal/untrusted"
 )
 
 // Student is one student's grade in a class.
@@ -41,7 +42,7 @@ func Gradebook(w io.Writer, class []Student) error {
 				scores[e.ID] = "error"
 			}
 		}
-		row := []string{cell(s.ID)}
+		row := []string{cell(shownID(s.ID))}
 		for _, id := range ids {
 			row = append(row, scores[id])
 		}
@@ -57,6 +58,11 @@ func Gradebook(w io.Writer, class []Student) error {
 	cw.Flush()
 	return cw.Error()
 }
+
+// shownID is a student's ID as text output shows it: the ID is a folder's
+// name, which may hold escape sequences or NUL, and must not rewrite the
+// instructor's terminal or spreadsheet.
+func shownID(id string) string { return untrusted.Quote(id, 200) }
 
 // cell keeps a text from being read as a spreadsheet formula.
 func cell(s string) string {
@@ -74,7 +80,7 @@ func ClassText(w io.Writer, class []Student) error {
 				return err
 			}
 		}
-		if _, err := io.WriteString(w, "student "+s.ID+"\n"); err != nil {
+		if _, err := io.WriteString(w, "student "+shownID(s.ID)+"\n"); err != nil {
 			return err
 		}
 		if err := Text(w, s.Result); err != nil {
