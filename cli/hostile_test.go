@@ -161,6 +161,16 @@ func hostileCases(secretFile string) []hostileCase {
 				mustDo(t, syscall.Mkfifo(filepath.Join(ans, "gap-recovery", "answers.yaml"), 0o600))
 				return []string{"grade", "gap-recovery", "--answers", ans}, ""
 			}},
+		{name: "files/config-fifo", code: 2, has: []string{"FIFO"}, limit: 10 * time.Second,
+			setup: func(t *testing.T, dir string) ([]string, string) {
+				fifo := filepath.Join(dir, "config.yaml")
+				mustDo(t, syscall.Mkfifo(fifo, 0o600))
+				return []string{"--config", fifo, "run", "-"}, "job passthrough\nrun 10\n"
+			}},
+		{name: "files/config-dev-zero", code: 2, has: []string{"device"}, limit: 10 * time.Second, maxAlloc: 16 << 20,
+			setup: func(t *testing.T, dir string) ([]string, string) {
+				return []string{"--config", "/dev/zero", "run", "-"}, "job passthrough\nrun 10\n"
+			}},
 		{name: "answer/huge", code: 1, has: []string{"larger than"}, maxAlloc: 16 << 20,
 			setup: func(t *testing.T, dir string) ([]string, string) {
 				ans := filepath.Join(dir, "answers")

@@ -370,12 +370,18 @@ func TestTrivialAnswersScoreAtMostAFifth(t *testing.T) {
 // TestFixedAnswersPassUnderFewSeeds is the cheating suite's case of a
 // copied answer under per-student seeds: for every built-in prediction
 // judged against the engine, the one fixed answer that passes under the
-// most of 400 seeds passes under at most 5% of them. A check declared
-// seed_free (a formula of the scenario's settings, or what a mechanism
-// always does) is the exception, and must really be one: its best fixed
-// answer passes under more than 5%, or the declaration is stale.
+// most of 400 seeds passes under at most 5% of them (under the race
+// detector, 100 seeds and lint's allowance for a sample: see fixedSeeds).
+// A check declared seed_free (a formula of the scenario's settings, or
+// what a mechanism always does) is the exception, and must really be one:
+// its best fixed answer passes under more than that, or the declaration is
+// stale.
 func TestFixedAnswersPassUnderFewSeeds(t *testing.T) {
-	seeds := make([]int64, 400)
+	seeds := make([]int64, fixedSeeds)
+	allowed := len(seeds) / 20 // 5%
+	if len(seeds) < 400 {
+		allowed = lint.FixedAllowance(len(seeds))
+	}
 	for i := range seeds {
 		seeds[i] = int64(1 + i*7919)
 	}
@@ -397,9 +403,9 @@ func TestFixedAnswersPassUnderFewSeeds(t *testing.T) {
 			for _, f := range fixed {
 				t.Logf("%-55s %5.1f%% of %d seeds (answer %s)", f.Check, 100*f.Rate(), f.Seeds, f.Answer)
 				switch {
-				case free[f.Check] && f.Rate() <= 0.05:
+				case free[f.Check] && f.Passes <= allowed:
 					t.Errorf("%q is declared seed_free but depends on the seed: a fixed answer passes under %.1f%%", f.Check, 100*f.Rate())
-				case !free[f.Check] && f.Rate() > 0.05:
+				case !free[f.Check] && f.Passes > allowed:
 					t.Errorf("%q: the fixed answer %s passes under %d of %d seeds", f.Check, f.Answer, f.Passes, f.Seeds)
 				}
 			}

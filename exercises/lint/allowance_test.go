@@ -6,8 +6,8 @@ import "testing"
 // of samples (P(X >= 5) is about 4.8%); 400 seeds allow 27.
 func TestFixedAllowance(t *testing.T) {
 	for n, want := range map[int]int{40: 4, 400: 27, 20: 3} {
-		if got := fixedAllowance(n); got != want {
-			t.Errorf("fixedAllowance(%d) = %d, want %d", n, got, want)
+		if got := FixedAllowance(n); got != want {
+			t.Errorf("FixedAllowance(%d) = %d, want %d", n, got, want)
 		}
 	}
 }

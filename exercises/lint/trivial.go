@@ -98,12 +98,12 @@ const LintSeeds = 40
 // pass under before lint flags it: per-student seeds protect it no more.
 const MaxFixedShare = 0.05
 
-// fixedAllowance is how many of n seeds a fixed answer may pass under
+// FixedAllowance is how many of n seeds a fixed answer may pass under
 // before lint flags it: the most that an answer passing under
 // MaxFixedShare of all seeds reaches in 95% of samples of n, so that a
 // sample of LintSeeds does not flag a prediction that holds the line by
 // chance (3 of 40 seeds is 7.5%, and common at a true 5%).
-func fixedAllowance(n int) int {
+func FixedAllowance(n int) int {
 	p := MaxFixedShare
 	tail := 1.0 // P(X >= k)
 	pk := math.Pow(1-p, float64(n))
@@ -142,7 +142,7 @@ func fixedFindings(ctx context.Context, ex *pack.Exercise) ([]*Finding, error) {
 	}
 	var out []*Finding
 	for _, f := range fixed {
-		if free[f.Check] || f.Passes <= fixedAllowance(f.Seeds) {
+		if free[f.Check] || f.Passes <= FixedAllowance(f.Seeds) {
 			continue
 		}
 		out = append(out, &Finding{File: ex.File, Line: f.Line, Col: f.Col,
