@@ -446,6 +446,9 @@ func (s *Server) labOptions(ctx context.Context, student *Student) tui.Options {
 	// Saved sessions and a prediction form's answers go beside the graded
 	// answers (the form saves DIR/ID/answers.yaml, as the grader reads).
 	opts.SaveDir = st.AnswersDir(student.ID)
+	// A prediction is answered before its scenario plays: each attempt is
+	// kept, and none past the exercise's attempts is graded.
+	opts.CountAttempts = true
 	opts.Progress, opts.ProgressWarning = nil, ""
 	opts.DB = "" // a shared database file would mix the students' runs
 	opts.ConfigFile = ""

@@ -22,6 +22,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/streamlab/streamlab/exercises"
+	"github.com/streamlab/streamlab/exercises/grade"
 	"github.com/streamlab/streamlab/exercises/pack"
 	"github.com/streamlab/streamlab/lessons"
 	"github.com/streamlab/streamlab/tui"
@@ -512,4 +513,23 @@ func TestClassroomLimits(t *testing.T) {
 		t.Errorf("idle: %q", tail(a.screen(0)))
 	}
 	waitUntil(t, func() bool { return ts.Open() == 0 }, "the idle lab to close")
+}
+
+// TestServedLabCountsAttemptsAndHidesSeeds: a student's lab records each
+// prediction attempt (and refuses one past the exercise's attempts), and
+// with a secret runs exercises under the student's own seed, which its
+// report then does not show (tui's ExerciseSeed).
+func TestServedLabCountsAttemptsAndHidesSeeds(t *testing.T) {
+	s, err := New(Config{State: State{Dir: t.TempDir()}, Secret: "k",
+		Lab: tui.Options{Theme: "default", Speed: 1, Job: "clicks", Executor: "deterministic", Seed: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := s.labOptions(context.Background(), &Student{ID: "s1", Name: "ada"})
+	if !opts.CountAttempts || opts.SaveDir != s.cfg.State.AnswersDir("s1") {
+		t.Errorf("attempts not counted in the answers: %v %q", opts.CountAttempts, opts.SaveDir)
+	}
+	if opts.ExerciseSeed == nil || opts.ExerciseSeed("gap-recovery") != grade.StudentSeed("k", "s1", "gap-recovery") {
+		t.Error("the exercises do not run under the student's seed")
+	}
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/streamlab/streamlab/assets"
 	"github.com/streamlab/streamlab/engine/jobspec"
 	"github.com/streamlab/streamlab/engine/lab"
+	"github.com/streamlab/streamlab/internal/untrusted"
 )
 
 // Config is streamlab's configuration after the defaults, the configuration
@@ -216,10 +217,15 @@ func (f *configFile) at(key string) string {
 	return f.path
 }
 
+// maxConfigBytes bounds the configuration file: a few dozen lines in use.
+const maxConfigBytes = 1 << 20
+
 // readConfigFile reads the configuration file at path into v. A missing file
 // is an error only when the user named it.
 func readConfigFile(v *viper.Viper, path string, explicit bool) (*configFile, error) {
-	b, err := os.ReadFile(path)
+	// Not through a plain read: --config FIFO blocked the program past
+	// its first SIGTERM, and /dev/zero grew without bound.
+	b, err := untrusted.ReadOwn(path, maxConfigBytes)
 	if err != nil {
 		if !explicit && errors.Is(err, fs.ErrNotExist) {
 			return nil, nil

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/jobspec"
 	"github.com/streamlab/streamlab/exercises"
 	"github.com/streamlab/streamlab/exercises/answer"
@@ -317,9 +318,11 @@ func (c *cli) watch(ctx context.Context, ticks <-chan time.Time, exs []*pack.Exe
 		Stat: stat,
 		Grade: func(ctx context.Context, changed []string) error {
 			res, err := grade.All(ctx, exs, dir, opts)
-			if err != nil {
+			if err != nil && (res == nil || !errors.Is(err, engine.ErrInternal)) {
 				return err
 			}
+			// An exercise whose grading broke is marked in the report;
+			// watching goes on, as the next save may grade.
 			if len(changed) > 0 {
 				fmt.Fprintf(c.stdout, "\n== %s changed\n", strings.Join(changed, ", "))
 			}

@@ -70,6 +70,9 @@ answer: a.lab
 checks:
   - name: ran
     expect: source.records >= 100
+  - name: a node failed
+    expect: events.kills >= 1
+    points: 4
 `, "a.lab", "run 10\n")
 	if r := streamlab(t, "", "exercise", "lint", good); r.code != 0 {
 		t.Errorf("good pack: exit %d\n%s%s", r.code, r.stdout, r.stderr)
@@ -199,8 +202,8 @@ func TestExerciseWatch(t *testing.T) {
 	if n := strings.Count(text, "exercise "); n != 2 {
 		t.Errorf("%d reports, want 2:\n%s", n, text)
 	}
-	if !strings.Contains(text, "upstream-backup  script  3/8") || !strings.Contains(text, "== "+answerFile+" changed") ||
-		!strings.Contains(text, "upstream-backup  script  8/8      pass") {
+	if !strings.Contains(text, "upstream-backup  script  2/14") || !strings.Contains(text, "== "+answerFile+" changed") ||
+		!strings.Contains(text, "upstream-backup  script  14/14    pass") {
 		t.Errorf("watch output:\n%s", text)
 	}
 }

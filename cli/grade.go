@@ -19,6 +19,8 @@ import (
 	"github.com/streamlab/streamlab/exercises/grade"
 	"github.com/streamlab/streamlab/exercises/pack"
 	"github.com/streamlab/streamlab/exercises/report"
+	"github.com/streamlab/streamlab/internal/untrusted"
+	"github.com/streamlab/streamlab/internal/userfile"
 )
 
 func (c *cli) gradeCmd() *cobra.Command {
@@ -34,8 +36,8 @@ ID is read from DIR/ID/FILE when DIR has a directory ID, else from DIR/FILE,
 where FILE is the exercise's answer file (streamlab exercise show ID).
 
 Every exercise runs on the deterministic executor under its own seed, or
-under --seed N (or STREAMLAB_SEED) when given, within its budget of records
-and scheduler steps (not wall time): the same answers and seed always give
+under --seed N (or STREAMLAB_SEED) when given, within its budget of records,
+scheduler steps, window updates and rows written (not wall time): the same answers and seed always give
 the same grade, on any machine under any load. An answer that goes over the
 budget scores zero on its exercise, naming the line; the exercise's
 time_limit is only a guard against a grader bug, and exits 2 with no score. Each check scores its
@@ -44,8 +46,9 @@ line the engine rejects) scores zero on its exercise with a message naming
 the file and line, and grading goes on.
 
 Nothing in the report gives an answer away: a failed check says what is
-wrong in words (too high, too low, outside the tolerance, which required
-effect is missing), never the expected value, in every format; a hidden
+wrong in words (wrong, outside the tolerance, which required effect is
+missing; a prediction is too high or too low only when its exercise says
+feedback: direction), never the expected value, in every format; a hidden
 check shows only "hidden check N: pass" or "fail". --reveal (for the
 instructor's own runs, never in students' CI) adds the expected values,
 hidden checks' details and the seeds.
@@ -64,6 +67,8 @@ student, named by the student's ID (the student for per-student seeds when
 there is a secret). --format csv writes a gradebook, a row per student with
 each exercise's score; text and json work too. Students are graded in
 parallel, one per processor; the report is the same as one after another.
+The report is always written: a cell whose grading broke (the wall-time
+guard) reads "error", and the exit status is then 2.
 
 --hidden DIR is the instructor's private overlay: DIR/ID/checks.yaml adds
 hidden checks to exercise ID, and DIR/secret holds the secret.
@@ -195,12 +200,24 @@ func (c *cli) gradeClass(cmd *cobra.Command, exs []*pack.Exercise, dir, student,
 	graded := gradeStudents(cmd.Context(), exs, dir, names, opts)
 	var students []report.Student
 	var interrupted error
+	var broke []string // student: exercises whose grading broke
 	passed := true
 	for i, g := range graded {
 		name := names[i]
 		switch err := g.err; {
 		case errors.Is(err, grade.ErrInterrupted):
-			interrupted = fmt.Errorf("%w (at student %s; the students after are not in the report)", err, name)
+			interrupted = fmt.Errorf("%w (at student %s; the students after are not in the report)", err, untrusted.Quote(name, 200))
+		case errors.Is(err, engine.ErrInternal) && g.res != nil:
+			// One answer that breaks grading (the wall-time guard) must
+			// not keep the class's gradebook from being written: its cell
+			// is marked, and the exit status says grading was not whole.
+			var ids []string
+			for _, e := range g.res.Exercises {
+				if e.Internal {
+					ids = append(ids, e.ID)
+				}
+			}
+			broke = append(broke, fmt.Sprintf("%s (%s)", untrusted.Quote(name, 200), strings.Join(ids, ", ")))
 		case errors.Is(err, engine.ErrInternal):
 			return internalError(err)
 		case errors.Is(err, grade.ErrBrokenPack):
@@ -238,6 +255,9 @@ func (c *cli) gradeClass(cmd *cobra.Command, exs []*pack.Exercise, dir, student,
 	}
 	if interrupted != nil {
 		return badInput(interrupted)
+	}
+	if len(broke) > 0 {
+		return internalError(fmt.Errorf("%w: grading broke for %s; the report is written with those exercises marked as errors", engine.ErrInternal, strings.Join(broke, "; ")))
 	}
 	if !passed {
 		return failed(fmt.Errorf("not every student passed every exercise"))
@@ -370,25 +390,10 @@ func checkDir(dir, flag string) error {
 }
 
 // writeFileAtomic writes data to path through a temporary sibling and a
-// rename, so that a reader never sees half a report.
+// rename, so that a reader never sees half a report; a file replaced keeps
+// its permissions (userfile.Write).
 func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return userfile.WriteFile(path, true, 0o644, data)
 }
 
 // seedOverrideFlag adds --seed N, which overrides every exercise's own

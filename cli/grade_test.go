@@ -89,7 +89,7 @@ func TestGradeBrokenAnswer(t *testing.T) {
 	os.WriteFile(bad, []byte("lost: 3\nlots: 4\n"), 0o644)
 	r := streamlab(t, "", "grade", "--answers", dir, "gap-recovery", "upstream-backup")
 	if r.code != 1 || !strings.Contains(r.stdout, bad+`:2:1: unknown key "lots"`) ||
-		!strings.Contains(r.stdout, "gap-recovery     prediction  0/8      FAIL") || !strings.Contains(r.stdout, "upstream-backup  script      8/8      pass") {
+		!strings.Contains(r.stdout, "gap-recovery     prediction  0/8      FAIL") || !strings.Contains(r.stdout, "upstream-backup  script      14/14    pass") {
 		t.Errorf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 }
@@ -310,5 +310,75 @@ func TestGradeClass(t *testing.T) {
 		if r := streamlab(t, "", args...); r.code != 2 {
 			t.Errorf("%v: exit %d %s", args, r.code, r.stderr)
 		}
+	}
+}
+
+// TestGradeClassOneHostileStudent is the cheating suite's case of a student
+// who would stop the class's grading: a window sliding by 1 ms over 100 000
+// records scores 0 with the budget's reason, and the others are graded; an
+// answer that breaks grading itself (the wall-time guard) has its cell
+// marked "error" in a gradebook that is still written, with exit status 2.
+func TestGradeClassOneHostileStudent(t *testing.T) {
+	isolate(t)
+	t.Setenv("GITHUB_REPOSITORY", "")
+	class := t.TempDir()
+	ref, err := os.ReadFile("exercises/testdata/reference/failover-recording/session.lab")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string]string{
+		"ada":     string(ref),
+		"mallory": "set window 1s\nset window.slide 1ms\nrun 100000\n",
+	} {
+		os.MkdirAll(filepath.Join(class, name), 0o755)
+		os.WriteFile(filepath.Join(class, name, "session.lab"), []byte(data), 0o644)
+	}
+	r := streamlab(t, "", "grade", "--class", class, "--format", "csv", "failover-recording")
+	want := "student,failover-recording,score,max_score,passed\nada,10,10,10,yes\nmallory,0,0,10,no\n"
+	if r.code != 1 || r.stdout != want {
+		t.Errorf("exit %d\n%s%s\nwant\n%s", r.code, r.stdout, r.stderr, want)
+	}
+	r = streamlab(t, "", "grade", "--class", class, "--format", "text", "failover-recording")
+	if !strings.Contains(r.stdout, "your answer does 100000000 window updates, the budget is 2000000") {
+		t.Errorf("the reason is not in the report:\n%s", r.stdout)
+	}
+
+	// A pack whose wall-time guard an answer can outrun: its budget is
+	// out of the way, so that only the guard stops the run.
+	packDir := t.TempDir()
+	os.MkdirAll(filepath.Join(packDir, "long"), 0o755)
+	os.WriteFile(filepath.Join(packDir, "long", "exercise.yaml"), []byte("id: long\ntitle: Long\nkind: script\njob: passthrough\nseeds: 1\ntime_limit: 1s\nanswer: a.lab\n"+
+		"budget:\n  records: 1000000000\n  steps: 1000000000\n  rows: 1000000000\nchecks:\n  - name: ran\n    expect: source.records >= 100\n"), 0o644)
+	os.WriteFile(filepath.Join(packDir, "long", "README.md"), []byte("task"), 0o644)
+	os.WriteFile(filepath.Join(packDir, "long", "a.lab"), []byte("run 1\n"), 0o644)
+	class = t.TempDir()
+	for name, data := range map[string]string{"ada": "run 100\n", "mallory": "run 1000000\nrun 1000000\nrun 1000000\n"} {
+		os.MkdirAll(filepath.Join(class, name), 0o755)
+		os.WriteFile(filepath.Join(class, name, "a.lab"), []byte(data), 0o644)
+	}
+	out := filepath.Join(t.TempDir(), "gradebook.csv")
+	r = streamlab(t, "", "grade", "--pack", packDir, "--class", class, "--format", "csv", "--out", out, "long")
+	book, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatalf("no gradebook: %v (exit %d, %s)", err, r.code, r.stderr)
+	}
+	want = "student,long,score,max_score,passed\nada,1,1,1,yes\nmallory,error,0,1,no\n"
+	if r.code != 2 || string(book) != want || !strings.Contains(r.stderr, "grading broke for mallory (long)") {
+		t.Errorf("exit %d, stderr %s\n%s\nwant\n%s", r.code, r.stderr, book, want)
+	}
+}
+
+// TestGradeOutKeepsPermissions: --out replacing a report the user made
+// private keeps it private (it was made 0644).
+func TestGradeOutKeepsPermissions(t *testing.T) {
+	isolate(t)
+	out := filepath.Join(t.TempDir(), "report.json")
+	if err := os.WriteFile(out, []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := streamlab(t, "", "grade", "--answers", referenceAnswers(t), "--format", "json", "--out", out, "gap-recovery")
+	st, err := os.Stat(out)
+	if r.code != 0 || err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("exit %d %s: %v %v", r.code, r.stderr, st.Mode(), err)
 	}
 }

@@ -161,6 +161,16 @@ func hostileCases(secretFile string) []hostileCase {
 				mustDo(t, syscall.Mkfifo(filepath.Join(ans, "gap-recovery", "answers.yaml"), 0o600))
 				return []string{"grade", "gap-recovery", "--answers", ans}, ""
 			}},
+		{name: "files/config-fifo", code: 2, has: []string{"FIFO"}, limit: 10 * time.Second,
+			setup: func(t *testing.T, dir string) ([]string, string) {
+				fifo := filepath.Join(dir, "config.yaml")
+				mustDo(t, syscall.Mkfifo(fifo, 0o600))
+				return []string{"--config", fifo, "run", "-"}, "job passthrough\nrun 10\n"
+			}},
+		{name: "files/config-dev-zero", code: 2, has: []string{"device"}, limit: 10 * time.Second, maxAlloc: 16 << 20,
+			setup: func(t *testing.T, dir string) ([]string, string) {
+				return []string{"--config", "/dev/zero", "run", "-"}, "job passthrough\nrun 10\n"
+			}},
 		{name: "answer/huge", code: 1, has: []string{"larger than"}, maxAlloc: 16 << 20,
 			setup: func(t *testing.T, dir string) ([]string, string) {
 				ans := filepath.Join(dir, "answers")
@@ -234,6 +244,29 @@ func hostileCases(secretFile string) []hostileCase {
 			check: func(t *testing.T, dir string, r result) {
 				if n := sqlCount(t, filepath.Join(dir, "mine.db"), "SELECT count(*) FROM results WHERE name = 'alice'"); n != 1 {
 					t.Errorf("the user's table lost its row: %d rows", n)
+				}
+			}},
+		{name: "files/db-foreign-sqlite", code: 2, has: []string{"streamlab did not make this file", "--force"},
+			setup: func(t *testing.T, dir string) ([]string, string) {
+				db := filepath.Join(dir, "theirs.db")
+				// The user's own table, of streamlab's very columns.
+				sqlExec(t, db, "CREATE TABLE results (window_start INTEGER, window_end INTEGER, key TEXT, value INTEGER)",
+					"INSERT INTO results VALUES (0, 1000, 'alice', 3)")
+				b, err := os.ReadFile(db)
+				mustDo(t, err)
+				mustDo(t, os.WriteFile(filepath.Join(dir, "theirs.before"), b, 0o600))
+				return []string{"run", "--db", db, "-"}, "job clicks\nset sink table\nrun 100\n"
+			},
+			check: func(t *testing.T, dir string, r result) {
+				before, _ := os.ReadFile(filepath.Join(dir, "theirs.before"))
+				after, _ := os.ReadFile(filepath.Join(dir, "theirs.db"))
+				if string(before) != string(after) {
+					t.Error("the refused file was changed")
+				}
+				// --force lets streamlab use it.
+				f := streamlab(t, "job clicks\nset sink table\nrun 100\n", "run", "--force", "--db", filepath.Join(dir, "theirs.db"), "-")
+				if f.code != 0 || sqlCount(t, filepath.Join(dir, "theirs.db"), "SELECT count(*) FROM results WHERE key = 'alice'") != 0 {
+					t.Errorf("--force: exit %d %s", f.code, f.stderr)
 				}
 			}},
 		{name: "files/db-in-use", code: 1, has: []string{"in use by another streamlab run"}, lacks: []string{"invalid configuration"},

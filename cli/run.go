@@ -15,6 +15,7 @@ import (
 	"github.com/streamlab/streamlab/engine/lab"
 	"github.com/streamlab/streamlab/engine/report"
 	"github.com/streamlab/streamlab/engine/script"
+	"github.com/streamlab/streamlab/engine/table"
 	"github.com/streamlab/streamlab/tui"
 	"github.com/streamlab/streamlab/tui/chart"
 )
@@ -47,7 +48,7 @@ run or an internal error.`,
 	fs.String("db", d.DB, "keep the table sink's SQLite database at `PATH`")
 	fs.String("executor", d.Executor, "what runs the nodes: deterministic or concurrent")
 	dump := fs.String("dump-source", "", "write the source log as JSON Lines to `FILE`")
-	force := fs.Bool("force", false, "let --dump-source replace a file that exists")
+	force := fs.Bool("force", false, "let --dump-source replace a file that exists, and --db use a database streamlab did not make")
 	charts := fs.Bool("charts", false, "after the report, print the run's charts as text")
 
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
@@ -62,6 +63,13 @@ run or an internal error.`,
 		src, err := c.readScript(name, len(args) == 0)
 		if err != nil {
 			return badInput(err)
+		}
+		if *force && cfg.DB != "" {
+			// --db refuses a file streamlab did not make (its tables
+			// would be dropped); --force says the user means it.
+			if err := table.Adopt(cfg.DB); err != nil {
+				return badInput(fmt.Errorf("--db: %w", err))
+			}
 		}
 		opts := lab.Options{DBPath: cfg.DB, DumpSource: *dump, Force: *force, Executor: cfg.Executor, Log: c.stdout}
 		if cfg.Format == "json" {

@@ -337,3 +337,78 @@ func TestBuiltinPackShipsNoHiddenCheck(t *testing.T) {
 		t.Error("the example overlay adds no hidden check")
 	}
 }
+
+// TestTrivialAnswersScoreAtMostAFifth is the cheating suite's case of an
+// answer that skips the point: the empty file, the starter, and for a
+// script or recording the starter with a run that fails nothing score at
+// most a fifth of an exercise's points, hidden checks included. The
+// points are on each exercise's subject.
+func TestTrivialAnswersScoreAtMostAFifth(t *testing.T) {
+	for _, e := range instructor(t) {
+		if e.Kind == pack.KindPrediction {
+			continue
+		}
+		t.Run(e.ID, func(t *testing.T) {
+			for name, data := range lint.TrivialAnswers(e) {
+				r, err := grade.Bytes(context.Background(), e, e.Answer, data, grade.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.Score > r.MaxScore/5 {
+					t.Errorf("%s scores %g/%g", name, r.Score, r.MaxScore)
+					for _, c := range r.Checks {
+						if c.Passed {
+							t.Errorf("  passes %s", c.Name)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestFixedAnswersPassUnderFewSeeds is the cheating suite's case of a
+// copied answer under per-student seeds: for every built-in prediction
+// judged against the engine, the one fixed answer that passes under the
+// most of 400 seeds passes under at most 5% of them (under the race
+// detector, 100 seeds and lint's allowance for a sample: see fixedSeeds).
+// A check declared seed_free (a formula of the scenario's settings, or
+// what a mechanism always does) is the exception, and must really be one:
+// its best fixed answer passes under more than that, or the declaration is
+// stale.
+func TestFixedAnswersPassUnderFewSeeds(t *testing.T) {
+	seeds := make([]int64, fixedSeeds)
+	allowed := len(seeds) / 20 // 5%
+	if len(seeds) < 400 {
+		allowed = lint.FixedAllowance(len(seeds))
+	}
+	for i := range seeds {
+		seeds[i] = int64(1 + i*7919)
+	}
+	p := builtin(t)
+	for _, e := range p.Exercises {
+		if e.Kind != pack.KindPrediction {
+			continue
+		}
+		t.Run(e.ID, func(t *testing.T) {
+			t.Parallel()
+			fixed, err := grade.FixedAnswers(context.Background(), e, seeds, grade.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			free := map[string]bool{}
+			for _, c := range e.Checks {
+				free[c.Name] = c.SeedFree
+			}
+			for _, f := range fixed {
+				t.Logf("%-55s %5.1f%% of %d seeds (answer %s)", f.Check, 100*f.Rate(), f.Seeds, f.Answer)
+				switch {
+				case free[f.Check] && f.Passes <= allowed:
+					t.Errorf("%q is declared seed_free but depends on the seed: a fixed answer passes under %.1f%%", f.Check, 100*f.Rate())
+				case !free[f.Check] && f.Passes > allowed:
+					t.Errorf("%q: the fixed answer %s passes under %d of %d seeds", f.Check, f.Answer, f.Passes, f.Seeds)
+				}
+			}
+		})
+	}
+}

@@ -161,6 +161,9 @@ func New(opts Options, eng Engine) Model {
 		guide:    lessonpane.New(st),
 		progress: opts.Progress,
 	}
+	if opts.ExerciseSeed != nil {
+		m.report.HideSeed() // served with a grading secret: the seeds are the student's own
+	}
 	if m.progress == nil {
 		m.progress = &lessons.Progress{}
 	}

@@ -47,6 +47,10 @@ type Options struct {
 	// SaveDir is where ctrl+s saves the session; the current directory
 	// when empty.
 	SaveDir string
+	// CountAttempts records each prediction attempt in SaveDir and refuses
+	// one past the exercise's attempts (predict.Model.WithAttempts): what a
+	// lab served to a class does, where the answers are graded.
+	CountAttempts bool
 
 	// Clock drives the bridge; the wall clock when nil. Tests inject one.
 	Clock bridge.Clock

@@ -18,6 +18,9 @@ func (m *Model) openPrediction(ex *pack.Exercise) {
 		dir = "."
 	}
 	m.predict = predict.New(m.st, ex, m.predictionSeed(ex), dir)
+	if m.opts.CountAttempts {
+		m.predict = m.predict.WithAttempts()
+	}
 	m.send(bridge.Request{Kind: bridge.OpenSession, Job: ex.Job, Seed: m.predictionSeed(ex)})
 	m.msg = message{text: "exercise " + ex.Title + " · type your predictions · enter on the last plays the scenario"}
 }

@@ -216,3 +216,31 @@ func TestHelpOverlayShowsEveryKey(t *testing.T) {
 		}
 	}
 }
+
+// TestServedReportHidesTheSeed: in a lab served with a grading secret
+// (Options.ExerciseSeed), the R report does not show job.seed, the
+// student's secret-derived seed; elsewhere it does.
+func TestServedReportHidesTheSeed(t *testing.T) {
+	const seed = 738291045517
+	s := newSession(t, "clicks")
+	rep, err := s.b.Session().Report()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep.Job.Seed = seed
+	for _, served := range []bool{false, true} {
+		opts := Options{Job: "clicks", Seed: 1, Speed: 1, Start: "lab:clicks", Theme: "default"}
+		if served {
+			opts.ExerciseSeed = func(string) int64 { return seed }
+		}
+		m := New(opts, newFake())
+		m.report.SetReport(rep, "0:00", "")
+		rows := plain(strings.Join(m.report.Rows(120), "\n"))
+		if shown := strings.Contains(rows, "738291045517"); shown == served {
+			t.Errorf("served %v: seed shown %v:\n%s", served, shown, rows)
+		}
+		if served && !strings.Contains(rows, "yours (not shown)") {
+			t.Errorf("the hidden seed does not say so:\n%s", rows)
+		}
+	}
+}

@@ -27,7 +27,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.solved(msg)
 	case gradedMsg:
 		return m.graded(msg), nil
-	case predict.ObservedMsg, predict.GradedMsg:
+	case predict.AttemptMsg, predict.ObservedMsg, predict.GradedMsg:
 		return m.predictUpdate(msg)
 	case savedMsg:
 		if msg.err != nil {

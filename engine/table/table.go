@@ -180,11 +180,12 @@ type Store struct {
 }
 
 // Open creates the database at path, or overwrites streamlab's tables in an
-// existing one: `results`, `events` and `pending` are dropped and recreated so
-// that a run starts empty. Other tables in the file are left alone, and a file
-// that is not a SQLite database is an error rather than being clobbered; so
-// is a table of one of those names that streamlab did not make (ErrNotOurs),
-// and a file another store holds open (ErrInUse). The
+// existing one it made (MarkerTable): `results`, `events` and `pending` are
+// dropped and recreated so that a run starts empty. Other tables in the file
+// are left alone. A file streamlab did not make (unless Adopt marked it), one
+// that is not a SQLite database, and a table of one of those names with other
+// columns are errors (ErrNotOurs) that leave the file byte for byte; so is a
+// file another store holds open (ErrInUse). The
 // file is kept after Close. An empty path means a private temporary file that
 // Close removes.
 func Open(path string, layout Layout) (*Store, error) {
@@ -223,15 +224,20 @@ func open(what, path string, layout Layout, wipe bool) (*Store, error) {
 	// file never corrupts; busy_timeout waits for other readers of the file
 	// (a learner's sqlite3 shell) instead of failing at once.
 	if !s.temp {
+		if wipe {
+			// Before the lock, which creates a missing file: a new file
+			// is the store's to make.
+			if err := checkMarked(s.path); err != nil {
+				return nil, fmt.Errorf("table: %s %s: %w", what, s.path, err)
+			}
+		}
 		lock, err := lockFile(s.path)
 		if err != nil {
 			return nil, fmt.Errorf("table: %s %s: %w", what, s.path, err)
 		}
 		s.lock = lock
 	}
-	esc := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(s.path)
-	db, err := sql.Open("sqlite", "file:"+esc+
-		"?_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)")
+	db, err := sql.Open("sqlite", dsn(s.path, "_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)"))
 	if err == nil {
 		db.SetMaxOpenConns(1)
 		s.db = db

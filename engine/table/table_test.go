@@ -412,3 +412,69 @@ func BenchmarkUpsertResults(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N*len(batch))/b.Elapsed().Seconds(), "rows/s")
 }
+
+// foreign makes a SQLite file streamlab did not make, with the user's own
+// table results of streamlab's four columns.
+func foreign(t *testing.T) (string, []byte) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "mine.db")
+	db, err := sql.Open("sqlite", path)
+	must(t, err)
+	for _, q := range []string{
+		"CREATE TABLE results (window_start INTEGER, window_end INTEGER, key TEXT, value INTEGER)",
+		"INSERT INTO results VALUES (0, 1000, 'alice', 3)",
+	} {
+		_, err := db.Exec(q)
+		must(t, err)
+	}
+	must(t, db.Close())
+	data, err := os.ReadFile(path)
+	must(t, err)
+	return path, data
+}
+
+// TestOpenRefusesAFileItDidNotMake: a SQLite file without streamlab's
+// marker table is refused and left byte for byte, even when its results
+// table has streamlab's own columns; Adopt (--force) lets Open use it.
+func TestOpenRefusesAFileItDidNotMake(t *testing.T) {
+	path, before := foreign(t)
+	for _, l := range []table.Layout{results, keyed, events} {
+		if _, err := table.Open(path, l); !errors.Is(err, table.ErrNotOurs) {
+			t.Fatalf("Open %+v of a foreign file: %v, want ErrNotOurs", l, err)
+		}
+	}
+	after, err := os.ReadFile(path)
+	must(t, err)
+	if string(after) != string(before) {
+		t.Fatal("refusing the file changed it")
+	}
+	if _, err := os.Stat(path + "-wal"); err == nil {
+		t.Error("refusing the file left a -wal file beside it")
+	}
+	must(t, table.Adopt(path))
+	s := open(t, path, results)
+	wantResults(t, s, nil)
+	must(t, s.AppendResults([]table.Result{r(0, "a", 1)}))
+	must(t, s.Close())
+	// Made by streamlab now: a second run reuses it, without Adopt.
+	s = open(t, path, results)
+	wantResults(t, s, nil)
+	must(t, s.Close())
+
+	// A new file is streamlab's; Adopt leaves a missing file missing, and
+	// refuses a file that is not a database without changing it.
+	fresh := filepath.Join(t.TempDir(), "new.db")
+	must(t, table.Adopt(fresh))
+	if _, err := os.Stat(fresh); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Adopt made a missing file: %v", err)
+	}
+	must(t, open(t, fresh, results).Close())
+	notDB := filepath.Join(t.TempDir(), "notes.txt")
+	must(t, os.WriteFile(notDB, []byte("notes\n"), 0o644))
+	if err := table.Adopt(notDB); err == nil {
+		t.Error("Adopt of a text file succeeded")
+	}
+	if b, _ := os.ReadFile(notDB); string(b) != "notes\n" {
+		t.Errorf("Adopt changed a text file: %q", b)
+	}
+}

@@ -40,7 +40,7 @@ func TestPredictionAtItsTolerance(t *testing.T) {
 	} {
 		check := pack.Check{Answer: "x", Field: c.field, Tolerance: c.tolerance, Relative: c.relative}
 		a := &answer.Answer{File: "answers.yaml", Values: map[string]answer.Value{"x": {Type: pack.TypeNumber, Num: c.answer, Text: "?"}}}
-		if got := judgePrediction(check, a, rep, 1, Options{}); got.Passed != c.pass {
+		if got := judgePrediction(&pack.Exercise{}, check, a, rep, 1, Options{}); got.Passed != c.pass {
 			t.Errorf("%s (%s): answer %v with tolerance %v (relative %v): passed %v, want %v (%s)",
 				c.field, "truth", c.answer, c.tolerance, c.relative, got.Passed, c.pass, got.Message)
 		}
@@ -64,13 +64,45 @@ func TestPredictionToleranceIsShown(t *testing.T) {
 	} {
 		check := pack.Check{Answer: "x", Field: "sink.duplicates", Tolerance: c.tolerance}
 		a := &answer.Answer{File: "answers.yaml", Values: map[string]answer.Value{"x": {Type: pack.TypeNumber, Num: c.answer, Text: "?"}}}
-		got := judgePrediction(check, a, rep, 1, Options{Reveal: true})
+		got := judgePrediction(&pack.Exercise{}, check, a, rep, 1, Options{Reveal: true})
 		if got.Passed || got.Expected != c.expected || !strings.Contains(got.Message, c.why) {
 			t.Errorf("answer %v, tolerance %v: passed %v, expected %q, message %q; want expected %q and %q in the message",
 				c.answer, c.tolerance, got.Passed, got.Expected, got.Message, c.expected, c.why)
 		}
 		if c.tolerance == 0 && strings.Contains(got.Message, "outside the tolerance") {
 			t.Errorf("tolerance 0: %q speaks of a tolerance", got.Message)
+		}
+	}
+}
+
+// TestPredictionFeedbackIsRightOrWrong: a student is told only that a
+// number is wrong, never which way, unless the exercise opts in with
+// feedback: direction; "too high / too low" lets a bisection reach any
+// number in a dozen submissions.
+func TestPredictionFeedbackIsRightOrWrong(t *testing.T) {
+	rep := &report.Report{}
+	rep.Sink.Duplicates = 40
+	for _, c := range []struct {
+		feedback string
+		answer   float64
+		want     string
+		lacks    []string
+	}{
+		{"", 50, ": wrong, outside the tolerance of 3", []string{"high", "low"}},
+		{pack.FeedbackRightWrong, 30, ": wrong, outside the tolerance of 3", []string{"high", "low"}},
+		{pack.FeedbackDirection, 50, ": too high, outside the tolerance of 3", nil},
+		{pack.FeedbackDirection, 30, ": too low, outside the tolerance of 3", nil},
+	} {
+		check := pack.Check{Answer: "x", Field: "sink.duplicates", Tolerance: 3}
+		a := &answer.Answer{File: "answers.yaml", Values: map[string]answer.Value{"x": {Type: pack.TypeNumber, Num: c.answer, Text: "?"}}}
+		got := judgePrediction(&pack.Exercise{Feedback: c.feedback}, check, a, rep, 1, Options{})
+		if got.Passed || !strings.Contains(got.Message, c.want) {
+			t.Errorf("feedback %q, answer %v: %q, want %q", c.feedback, c.answer, got.Message, c.want)
+		}
+		for _, l := range c.lacks {
+			if strings.Contains(got.Message, l) {
+				t.Errorf("feedback %q: %q says which way (%s)", c.feedback, got.Message, l)
+			}
 		}
 	}
 }

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/engine/jobspec"
 	"github.com/streamlab/streamlab/engine/lab"
 	"github.com/streamlab/streamlab/engine/report"
 	"github.com/streamlab/streamlab/engine/script"
@@ -86,8 +87,8 @@ type Options struct {
 	// TimeLimit, when above zero, replaces every exercise's wall-time
 	// guard (pack.Exercise.TimeLimit).
 	TimeLimit time.Duration
-	// Budget, when either count is above zero, replaces that count of
-	// every exercise's budget.
+	// Budget, where a count is above zero, replaces that count of every
+	// exercise's budget.
 	Budget pack.Budget
 	// Reveal adds the right answers (a prediction's expected value, a hidden
 	// check's name and details) to the result: for an instructor's own runs,
@@ -107,6 +108,12 @@ func (o Options) budget(ex *pack.Exercise) pack.Budget {
 	}
 	if o.Budget.Steps > 0 {
 		b.Steps = o.Budget.Steps
+	}
+	if o.Budget.WindowUpdates > 0 {
+		b.WindowUpdates = o.Budget.WindowUpdates
+	}
+	if o.Budget.Rows > 0 {
+		b.Rows = o.Budget.Rows
 	}
 	return b
 }
@@ -163,14 +170,20 @@ func StudentSeed(secret, student, exercise string) int64 {
 }
 
 // All grades the answers under dir to each exercise (see answer.Locate).
-// A broken answer fails its exercise and grading goes on; an error is
-// returned only for a broken pack (ErrBrokenPack) or a cancelled context.
+// A broken answer fails its exercise and grading goes on; so does an
+// exercise whose grading broke (the wall-time guard, an internal error):
+// it is marked Internal, scores zero, and All goes on with the others, then
+// returns the result with an error that is engine.ErrInternal, so that one
+// answer can never keep the others from being graded. Otherwise an error
+// is returned only for a broken pack (ErrBrokenPack) or a cancelled
+// context.
 //
 // When ctx ends (a signal), All returns the result so far with every
 // exercise not yet graded failed for that reason, Interrupted set, and an
 // error that is ErrInterrupted.
 func All(ctx context.Context, exs []*pack.Exercise, dir string, opts Options) (*Result, error) {
 	res := &Result{Seed: opts.Seed, Passed: true, Exercises: []ExerciseResult{}}
+	var internal []error
 	for i, ex := range exs {
 		r, err := Dir(ctx, ex, dir, opts)
 		if err != nil && ctx.Err() != nil {
@@ -181,10 +194,19 @@ func All(ctx context.Context, exs []*pack.Exercise, dir string, opts Options) (*
 			res.Interrupted = true
 			return res, fmt.Errorf("%w after %d of %d exercises", ErrInterrupted, i, len(exs))
 		}
+		if errors.Is(err, engine.ErrInternal) {
+			r = failed(ex, opts, answer.Locate(ex, dir), err)
+			r.Internal = true
+			internal = append(internal, err)
+			err = nil
+		}
 		if err != nil {
 			return nil, err
 		}
 		res.add(r)
+	}
+	if len(internal) > 0 {
+		return res, errors.Join(internal...)
 	}
 	return res, nil
 }
@@ -291,7 +313,7 @@ func grade1(ctx context.Context, ex *pack.Exercise, a *answer.Answer, opts Optio
 	}
 	for _, c := range ex.Checks {
 		if c.Answer != "" {
-			crs = append(crs, judgePrediction(c, a, rep, seed, opts))
+			crs = append(crs, judgePrediction(ex, c, a, rep, seed, opts))
 		} else {
 			crs = append(crs, r.judgeExpect(ctx, c, rep, seed, opts))
 		}
@@ -369,10 +391,10 @@ const (
 )
 
 // judgePrediction compares a prediction with the report. Its message says
-// how the prediction is wrong (too high, too low, outside the tolerance,
-// not the right choice) but never what the right answer is, unless
-// opts.Reveal is set.
-func judgePrediction(c pack.Check, a *answer.Answer, rep *report.Report, seed int64, opts Options) CheckResult {
+// that the prediction is wrong (outside the tolerance, not the right
+// choice; too high or too low only when the exercise's feedback is
+// direction) but never what the right answer is, unless opts.Reveal is set.
+func judgePrediction(ex *pack.Exercise, c pack.Check, a *answer.Answer, rep *report.Report, seed int64, opts Options) CheckResult {
 	v, ok := a.Values[c.Answer]
 	if !ok {
 		return CheckResult{Message: fmt.Sprintf("%s: no answer in %s", c.Answer, a.File)}
@@ -416,6 +438,10 @@ func judgePrediction(c pack.Check, a *answer.Answer, rep *report.Report, seed in
 		}
 		switch {
 		case cr.Passed:
+		case ex.Feedback != pack.FeedbackDirection && !opts.Reveal:
+			// Which way it is wrong is a search oracle: bisection
+			// finds any number in a dozen submissions.
+			why = "wrong"
 		case v.Num > num:
 			why = "too high"
 		default:
@@ -484,6 +510,13 @@ func (r *runner) judgeExpect(ctx context.Context, c pack.Check, rep *report.Repo
 	}
 	shown := render(actual)
 	cr := CheckResult{Passed: ok, Expected: c.Expect, Actual: shown}
+	if ok && needsFailure(c) && requiresFailure(r.ex) && r.obs.kills+r.obs.jmKills == 0 {
+		// Equal to the failure-free run is what any answer gets by
+		// failing nothing: it counts as recovery only after a failure.
+		cr.Passed = false
+		cr.Message = fmt.Sprintf("%s holds, but nothing failed in the run: the output equals the failure-free run by default, and counts only once something has failed and recovered", c.Expect)
+		return cr
+	}
 	under := ""
 	if opts.Reveal {
 		under = fmt.Sprintf(" under seed %d", seed)
@@ -503,6 +536,36 @@ func (r *runner) judgeExpect(ctx context.Context, c pack.Check, rep *report.Repo
 	}
 	cr.Message = fmt.Sprintf("expected %s, but %s is %s%s%s", c.Expect, c.Expr.Field, shown, under, how)
 	return cr
+}
+
+// needsFailure reports whether check c asks that the output equal the
+// failure-free run (sink.correct == true, or != false), which only means
+// something once a node or the job manager has failed.
+func needsFailure(c pack.Check) bool {
+	if c.Expr.Field != "sink.correct" && c.Expr.Field != "correct" {
+		return false
+	}
+	v := c.Expr.Value
+	return v.Kind == script.Bool && ((c.Expr.Op == "==" && v.Bool) || (c.Expr.Op == "!=" && !v.Bool))
+}
+
+// requiresFailure reports whether exercise ex is about recovering from a
+// failure: its scenario kills something, or a check asks for a failure.
+// Where it is not (a job that must start, a watermark that must wait), an
+// output equal to the failure-free run is the point itself.
+func requiresFailure(ex *pack.Exercise) bool {
+	for _, c := range ex.Scenario {
+		if c.Verb == script.VerbKill {
+			return true
+		}
+	}
+	for _, c := range ex.Checks {
+		switch c.Expr.Field {
+		case "recovery.failures", "events.kills", "events.jobmanager_kills", "recovery.jobmanager_failovers", "events.killed_nodes":
+			return true
+		}
+	}
+	return false
 }
 
 // render formats a field's value as the report shows it.
@@ -545,8 +608,9 @@ type runner struct {
 const stepSlice = 1 << 14
 
 // exec carries out one command within the budget. A run admits its
-// records, refusing to when they would go over, then processes them a
-// slice of steps at a time, stopping when the steps go over; the run is
+// records, refusing to when they, or the window updates they would make,
+// would go over, then processes them a slice of steps at a time, stopping
+// when the steps, window updates or rows written go over; the run is
 // finished by Runtime.Run, so that it ends exactly as the session's own run
 // would have. Going over is an error at the command's line.
 func (r *runner) exec(ctx context.Context, file string, c script.Command) error {
@@ -566,10 +630,22 @@ func (r *runner) exec(ctx context.Context, file string, c script.Command) error 
 		if steps()+c.Count > r.budget.Steps {
 			return over("over the exercise's budget of %d scheduler steps: this step would take the run to %d", r.budget.Steps, steps()+c.Count)
 		}
-		return r.s.Exec(ctx, c)
+		if err := r.s.Exec(ctx, c); err != nil {
+			return err
+		}
+		return r.checkWork(over)
 	}
+	// The settings are fixed by the first run: the fan-out is known before
+	// a record is admitted, and a run that would go over is refused before
+	// it starts.
+	fan := windowFanOut(r.s.Spec())
 	if c.Duration <= 0 && r.admitted+c.Count > r.budget.Records {
 		return over("over the exercise's budget of %d records: this run would admit %d in all", r.budget.Records, r.admitted+c.Count)
+	}
+	if c.Duration <= 0 {
+		if err := r.checkUpdates(over, fan, r.admitted+c.Count); err != nil {
+			return err
+		}
 	}
 	n, err := r.s.Admit(c)
 	if err != nil {
@@ -578,6 +654,9 @@ func (r *runner) exec(ctx context.Context, file string, c script.Command) error 
 	r.admitted += n
 	if r.admitted > r.budget.Records {
 		return over("over the exercise's budget of %d records: this run admitted %d in all", r.budget.Records, r.admitted)
+	}
+	if err := r.checkUpdates(over, fan, r.admitted); err != nil {
+		return err
 	}
 	rt := r.s.Runtime()
 	for {
@@ -591,12 +670,95 @@ func (r *runner) exec(ctx context.Context, file string, c script.Command) error 
 		if s := rt.Steps(); s > r.budget.Steps {
 			return over("over the exercise's budget of %d scheduler steps: the run had taken %d when it was stopped", r.budget.Steps, s)
 		}
+		if err := r.checkWork(over); err != nil {
+			return err
+		}
 		if quiet {
 			break
 		}
 	}
 	if err := rt.Run(ctx); err != nil && ctx.Err() != nil {
 		return ctx.Err()
+	}
+	return r.checkWork(over)
+}
+
+// fanOut is how many windows one record a job's window-count operators
+// take in is counted in: window/slide for each (1 for a tumbling window),
+// summed over the operators, with the widest named for messages.
+type fanOut struct {
+	total  int64
+	widest jobspec.Operator
+	byOp   map[string]int64
+}
+
+// windowFanOut reads the fan-out off the job's spec.
+func windowFanOut(spec jobspec.Spec) fanOut {
+	f := fanOut{byOp: map[string]int64{}}
+	for _, op := range spec.Operators {
+		if op.Kind != jobspec.KindWindowCount || op.Slide <= 0 {
+			continue
+		}
+		n := max(int64(op.Window/op.Slide), 1)
+		f.byOp[op.Name] = n
+		f.total += n
+		if n > f.byOp[f.widest.Name] {
+			f.widest = op
+		}
+	}
+	return f
+}
+
+// describe says where the fan-out comes from.
+func (f fanOut) describe(records int64) string {
+	if f.total <= 1 {
+		return fmt.Sprintf("%d records, each counted in %d window", records, f.total)
+	}
+	return fmt.Sprintf("%d records, each counted in %d windows: %s's window %s slides by %s", records, f.total, f.widest.Name, f.widest.Window, f.widest.Slide)
+}
+
+// checkUpdates refuses records admitted records when each would be counted
+// in more windows than the budget has left: a sliding window of 1s by 1ms
+// makes every record 1000 updates, work a step does not measure.
+func (r *runner) checkUpdates(over func(string, ...any) error, f fanOut, records int64) error {
+	if n := records * f.total; n > r.budget.WindowUpdates {
+		return over("your answer does %d window updates, the budget is %d (%s)", n, r.budget.WindowUpdates, f.describe(records))
+	}
+	return nil
+}
+
+// checkWork stops a run whose window updates or rows written went over
+// while it ran: a restart replays records through the windows again, and a
+// complete-mode trigger writes the whole table. Window updates are counted
+// at the window-count nodes (records taken in, replays included, times the
+// operator's fan-out); rows as the sink commits them.
+func (r *runner) checkWork(over func(string, ...any) error) error {
+	rt := r.s.Runtime()
+	if rt == nil {
+		return nil
+	}
+	if f := windowFanOut(rt.Spec()); f.total > int64(len(f.byOp)) {
+		// With tumbling windows an update is a step, which the step
+		// budget counts; only a sliding window needs the nodes read.
+		snap := rt.Snapshot()
+		var n int64
+		for _, st := range snap.Stages {
+			for _, i := range st.Nodes {
+				n += snap.Nodes[i].In * f.byOp[st.Name]
+			}
+		}
+		if n > r.budget.WindowUpdates {
+			return over("your answer does %d window updates, the budget is %d (with the records restarts replayed, each counted in %d windows: %s's window %s slides by %s)",
+				n, r.budget.WindowUpdates, f.total, f.widest.Name, f.widest.Window, f.widest.Slide)
+		}
+	}
+	r.obs.drain()
+	if r.obs.written > r.budget.Rows {
+		why := "every row a trigger writes counts, a row written again too"
+		if rt.Config().Mode == engine.ModeComplete {
+			why = "in complete mode every trigger writes the whole table again"
+		}
+		return over("your answer writes %d rows to the sink, the budget is %d (%s)", r.obs.written, r.budget.Rows, why)
 	}
 	return nil
 }

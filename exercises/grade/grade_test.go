@@ -209,11 +209,12 @@ func TestPrediction(t *testing.T) {
 	if c := r.Checks[2]; c.Passed || !strings.Contains(c.Message, "answered update: not the right answer; the right answer is append") || c.Expected != "append" {
 		t.Errorf("wrong choice, revealed: %+v", c)
 	}
-	// A wrong number says which way it is wrong, and nothing of the answer.
+	// A wrong number says it is wrong, not which way, and nothing of the
+	// answer (feedback: direction is tried in boundary_test.go).
 	for _, tc := range []struct {
 		lost float64
 		why  string
-	}{{lost * 2, "too high, outside the tolerance of 10%"}, {lost / 2, "too low, outside the tolerance of 10%"}} {
+	}{{lost * 2, ": wrong, outside the tolerance of 10%"}, {lost / 2, ": wrong, outside the tolerance of 10%"}} {
 		r, _ = grade.Bytes(ctx, ex, "answers.yaml", []byte("lost: "+jsonNum(tc.lost)+"\n"), grade.Options{})
 		c := r.Checks[0]
 		if !strings.HasSuffix(c.Message, tc.why) || strings.Contains(c.Message, jsonNum(lost)) || c.Expected != "" {
@@ -253,7 +254,7 @@ func TestBudget(t *testing.T) {
 	ex := lookup(t, testPack(t, func(m map[string]string) {
 		m["scr/exercise.yaml"] = strings.Replace(m["scr/exercise.yaml"], "time_limit: 300ms\n", "budget:\n  records: 5000\n  steps: 40000\n", 1)
 	}), "scr")
-	if ex.Budget != (pack.Budget{Records: 5000, Steps: 40000}) || ex.TimeLimit != pack.DefaultTimeLimit {
+	if ex.Budget != (pack.Budget{Records: 5000, Steps: 40000, WindowUpdates: pack.DefaultBudgetWindowUpdates, Rows: pack.DefaultBudgetRows}) || ex.TimeLimit != pack.DefaultTimeLimit {
 		t.Fatalf("budget %+v, guard %s", ex.Budget, ex.TimeLimit)
 	}
 	ctx := context.Background()

@@ -35,8 +35,11 @@ type ExerciseResult struct {
 	// the file, line and column where there is one. Every check then fails.
 	Error string `json:"error,omitempty"`
 	// At is where the error is, when it has a position.
-	At     *Position     `json:"at,omitempty"`
-	Checks []CheckResult `json:"checks"`
+	At *Position `json:"at,omitempty"`
+	// Internal marks an exercise whose grading broke (the wall-time guard,
+	// a bug in the grader): its zero is no grade, and a gradebook says so.
+	Internal bool          `json:"internal_error,omitempty"`
+	Checks   []CheckResult `json:"checks"`
 }
 
 // Position is a place in a file; Line and Col are 1-based, 0 when unknown.

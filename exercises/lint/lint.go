@@ -1,7 +1,9 @@
 // Package lint checks an exercise pack: everything the loader checks (the
 // format, the files an exercise names, its scenario and checks), then a dry
 // run of each exercise with its starter answer, which catches what only the
-// engine knows (a node the job does not have, a setting value it rejects).
+// engine knows (a node the job does not have, a setting value it rejects),
+// then the answers that skip the point: trivial answers graded (checks they
+// pass), and predictions one fixed answer passes under many seeds.
 // Every problem is reported with its file, line and column.
 package lint
 
@@ -195,7 +197,10 @@ func dryRun(ctx context.Context, ex *pack.Exercise) ([]*Finding, error) {
 	case res.Passed:
 		return []*Finding{{File: file, Msg: fmt.Sprintf("the starter answer already scores full marks (%g points): there is nothing left to do", res.MaxScore)}}, nil
 	}
-	return nil, nil
+	if ex.Kind == pack.KindPrediction {
+		return fixedFindings(ctx, ex)
+	}
+	return trivialFindings(ctx, ex)
 }
 
 // asFinding turns an error into a finding, keeping its position when it

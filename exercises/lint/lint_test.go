@@ -193,3 +193,68 @@ func TestSuggestsABudget(t *testing.T) {
 		t.Errorf("suggestions: %q", s)
 	}
 }
+
+// TestTrivialAnswersFlagged: lint grades the answers that skip the point
+// (the empty file, the starter, a run that fails nothing) and flags, at
+// the check, what they pass when they score above a fifth of the points.
+func TestTrivialAnswersFlagged(t *testing.T) {
+	ex := `id: weak
+title: Weak
+kind: script
+job: passthrough
+answer: a.lab
+scenario: set semantics at-least-once
+checks:
+  - name: nothing lost
+    expect: sink.lost == 0
+    points: 3
+  - name: a failure
+    expect: recovery.failures >= 1
+`
+	dir := writePack(t, map[string]string{"weak/exercise.yaml": ex, "weak/README.md": "task", "weak/a.lab": "# kill a node\n"})
+	fs, err := lint.Dir(context.Background(), dir)
+	if err != nil || len(fs) != 1 {
+		t.Fatalf("findings %v, %v", fs, err)
+	}
+	f := fs[0]
+	want := `check "nothing lost" is passed by the empty answer (which scores 75% of the points) and the starter (which scores 75% of the points) and the starter with a run that fails nothing (which scores 75% of the points)`
+	if f.Line != 8 || f.Col != 5 || !strings.HasPrefix(f.Msg, want) {
+		t.Errorf("%v\nwant at 8:5 %q", f, want)
+	}
+	// With the points on the subject, nothing is flagged.
+	dir = writePack(t, map[string]string{"weak/exercise.yaml": strings.Replace(ex, "points: 3", "points: 1\n  - name: b\n    expect: events.kills >= 1\n    points: 3", 1),
+		"weak/README.md": "task", "weak/a.lab": "# kill a node\n"})
+	if fs, err := lint.Dir(context.Background(), dir); err != nil || len(fs) != 0 {
+		t.Errorf("rebalanced: %v, %v", fs, err)
+	}
+	if got := len(lint.TrivialAnswers(&pack.Exercise{Kind: pack.KindPrediction})); got != 0 {
+		t.Errorf("a prediction has %d trivial answers", got)
+	}
+}
+
+// TestFixedPredictionFlagged: a prediction one fixed answer passes under
+// most seeds is flagged at its check, unless it says seed_free.
+func TestFixedPredictionFlagged(t *testing.T) {
+	ex := `id: fixed
+title: Fixed
+kind: prediction
+job: passthrough
+answer: answers.yaml
+scenario: |
+  set filter bloom m=20000 k=4
+  run 300
+checks:
+  - name: bits
+    answer: bits
+    field: filter.m
+`
+	files := map[string]string{"fixed/exercise.yaml": ex, "fixed/README.md": "task", "fixed/answers.yaml": "bits:\n"}
+	fs, err := lint.Dir(context.Background(), writePack(t, files))
+	if err != nil || len(fs) != 1 || fs[0].Line != 10 || !strings.Contains(fs[0].Msg, `check "bits": the one answer 20000 passes under 40 of 40 seeds tried`) {
+		t.Fatalf("findings %v, %v", fs, err)
+	}
+	files["fixed/exercise.yaml"] = ex + "    seed_free: true\n"
+	if fs, err := lint.Dir(context.Background(), writePack(t, files)); err != nil || len(fs) != 0 {
+		t.Errorf("seed_free: %v, %v", fs, err)
+	}
+}

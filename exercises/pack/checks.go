@@ -202,6 +202,8 @@ func (e *Exercise) decodeCheck(d *yamlpos.Decoder, item yamlpos.Entry) Check {
 			c.Correct = scalarText(d, f)
 		case "tolerance":
 			c.Tolerance, c.Relative = tolerance(d, f)
+		case "seed_free":
+			c.SeedFree = d.Bool(f)
 		case "choices":
 			for i, item := range d.List(f) {
 				s := scalarText(d, item)
@@ -225,7 +227,7 @@ func (e *Exercise) decodeCheck(d *yamlpos.Decoder, item yamlpos.Entry) Check {
 	case !isExpect && !isAnswer:
 		fail("check %q: needs expect (a report expression) or answer (a key of the answers file)", c.Name)
 	case isExpect:
-		for _, k := range []string{"field", "correct", "tolerance", "choices"} {
+		for _, k := range []string{"field", "correct", "tolerance", "choices", "seed_free"} {
 			if f, ok := has[k]; ok {
 				d.FailAt(f, "%s: only an answer check takes %s", k, k)
 			}
@@ -248,6 +250,9 @@ func (e *Exercise) checkAnswerCheck(d *yamlpos.Decoder, item yamlpos.Entry, has 
 		d.FailAt(item, "check %q: an answer check needs either field (judged against the engine) or correct (a fixed answer)", c.Name)
 		return
 	case isCorrect:
+		if f, ok := has["seed_free"]; ok {
+			d.FailAt(f, "seed_free: only an answer judged against the engine (field) takes seed_free; a correct answer is the same under every seed")
+		}
 		if f, ok := has["tolerance"]; ok {
 			d.FailAt(f, "tolerance: only an answer judged against a number field takes a tolerance")
 		}

@@ -23,8 +23,8 @@ import (
 // The keys of exercise.yaml and of each check, in the order the README's "Exercise format" lists
 // them.
 var (
-	exerciseKeys = []string{"id", "title", "topic", "kind", "job", "seed", "seeds", "budget", "time_limit", "answer", "allow", "scenario", "checks"}
-	checkKeys    = []string{"name", "points", "visibility", "hint", "expect", "answer", "field", "correct", "tolerance", "choices"}
+	exerciseKeys = []string{"id", "title", "topic", "kind", "job", "seed", "seeds", "budget", "time_limit", "attempts", "feedback", "answer", "allow", "scenario", "checks"}
+	checkKeys    = []string{"name", "points", "visibility", "hint", "expect", "answer", "field", "correct", "tolerance", "choices", "seed_free"}
 )
 
 var (
@@ -123,7 +123,7 @@ func looksLikeExercise(fsys fs.FS, dir string) bool {
 // exercise names too. The exercise is nil when the file is unusable.
 func loadExercise(p *Pack, dir, base string) (*Exercise, Problems) {
 	e := &Exercise{Dir: dir, Pack: p, Seed: DefaultSeed, Seeds: DefaultSeeds, TimeLimit: DefaultTimeLimit, Job: DefaultJob,
-		Budget: Budget{Records: DefaultBudgetRecords, Steps: DefaultBudgetSteps}}
+		Budget: DefaultBudget(), Attempts: DefaultAttempts, Feedback: FeedbackRightWrong}
 	e.File = e.FileName(ExerciseFile)
 	data, err := e.ReadFile(ExerciseFile)
 	if err != nil {
@@ -203,15 +203,20 @@ func (e *Exercise) decode(d *yamlpos.Decoder, data []byte) {
 			}
 		case "budget":
 			e.HasBudget = true
-			for _, b := range d.Mapping(f, "budget", []string{"records", "steps"}) {
+			for _, b := range d.Mapping(f, "budget", []string{"records", "steps", "window_updates", "rows"}) {
 				n := d.Int(b)
 				if n < 1 || n > MaxBudget {
 					d.FailAt(b, "budget.%s: must be from 1 to %d, got %s", b.Key, MaxBudget, yamlpos.Text(b.Value))
 				}
-				if b.Key == "records" {
+				switch b.Key {
+				case "records":
 					e.Budget.Records = n
-				} else {
+				case "steps":
 					e.Budget.Steps = n
+				case "window_updates":
+					e.Budget.WindowUpdates = n
+				default:
+					e.Budget.Rows = n
 				}
 			}
 		case "time_limit":
@@ -219,6 +224,16 @@ func (e *Exercise) decode(d *yamlpos.Decoder, data []byte) {
 			e.TimeLimit = d.Duration(f)
 			if e.TimeLimit <= 0 || e.TimeLimit > MaxTimeLimit {
 				d.FailAt(f, "time_limit: must be above 0 and at most %s, got %s", MaxTimeLimit, yamlpos.Text(f.Value))
+			}
+		case "attempts":
+			e.Attempts = int(d.Int(f))
+			if e.Attempts < 1 || e.Attempts > MaxAttempts {
+				d.FailAt(f, "attempts: must be from 1 to %d, got %s", MaxAttempts, yamlpos.Text(f.Value))
+			}
+		case "feedback":
+			e.Feedback = d.String(f)
+			if !slices.Contains(Feedbacks, e.Feedback) {
+				d.FailAt(f, "feedback: unknown feedback %q; expected %s", e.Feedback, strings.Join(Feedbacks, " or "))
 			}
 		case "answer":
 			e.Answer = d.String(f)
@@ -240,6 +255,11 @@ func (e *Exercise) decode(d *yamlpos.Decoder, data []byte) {
 	}
 	if a, ok := has["allow"]; ok {
 		e.checkAllow(d, a)
+	}
+	for _, k := range []string{"attempts", "feedback"} {
+		if f, ok := has[k]; ok && e.Kind != "" && e.Kind != KindPrediction {
+			d.FailAt(f, "%s: only a prediction exercise takes %s, not a %s exercise", k, k, e.Kind)
+		}
 	}
 	if s, ok := has["scenario"]; ok {
 		e.decodeScenario(d, s, data)

@@ -60,19 +60,52 @@ const (
 	MaxTimeLimit     = 10 * time.Minute
 	// DefaultBudgetRecords and DefaultBudgetSteps are an exercise's budget
 	// when it sets none: about two seconds of work on a laptop, ten times
-	// what the built-in exercises' answers need. MaxBudget bounds either.
+	// what the built-in exercises' answers need. MaxBudget bounds each count.
 	DefaultBudgetRecords = 500_000
 	DefaultBudgetSteps   = 5_000_000
 	MaxBudget            = 1_000_000_000
+	// DefaultBudgetWindowUpdates and DefaultBudgetRows bound the work a
+	// step does not measure: one step at a sliding window's node updates
+	// window/slide windows (up to 1000), and one trigger in complete mode
+	// writes the whole table. Each is a few seconds of work on a laptop and
+	// well above what the built-in exercises' answers need (tumbling windows:
+	// one update a record; a few thousand rows).
+	DefaultBudgetWindowUpdates = 2_000_000
+	DefaultBudgetRows          = 100_000
 )
+
+// A prediction's attempts and feedback (see Exercise.Attempts and
+// Exercise.Feedback).
+const (
+	DefaultAttempts = 1
+	MaxAttempts     = 100
+	// FeedbackRightWrong says only whether a prediction is right; with
+	// FeedbackDirection a wrong number is also "too high" or "too low",
+	// which lets a student bisect to the answer in a dozen tries, so it
+	// is the exercise's choice, for practice without credit.
+	FeedbackRightWrong = "right-wrong"
+	FeedbackDirection  = "direction"
+)
+
+// Feedbacks lists the values of an exercise's feedback key.
+var Feedbacks = []string{FeedbackRightWrong, FeedbackDirection}
 
 // Budget is how much work one graded run of an answer may do, counted so
 // that it is the same on every machine under any load: records the source
-// admits, and steps of the deterministic scheduler (each step is one
-// element processed at one node). An answer that goes over it fails, with
-// the line that went over.
+// admits, steps of the deterministic scheduler (each step is one element
+// processed at one node), window updates (a record counted in a window:
+// window/slide of them for each record a window-count node takes in) and
+// rows the sink writes. An answer that goes over it fails, with the line
+// that went over. A zero count in Options.Budget keeps the exercise's.
 type Budget struct {
-	Records, Steps int64
+	Records, Steps, WindowUpdates, Rows int64
+}
+
+// DefaultBudget is the budget of an exercise that sets none, and the
+// counts an exercise's budget key leaves out.
+func DefaultBudget() Budget {
+	return Budget{Records: DefaultBudgetRecords, Steps: DefaultBudgetSteps,
+		WindowUpdates: DefaultBudgetWindowUpdates, Rows: DefaultBudgetRows}
 }
 
 // YAMLLimits bound the YAML files of a pack and of an answer: each is a few
@@ -164,6 +197,13 @@ type Exercise struct {
 	// HasTimeLimit is whether exercise.yaml set it.
 	TimeLimit    time.Duration
 	HasTimeLimit bool
+	// Attempts is how many times a student may hand a prediction in where
+	// the lab keeps count (a lab served to a class records each attempt and
+	// grades none past the limit): each attempt is followed by the observed
+	// values, so a second one is no prediction. Feedback is what a wrong
+	// prediction is told (FeedbackRightWrong or FeedbackDirection).
+	Attempts int
+	Feedback string
 	// Answer is the name of the file the student hands in; the exercise
 	// directory holds its starter version.
 	Answer string
@@ -211,6 +251,11 @@ type Check struct {
 	Tolerance float64
 	Relative  bool
 	Choices   []string
+	// SeedFree declares that the engine's answer does not depend on the
+	// seed (a formula of the scenario's settings, or what a mechanism
+	// always does): per-student seeds do not protect it against a copied
+	// answer, and lint does not ask that they should.
+	SeedFree bool
 
 	Line, Col int // of the check in exercise.yaml
 }

@@ -2,6 +2,7 @@ package pack_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -261,5 +262,35 @@ func TestFieldType(t *testing.T) {
 	}
 	if _, err := pack.FieldType("expectations"); err == nil {
 		t.Error("FieldType(expectations) should fail")
+	}
+}
+
+// TestAttemptsAndFeedback: a prediction's attempts and feedback, their
+// defaults, and the errors of bad values or of another kind's use.
+func TestAttemptsAndFeedback(t *testing.T) {
+	pred := "id: ex1\ntitle: t\nkind: prediction\nanswer: answers.yaml\nscenario: run 100\n%schecks:\n  - name: a\n    answer: x\n    field: sink.lost\n"
+	p, err := pack.Load(one(fmt.Sprintf(pred, "")), "pack")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := p.Exercises[0]; e.Attempts != 1 || e.Feedback != pack.FeedbackRightWrong {
+		t.Errorf("defaults: attempts %d, feedback %q", e.Attempts, e.Feedback)
+	}
+	p, err = pack.Load(one(fmt.Sprintf(pred, "attempts: 3\nfeedback: direction\n")), "pack")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := p.Exercises[0]; e.Attempts != 3 || e.Feedback != pack.FeedbackDirection {
+		t.Errorf("set: attempts %d, feedback %q", e.Attempts, e.Feedback)
+	}
+	for yaml, want := range map[string]string{
+		fmt.Sprintf(pred, "attempts: 0\n"): "ex1/exercise.yaml:6:11: attempts: must be from 1 to 100, got 0",
+		strings.Replace(fmt.Sprintf(pred, ""), "field: sink.lost\n", "correct: a\n    seed_free: true\n", 1): "seed_free: only an answer judged against the engine",
+		fmt.Sprintf(pred, "feedback: higher\n"):                             `ex1/exercise.yaml:6:11: feedback: unknown feedback "higher"; expected right-wrong or direction`,
+		strings.Replace(exercise, "seed: 7\n", "seed: 7\nattempts: 2\n", 1): "ex1/exercise.yaml:5:11: attempts: only a prediction exercise takes attempts, not a configuration exercise",
+	} {
+		if _, err := pack.Load(one(yaml), "pack"); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("got %v, want %q", err, want)
+		}
 	}
 }

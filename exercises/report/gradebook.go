@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/streamlab/streamlab/exercises/grade"
+	"github.com/streamlab/streamlab/internal/untrusted"
 )
 
 // Student is one student's grade in a class.
@@ -18,7 +19,9 @@ type Student struct {
 // Gradebook writes a class's grades as CSV, a row per student: the
 // student, each exercise's score (in the first student's order), the
 // total, the most and whether every exercise passed. Spreadsheets read it;
-// a cell that would start a formula is prefixed with a quote.
+// a cell that would start a formula is prefixed with a quote. An exercise
+// whose grading broke (grade.ExerciseResult.Internal) reads "error", not
+// a score: it is no grade, and must not pass for one.
 func Gradebook(w io.Writer, class []Student) error {
 	cw := csv.NewWriter(w)
 	var ids []string
@@ -35,8 +38,11 @@ func Gradebook(w io.Writer, class []Student) error {
 		scores := map[string]string{}
 		for _, e := range s.Result.Exercises {
 			scores[e.ID] = num(e.Score)
+			if e.Internal {
+				scores[e.ID] = "error"
+			}
 		}
-		row := []string{cell(s.ID)}
+		row := []string{cell(shownID(s.ID))}
 		for _, id := range ids {
 			row = append(row, scores[id])
 		}
@@ -52,6 +58,11 @@ func Gradebook(w io.Writer, class []Student) error {
 	cw.Flush()
 	return cw.Error()
 }
+
+// shownID is a student's ID as text output shows it: the ID is a folder's
+// name, which may hold escape sequences or NUL, and must not rewrite the
+// instructor's terminal or spreadsheet.
+func shownID(id string) string { return untrusted.Quote(id, 200) }
 
 // cell keeps a text from being read as a spreadsheet formula.
 func cell(s string) string {
@@ -69,7 +80,7 @@ func ClassText(w io.Writer, class []Student) error {
 				return err
 			}
 		}
-		if _, err := io.WriteString(w, "student "+s.ID+"\n"); err != nil {
+		if _, err := io.WriteString(w, "student "+shownID(s.ID)+"\n"); err != nil {
 			return err
 		}
 		if err := Text(w, s.Result); err != nil {

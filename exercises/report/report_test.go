@@ -284,3 +284,22 @@ func TestClassroom(t *testing.T) {
 	}
 }
 func ptr(n int64) *int64 { return &n }
+
+// TestClassOutputSanitisesStudentNames: a student's folder name with an
+// escape sequence or NUL does not reach the instructor's terminal or
+// spreadsheet as control characters.
+func TestClassOutputSanitisesStudentNames(t *testing.T) {
+	class := []report.Student{{ID: "eve\x1b]0;pwned\x07\x00", Result: &grade.Result{Exercises: []grade.ExerciseResult{}}}}
+	var text, csv strings.Builder
+	if err := report.ClassText(&text, class); err != nil {
+		t.Fatal(err)
+	}
+	if err := report.Gradebook(&csv, class); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"text": text.String(), "csv": csv.String()} {
+		if strings.ContainsAny(out, "\x1b\x07\x00") || !strings.Contains(out, "eve") {
+			t.Errorf("%s: %q", name, out)
+		}
+	}
+}

@@ -136,3 +136,34 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestReadOwn: the user's own file may be a link anywhere, but a FIFO,
+// /dev/zero or a file over the cap is refused at once.
+func TestReadOwn(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(t.TempDir(), "config.yaml")
+	must(t, os.WriteFile(real, []byte("seed: 3\n"), 0o600))
+	link := filepath.Join(dir, "config.yaml")
+	must(t, os.Symlink(real, link))
+	if b, err := ReadOwn(link, 100); err != nil || string(b) != "seed: 3\n" {
+		t.Errorf("a link to the user's file: %q, %v", b, err)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	must(t, syscall.Mkfifo(fifo, 0o600))
+	done := make(chan error, 1)
+	go func() { _, err := ReadOwn(fifo, 100); done <- err }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrNotRegular) {
+			t.Errorf("fifo: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("a FIFO blocked ReadOwn")
+	}
+	if _, err := ReadOwn("/dev/zero", 100); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("/dev/zero: %v", err)
+	}
+	if _, err := ReadOwn(real, 3); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("over the cap: %v", err)
+	}
+}

@@ -21,7 +21,11 @@ var ErrExists = errors.New("already exists")
 // rename, so a reader sees the old file or the new one, never half. An
 // existing path is an error (ErrExists) unless overwrite is set; a
 // directory is always an error. A symbolic link at path is replaced by the
-// new file, never followed: what it points to is left alone.
+// new file, never followed: what it points to is left alone. A regular file
+// replaced keeps its permissions (a report the user made 0600 stays
+// private); a new one gets perm. The data is synced to disk before the
+// rename and the directory after it, so that a crash leaves the old file
+// or the new one, not an empty one.
 func Write(path string, overwrite bool, perm fs.FileMode, write func(io.Writer) error) error {
 	st, err := os.Lstat(path)
 	switch {
@@ -37,6 +41,9 @@ func Write(path string, overwrite bool, perm fs.FileMode, write func(io.Writer) 
 		return err
 	}
 	defer os.Remove(tmp.Name()) // after a successful rename, a no-op
+	if st != nil && st.Mode().IsRegular() {
+		perm = st.Mode().Perm()
+	}
 	if err := tmp.Chmod(perm); err != nil {
 		tmp.Close()
 		return err
@@ -45,10 +52,27 @@ func Write(path string, overwrite bool, perm fs.FileMode, write func(io.Writer) 
 		tmp.Close()
 		return err
 	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), path)
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return err
+	}
+	syncDir(filepath.Dir(path))
+	return nil
+}
+
+// syncDir makes a rename in dir durable, where the system allows it (a
+// directory cannot be synced everywhere; the file is in place either way).
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
 }
 
 // WriteFile is Write with data.

@@ -76,3 +76,26 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestReplacingKeepsPermissions: a file the user made private stays
+// private when it is replaced; a new file gets the permissions asked for.
+func TestReplacingKeepsPermissions(t *testing.T) {
+	dir := t.TempDir()
+	private := filepath.Join(dir, "report.json")
+	if err := os.WriteFile(private, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(private, true, 0o644, []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(private); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("replaced: %v, %v", st.Mode(), err)
+	}
+	fresh := filepath.Join(dir, "new.json")
+	if err := WriteFile(fresh, false, 0o640, []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(fresh); err != nil || st.Mode().Perm() != 0o640 {
+		t.Errorf("new: %v, %v", st.Mode(), err)
+	}
+}

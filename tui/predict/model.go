@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -31,6 +32,10 @@ type Model struct {
 	saved       string
 	w, h        int
 	keys        KeyMap
+	// limit, above 0, is how many attempts the learner has (the
+	// exercise's attempts, where the lab keeps count); attempt is this
+	// one's number once recorded.
+	limit, attempt int
 }
 
 // New opens the form of prediction exercise ex: the scenario is to run
@@ -39,6 +44,19 @@ type Model struct {
 func New(st *styles.Styles, ex *pack.Exercise, seed int64, dir string) Model {
 	p, q := Fields(ex)
 	return Model{st: st, ex: ex, seed: seed, dir: dir, predictions: p, questions: q, keys: DefaultKeys()}
+}
+
+// WithAttempts counts the learner's attempts in dir, as a lab served to
+// a class does: the predictions are recorded as an attempt before the
+// scenario plays (DIR/ID/attempts/N.yaml, never overwritten), and once the
+// exercise's attempts are used the form refuses more. Each attempt shows
+// the observed values under the learner's seed, the seed it is graded
+// under, so an attempt after one is no prediction.
+func (m Model) WithAttempts() Model {
+	if m.ex != nil && m.dir != "" {
+		m.limit = max(m.ex.Attempts, 1)
+	}
+	return m
 }
 
 // Active reports whether a form is open.
@@ -113,6 +131,8 @@ func (m *Model) fields() []Field {
 // Update handles a key, or the outcome of observing or grading.
 func (m Model) Update(msg tea.Msg) (Model, Out, tea.Cmd) {
 	switch msg := msg.(type) {
+	case AttemptMsg:
+		return m.recorded(msg)
 	case ObservedMsg:
 		return m.observed(msg), Out{}, nil
 	case GradedMsg:
@@ -189,8 +209,15 @@ func (m Model) submit() (Model, Out, tea.Cmd) {
 				return m, Out{}, nil
 			}
 		}
-		m.phase, m.cur = Observing, 0
 		data := AnswersYAML(m.ex, m.predictions)
+		if m.limit > 0 {
+			// Recorded before anything is observed; the scenario plays
+			// once the attempt is (recorded).
+			m.phase, m.notice = Recording, "recording your attempt…"
+			f := attemptCmd(m.ex, m.dir, data, m.limit)
+			return m, Out{}, func() tea.Msg { return f() }
+		}
+		m.phase, m.cur = Observing, 0
 		f := observeCmd(m.ex, m.seed, data)
 		return m, Out{Play: scenarioLines(m.ex)}, func() tea.Msg { return f() }
 	case Explaining:
@@ -206,6 +233,26 @@ func (m Model) submit() (Model, Out, tea.Cmd) {
 		return m, Out{}, func() tea.Msg { return f() }
 	}
 	return m, Out{}, nil
+}
+
+// recorded plays the scenario once the attempt is recorded, or says that
+// no attempt is left.
+func (m Model) recorded(msg AttemptMsg) (Model, Out, tea.Cmd) {
+	if m.ex == nil || msg.ID != m.ex.ID || m.phase != Recording {
+		return m, Out{}, nil
+	}
+	if msg.Err != nil {
+		m.notice = msg.Err.Error()
+		m.phase = Done
+		if !errors.Is(msg.Err, ErrNoAttempts) {
+			m.phase = Predicting
+		}
+		return m, Out{}, nil
+	}
+	m.attempt, m.notice = msg.N, ""
+	m.phase, m.cur = Observing, 0
+	f := observeCmd(m.ex, m.seed, AnswersYAML(m.ex, m.predictions))
+	return m, Out{Play: scenarioLines(m.ex)}, func() tea.Msg { return f() }
 }
 
 // observed puts the observed values beside the predictions.
@@ -246,18 +293,20 @@ func (m Model) content(w int) []string {
 	add := func(lines ...string) { out = append(out, lines...) }
 	wrap := func(s string) []string { return lessonpane.Wrap(s, w) }
 	add(st.Bold.Render(draw.Fit(m.ex.Title, w)))
-	switch m.phase {
-	case Predicting:
+	switch {
+	case m.phase == Done && m.early == nil && m.final == nil:
+		// Refused: no attempt left. The notice says why.
+	case m.phase == Predicting || m.phase == Recording:
 		add(wrap("The scenario has not run yet. Predict what it reports under your own seed, then it plays:")...)
 		for _, l := range scenarioLines(m.ex) {
 			add(st.Muted.Render(draw.Fit("  "+l, w)))
 		}
 		add("")
 		add(m.form(m.predictions, false, w)...)
-	case Observing:
+	case m.phase == Observing:
 		add(wrap("The scenario is playing under your seed…")...)
 		add(m.table(w)...)
-	case Explaining, Done:
+	case m.phase == Explaining || m.phase == Done:
 		add(wrap("What your seed's run reported, beside your predictions:")...)
 		add(m.table(w)...)
 		if m.early != nil {
@@ -283,7 +332,10 @@ func (m Model) content(w int) []string {
 		}
 	}
 	if m.notice != "" {
-		add("", st.Warn.Render(draw.Fit(m.notice, w)))
+		add("")
+		for _, l := range wrap(m.notice) {
+			add(st.Warn.Render(l))
+		}
 	}
 	return out
 }

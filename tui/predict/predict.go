@@ -14,7 +14,9 @@ package predict
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -24,6 +26,7 @@ import (
 
 	"github.com/streamlab/streamlab/exercises/grade"
 	"github.com/streamlab/streamlab/exercises/pack"
+	"github.com/streamlab/streamlab/internal/userfile"
 )
 
 // Phase is where the learner is.
@@ -33,6 +36,9 @@ type Phase int
 const (
 	// Predicting: the form of predictions, before the scenario runs.
 	Predicting Phase = iota
+	// Recording: the predictions are being recorded as an attempt, before
+	// anything is observed (where the lab counts attempts).
+	Recording
 	// Observing: the scenario plays; the observed values are on their way.
 	Observing
 	// Explaining: the observed values beside the predictions, and the
@@ -111,6 +117,64 @@ type ObservedMsg struct {
 	Err      error
 }
 
+// AttemptMsg says the predictions were recorded as attempt N, or why not
+// (ErrNoAttempts when the exercise's attempts are used).
+type AttemptMsg struct {
+	ID  string
+	N   int
+	Err error
+}
+
+// ErrNoAttempts is the error of an attempt past the exercise's limit.
+var ErrNoAttempts = errors.New("no attempts left")
+
+// attemptsDir is where an exercise's attempts are kept, under DIR/ID.
+const attemptsDir = "attempts"
+
+// attemptCmd records the predictions as the next attempt under
+// dir/ID/attempts and as dir/ID/FILE, the answer graded; it refuses an
+// attempt past limit.
+func attemptCmd(ex *pack.Exercise, dir string, data []byte, limit int) func() any {
+	return func() any {
+		n, err := recordAttempt(filepath.Join(dir, ex.ID, attemptsDir), data, limit)
+		if err == nil {
+			_, err = save(filepath.Join(dir, ex.ID, ex.Answer), data)
+		}
+		return AttemptMsg{ID: ex.ID, N: n, Err: err}
+	}
+}
+
+// recordAttempt writes data as dir/N.yaml for the first N free, never
+// over an attempt that is there, and refuses when the limit's attempts
+// are there already.
+func recordAttempt(dir string, data []byte, limit int) (int, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return 0, err
+	}
+	for n := 1; n <= limit; n++ {
+		f, err := os.OpenFile(filepath.Join(dir, fmt.Sprintf("%d.yaml", n)), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return 0, err
+		}
+		_, err = f.Write(data)
+		if err == nil {
+			err = f.Sync()
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		return n, err
+	}
+	s := "s"
+	if limit == 1 {
+		s = ""
+	}
+	return 0, fmt.Errorf("%w: you have used your %d attempt%s at this prediction, and seen what the scenario does; the answer graded is the one you gave then", ErrNoAttempts, limit, s)
+}
+
 // GradedMsg carries the grade of every answer, questions included, and
 // where the answers were saved.
 type GradedMsg struct {
@@ -164,27 +228,13 @@ func gradeCmd(ex *pack.Exercise, seed int64, answers []byte, dir string) func() 
 	}
 }
 
-// save writes data to path through a temporary sibling and a rename.
+// save writes data to path through a temporary sibling and a rename,
+// synced first (userfile.Write).
 func save(path string, data []byte) (string, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return "", err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return "", err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return "", err
-	}
-	if err := tmp.Close(); err != nil {
-		return "", err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return "", err
-	}
-	return path, os.Rename(tmp.Name(), path)
+	return path, userfile.WriteFile(path, true, 0o644, data)
 }
 
 // scenarioLines are the lines of the scenario to play in the lab, comments

@@ -141,3 +141,78 @@ func TestAnswersYAML(t *testing.T) {
 		}
 	}
 }
+
+// fill types a prediction into every field of gap-recovery's form and
+// submits it.
+func fillAndSubmit(m predict.Model, values ...string) (predict.Model, predict.Out, tea.Cmd) {
+	for i, v := range values {
+		if i == len(values)-1 {
+			m, _, _ = press(m, tea.KeyRight)
+		} else {
+			m, _ = keys(m, v)
+		}
+		if i < len(values)-1 {
+			m, _, _ = press(m, tea.KeyTab)
+		}
+	}
+	return press(m, tea.KeyEnter)
+}
+
+// TestAttemptsAreRecordedNeverOverwritten: where the lab counts attempts
+// (a lab served to a class), the predictions are recorded before anything
+// is observed, and reopening the exercise once the observed values were
+// shown cannot hand in a second answer: the first stands, byte for byte.
+func TestAttemptsAreRecordedNeverOverwritten(t *testing.T) {
+	ex, err := exercises.Lookup("gap-recovery")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ex.Attempts != 1 {
+		t.Fatalf("gap-recovery allows %d attempts, want the default 1", ex.Attempts)
+	}
+	dir := t.TempDir()
+	first := predict.New(styles.New(styles.Mono), ex, 4242, dir).WithAttempts()
+	first.SetSize(60, 40)
+	m, out, cmd := fillAndSubmit(first, "400", "400", "0", "")
+	if m.Phase() != predict.Recording || len(out.Play) != 0 || cmd == nil {
+		t.Fatalf("the scenario plays before the attempt is recorded: phase %v, play %v", m.Phase(), out.Play)
+	}
+	m, out, _ = m.Update(cmd())
+	if m.Phase() != predict.Observing || len(out.Play) == 0 {
+		t.Fatalf("after recording: phase %v, play %v\n%s", m.Phase(), out.Play, view(m))
+	}
+	attempt := filepath.Join(dir, "gap-recovery", "attempts", "1.yaml")
+	recorded, err := os.ReadFile(attempt)
+	if err != nil || !strings.Contains(string(recorded), "400") {
+		t.Fatalf("attempt 1: %q, %v", recorded, err)
+	}
+	graded, _ := os.ReadFile(filepath.Join(dir, "gap-recovery", "answers.yaml"))
+	if string(graded) != string(recorded) {
+		t.Errorf("answers.yaml is not the attempt: %q", graded)
+	}
+
+	// Reopened after the values were shown: refused, nothing written.
+	again := predict.New(styles.New(styles.Mono), ex, 4242, dir).WithAttempts()
+	again.SetSize(60, 40)
+	m, _, cmd = fillAndSubmit(again, "123", "456", "7", "")
+	m, out, _ = m.Update(cmd())
+	if m.Phase() != predict.Done || len(out.Play) != 0 || !strings.Contains(view(m), "used your 1 attempt") {
+		t.Errorf("a second attempt: phase %v, play %v\n%s", m.Phase(), out.Play, view(m))
+	}
+	if b, _ := os.ReadFile(attempt); string(b) != string(recorded) {
+		t.Errorf("attempt 1 was overwritten: %q", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "gap-recovery", "answers.yaml")); string(b) != string(graded) {
+		t.Errorf("answers.yaml was overwritten: %q", b)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "gap-recovery", "attempts", "2.yaml")); err == nil {
+		t.Error("a second attempt was recorded past the limit")
+	}
+
+	// Without counting (the lab on one's own machine), no attempt is kept.
+	free := predict.New(styles.New(styles.Mono), ex, 4242, t.TempDir())
+	free.SetSize(60, 40)
+	if m, out, _ := fillAndSubmit(free, "1", "2", "3", ""); m.Phase() != predict.Observing || len(out.Play) == 0 {
+		t.Errorf("uncounted: phase %v", m.Phase())
+	}
+}

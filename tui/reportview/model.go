@@ -49,6 +49,8 @@ type Model struct {
 	why    string // why there is no report yet
 	offset int
 	w, h   int // the box's outer size
+	// hideSeed: see HideSeed.
+	hideSeed bool
 }
 
 // New returns a closed overlay.
@@ -83,6 +85,15 @@ func (m *Model) Close() { m.active = false }
 func (m *Model) SetReport(rep *report.Report, clock, why string) {
 	m.rep, m.clock, m.why = rep, clock, why
 }
+
+// HideSeed keeps job.seed out of the report: in a lab served with a
+// grading secret, the seed is the student's own, derived from the secret,
+// and with it a student could run the exercise's scenario elsewhere and
+// read the answers off the report.
+func (m *Model) HideSeed() { m.hideSeed = true }
+
+// hiddenSeed is what the report shows for a hidden seed.
+const hiddenSeed = "yours (not shown)"
 
 // Report is the report shown, nil before one arrived.
 func (m Model) Report() *report.Report { return m.rep }
@@ -136,6 +147,15 @@ func (m Model) Rows(w int) []string {
 	secs, err := Sections(m.rep)
 	if err != nil {
 		return []string{st.Bad.Render("the report could not be read: " + err.Error())}
+	}
+	if m.hideSeed {
+		for i := range secs {
+			for j := range secs[i].Fields {
+				if secs[i].Name == "job" && secs[i].Fields[j].Key == "seed" {
+					secs[i].Fields[j].Value = hiddenSeed
+				}
+			}
+		}
 	}
 	cols := max(1, (w+2)/(cellWidth+2))
 	var out []string

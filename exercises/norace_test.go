@@ -1,0 +1,6 @@
+//go:build !race
+
+package exercises_test
+
+// fixedSeeds: see race_test.go.
+const fixedSeeds = 400
