@@ -41,6 +41,23 @@ def chosen_strategy(job):
     return "", "unknown"
 
 
+def job_states(job):
+    """Flink's failures and restarts of a job, from its state changes in the log."""
+    failures = restarts = 0
+    pat = re.compile(r"Job (\S+) \(\w+\) switched from state (\w+) to (\w+)\.")
+    if os.path.exists(FLINK_LOG):
+        with open(FLINK_LOG) as f:
+            for line in f:
+                m = pat.search(line)
+                if not m or m.group(1) != job:
+                    continue
+                if m.group(3) in ("RESTARTING", "FAILING"):
+                    failures += 1
+                if m.group(2) == "RESTARTING" and m.group(3) == "RUNNING":
+                    restarts += 1
+    return failures, restarts
+
+
 def same_strategy(a, b):
     """Same strategy class and parameters, however each spells its toString."""
     def norm(s):
@@ -228,12 +245,13 @@ def give_up(name):
     lab_s = strategy_text(lab["job"].get("error", ""))
     fl_s = strategy_text(" ".join(causes(f)))
     fl_fail = f["state"] == "FAILED"
+    failures, restarts = job_states(name)
     row(name,
         f"{lab['job']['state']} at failure {r['failures']} after {r['restarts']} restarts"
         + (f": recovery is suppressed by {lab_s}" if lab_s else ""),
-        f"{f['state']} at failure {f['injected']} after {flink_restarts(f)} restarts"
+        f"{f['state'].lower()} at failure {failures} after {restarts} restarts"
         + (f": Recovery is suppressed by {fl_s}" if fl_s else ""),
-        lab_failed(lab) and fl_fail and r["failures"] == f["injected"] and r["restarts"] == flink_restarts(f)
+        lab_failed(lab) and fl_fail and r["failures"] == failures and r["restarts"] == restarts
         and same_strategy(lab_s, fl_s))
 
 
@@ -276,12 +294,14 @@ def default_checkpointing_on():
     r = lab["recovery"]
     lab_kind = lab["config"]["restart"].split()[0]
     fl_cls, fl_kind = chosen_strategy(name)
+    fl_cls = re.sub(r", currentRestartAttempt=.*\)$", ")", fl_cls)
+    failures, restarts = job_states(name)
     row(name,
         f"{lab['config']['restart'].split(' ')[0]} ({lab['config']['restart'].split(' ', 1)[1] if ' ' in lab['config']['restart'] else ''}); "
         f"{r['failures']} failures, {r['restarts']} restarts, job {lab['job']['state']}",
-        f"{fl_cls or 'no strategy logged'} (waits measured {', '.join(secs(w) for w in f['waits_ms'])}); {f['injected']} failures, "
-        f"{flink_restarts(f)} restarts, job {f['state'].lower()}",
-        lab_kind == fl_kind and r["restarts"] == flink_restarts(f) == f["injected"] and not lab_failed(lab)
+        f"{fl_cls or 'no strategy logged'} (waits measured {', '.join(secs(w) for w in f['waits_ms'])}); {failures} failures, "
+        f"{restarts} restarts, job {f['state'].lower()}",
+        lab_kind == fl_kind and r["failures"] == failures and r["restarts"] == restarts and not lab_failed(lab)
         and f["state"] == "FINISHED")
 
 
@@ -295,13 +315,14 @@ def default_checkpointing_off():
     lab_s = strategy_text(lab["job"].get("error", ""))
     fl_cls, fl_kind = chosen_strategy(name)
     lab_kind = lab["config"]["restart"].split()[0]
+    failures, restarts = job_states(name)
     row(name,
         f"{lab_kind}: {r['failures']} failure, {r['restarts']} restarts, job {lab['job']['state']}"
         + (f" ({lab_s})" if lab_s else ""),
-        f"{fl_cls or 'no strategy logged'}: {f['injected']} failure, {flink_restarts(f)} restarts, job {f['state'].lower()}"
+        f"{fl_cls or 'no strategy logged'}: {failures} failure, {restarts} restarts, job {f['state'].lower()}"
         + (f": Recovery is suppressed by {fl_s}" if fl_s else ""),
-        lab_kind == fl_kind and lab_failed(lab) == (f["state"] == "FAILED") and r["restarts"] == flink_restarts(f)
-        and same_strategy(lab_s, fl_s) == bool(lab_s))
+        lab_kind == fl_kind and lab_failed(lab) == (f["state"] == "FAILED") and r["failures"] == failures
+        and r["restarts"] == restarts and same_strategy(lab_s, fl_s) == bool(lab_s))
 
 
 def task_failure_backoff():
@@ -314,7 +335,10 @@ def task_failure_backoff():
     row(name,
         f"{lab['config']['restart']}: down {secs(down)} before the restart",
         f"task threw, its task manager alive: restarted after {secs(waits[0]) if waits else '—'}",
-        bool(waits) and abs(down - waits[0]) <= 500)
+        # Flink's wait adds redeploying the tasks to the backoff (a few
+        # hundred ms, more on a busy machine); a lab that also waited for a
+        # new task manager is seconds off.
+        bool(waits) and abs(down - waits[0]) <= 1000)
 
 
 def tm_scenario(name, replaced):
@@ -332,19 +356,26 @@ def tm_scenario(name, replaced):
             + ("= failure-free" if not lab_off else f"differs in {lab_off} cells"),
             f"{f['task_manager']}: restarted {secs(waits[0]) if waits else 'never'} after the kill, job {f['state'].lower()}; table "
             + ("= failure-free" if not fl_off else f"differs in {fl_off} cells"),
-            bool(waits) and abs(r["downtime_ms"] - waits[0]) <= 1000 and lab_off == fl_off == 0
+            bool(waits) and abs(r["downtime_ms"] - waits[0]) <= 1500 and lab_off == fl_off == 0
             and f["state"] == "FINISHED" and not lab_failed(lab))
         return
-    classes = [short_class(c) for c in cause_classes(f)]
+    runs = [(k, v) for k, v in f.items() if isinstance(v, dict)]
+    parts, fl_ok = [], []
+    for key, run in runs:
+        failures, restarts = job_states(f"{name}/{key}")
+        last = short_class(cause_classes(run)[-1]) if causes(run) else "no exception"
+        msg = causes(run)[-1].split(": ", 1)[-1] if causes(run) else ""
+        parts.append(f"slot.request.timeout {secs(run['slot_request_timeout_ms'])}: job {run['state'].lower()} "
+                     f"{secs(run['kill_to_end_ms'])} after the kill, {failures} failures, {restarts} restart ({last}: {msg})")
+        fl_ok.append((run["state"] == "FAILED", failures, restarts, last, run["kill_to_end_ms"]))
     lab_err = lab["job"].get("error", "")
     lab_txt = (f"job {lab['job']['state']} after {r['failures']} failures, {r['restarts']} restarts"
-               + (f": {lab_err}" if lab_err else f"; {lab['sink']['pending']} records pending (waits for `restart`)"))
-    fl_txt = (f"{f['task_manager']}, slot.request.timeout {secs(f['slot_request_timeout_ms'])}: job {f['state'].lower()} "
-              f"{secs(f['kill_to_end_ms'])} after the kill, {flink_restarts(f)} restart"
-              + (f"; {', '.join(c for c in classes if 'NoResource' in c or 'Recovery' in c or c == 'JobException')}" if classes else ""))
-    row(name, lab_txt, fl_txt,
-        lab_failed(lab) and f["state"] == "FAILED" and r["restarts"] == flink_restarts(f)
-        and "NoResourceAvailableException" in lab_err and "NoResourceAvailableException" in classes)
+               + (f", {secs(r['downtime_ms'])} down: {lab_err}" if lab_err else f"; {lab['sink']['pending']} records pending (waits for `restart`)"))
+    fl_txt = ("task manager lost, none started, resource manager past its start-up period; " + "; ".join(parts))
+    agree = bool(fl_ok) and lab_failed(lab) and "NoResourceAvailableException" in lab_err and all(
+        ok and r["failures"] == fa and r["restarts"] == re_ and abs(r["downtime_ms"] - t) <= 2000
+        for ok, fa, re_, _, t in fl_ok)
+    row(name, lab_txt, fl_txt, agree)
 
 
 def failover_clicks():

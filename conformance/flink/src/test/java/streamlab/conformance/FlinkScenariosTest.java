@@ -19,6 +19,7 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.JobManagerOptions;
+import org.apache.flink.configuration.ResourceManagerOptions;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.core.execution.CheckpointingMode;
@@ -50,7 +51,7 @@ class FlinkScenariosTest {
                     .setNumberSlotsPerTaskManager(2)
                     .build());
 
-    /** A standalone cluster's slot request timeout, shortened from 5 min so the row runs in seconds. */
+    /** A standalone cluster's slot request timeout (and so its resource manager's start-up period), shortened from 5 min so the row runs in seconds. */
     static final Duration SLOT_REQUEST_TIMEOUT = Duration.ofSeconds(3);
 
     static final Path SCENARIOS = Path.of("scenarios");
@@ -256,56 +257,92 @@ class FlinkScenariosTest {
         }
     }
 
-    static void taskManagerScenario(String name, boolean replace) throws Exception {
-        Script s = script(name);
+    /**
+     * count[i]'s task manager is taken away once count[i] has processed the
+     * script's N records. With replaceAfter set a new task manager starts
+     * that much later, and the resource manager is kept in its start-up
+     * period (5 min), in which a standalone resource manager lets slot
+     * requests wait for task managers to register, as an active one (YARN,
+     * Kubernetes) does while it brings up a worker. Without, nothing
+     * replaces it, and the job is submitted once the cluster is past its
+     * start-up period (resourcemanager.standalone.start-up-time, by default
+     * slot.request.timeout): a standalone cluster in steady state.
+     */
+    static Map<String, Object> taskManagerRun(Script s, String run, Duration slotRequestTimeout, Duration startupPeriod,
+            Duration replaceAfter) throws Exception {
+        Probe.EVENTS.put(run, Probe.EVENTS.get(s.name));
         Configuration conf = new Configuration();
-        conf.set(JobManagerOptions.SLOT_REQUEST_TIMEOUT, SLOT_REQUEST_TIMEOUT);
+        conf.set(JobManagerOptions.SLOT_REQUEST_TIMEOUT, slotRequestTimeout);
+        if (startupPeriod != null) conf.set(ResourceManagerOptions.STANDALONE_CLUSTER_STARTUP_PERIOD_TIME, startupPeriod);
+        Duration period = startupPeriod != null ? startupPeriod : slotRequestTimeout;
         Script.Failure kill = s.failures.get(0);
-        Duration provision = Duration.ofSeconds(5);
-        String dep = s.settings.getOrDefault("deployment", "managed provision=5s");
-        if (dep.contains("provision=")) provision = Script.duration(dep.replaceFirst(".*provision=(\\S+).*", "$1"));
         Map<String, Object> out = new LinkedHashMap<>();
-        Probe p = Probe.of(name);
+        Probe p = Probe.of(run);
         try (MiniCluster mc = standalone(conf)) {
-            Configuration jobConf = s.restartConfiguration();
-            StreamExecutionEnvironment env = new StreamExecutionEnvironment(jobConf);
+            if (replaceAfter == null) Thread.sleep(period.toMillis() + 1000);
+            StreamExecutionEnvironment env = new StreamExecutionEnvironment(s.restartConfiguration());
             if (s.checkpointing() != null) env.enableCheckpointing(s.checkpointInterval(Clicks.RATE).toMillis(), s.checkpointing());
-            Clicks.Failing none = new Clicks.Failing();
-            Clicks.build(env, name, none, Clicks.SinkKind.UPSERT);
+            Clicks.build(env, run, new Clicks.Failing(), Clicks.SinkKind.UPSERT);
             int subtask = Integer.parseInt(kill.node().replaceAll("\\D", ""));
             long[] killedAt = new long[1];
-            final Duration prov = provision;
-            out.putAll(runOn(mc, named(env, name), id -> {
+            out.putAll(runOn(mc, named(env, run), id -> {
                 killedAt[0] = killTaskManagerAt(mc, p, subtask, kill.at());
-                if (replace) {
+                if (replaceAfter != null) {
                     try {
-                        Thread.sleep(prov.toMillis());
+                        Thread.sleep(replaceAfter.toMillis());
                         mc.startTaskManager();
                     } catch (Exception e) {
                         throw new RuntimeException(e);
                     }
                 }
             }));
-            out.put("task_manager", replace ? "task manager 1 terminated, a new one started " + provision.toMillis() + " ms later" : "task manager 1 terminated, none started");
-            out.put("slot_request_timeout_ms", SLOT_REQUEST_TIMEOUT.toMillis());
-            observe(name, out);
+            out.put("kill_to_end_ms", (System.nanoTime() - killedAt[0]) / 1_000_000);
+            out.put("task_manager", replaceAfter != null
+                    ? "task manager lost, a new one started " + replaceAfter.toMillis() + " ms later"
+                    : "task manager lost, none started");
+            out.put("slot_request_timeout_ms", slotRequestTimeout.toMillis());
+            out.put("startup_period_ms", period.toMillis());
+            observe(run, out);
             List<Long> waits = new ArrayList<>();
             for (long t : p.reopenedAt) waits.add((t - killedAt[0]) / 1_000_000);
             out.put("waits_ms", waits);
-            long end = System.nanoTime();
-            out.put("kill_to_end_ms", (end - killedAt[0]) / 1_000_000);
         }
-        write(name, out);
+        return out;
+    }
+
+    /** The deployment's provisioning delay, as the script sets it (managed provision=D). */
+    static Duration provision(Script s) {
+        String dep = s.settings.getOrDefault("deployment", "managed");
+        return dep.contains("provision=") ? Script.duration(dep.replaceFirst(".*provision=(\\S+).*", "$1")) : Duration.ofSeconds(5);
     }
 
     @Test
     void taskManagerLostAndReplaced() throws Exception {
-        taskManagerScenario("tm-lost-replaced", true);
+        String name = "tm-lost-replaced";
+        Script s = script(name);
+        Map<String, Object> out = taskManagerRun(s, name, JobManagerOptions.SLOT_REQUEST_TIMEOUT.defaultValue(),
+                Duration.ofMinutes(5), provision(s));
+        write(name, out);
     }
 
+    /**
+     * Twice, past the resource manager's start-up period of 3 s: with a slot
+     * request timeout of 3 s (the start-up period follows it by default) and
+     * of 60 s, to tell whether the timeout is what fails the restarted job.
+     */
     @Test
     void standaloneTaskManagerMissing() throws Exception {
-        taskManagerScenario("standalone-tm-missing", false);
+        String name = "standalone-tm-missing";
+        Script s = script(name);
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (Duration timeout : List.of(SLOT_REQUEST_TIMEOUT, Duration.ofSeconds(60))) {
+            Duration startup = timeout.equals(SLOT_REQUEST_TIMEOUT) ? null : SLOT_REQUEST_TIMEOUT;
+            Map<String, Object> one = taskManagerRun(s, name + "/" + timeout.toSeconds() + "s", timeout, startup, null);
+            one.remove("table");
+            one.remove("log");
+            out.put(timeout.toSeconds() + "s", one);
+        }
+        write(name, out);
     }
 
     @Test
