@@ -457,14 +457,69 @@ def job_start(name):
         lab_txt = (f"job started; sink task failed {lab['recovery']['failures']} times: {lab_class}: {lab_msg}; job {lab['job']['state']}")
     fl_moment = {"planning": "submission"}.get(f.get("moment"), f.get("moment"))
     classes = cause_classes(f)
-    key = [c for c in causes(f) if short_class(c.split(":", 1)[0]) in
-           ("ValidationException", "ClassNotFoundException", "NoClassDefFoundError", "NoSuchMethodError", "IOException")]
+    def brief(c):
+        c = c.split(" Table options are:")[0].split(" Available factory identifiers are:")[0]
+        return c if len(c) <= 220 else c[:220] + "…"
+    keys = ("ValidationException", "IOException", "NoClassDefFoundError", "NoSuchMethodError", "ClassNotFoundException")
+    chain = [brief(" ".join(c.split())) for c in causes(f)]
+    picked = [c for c in chain if short_class(c.split(":", 1)[0]) in keys] or chain
+    shown = [c for i, c in enumerate(picked)
+             if i in (0, len(picked) - 1) or short_class(c.split(":", 1)[0]) in ("NoClassDefFoundError", "NoSuchMethodError")]
+    suppressed = strategy_text(" ".join(causes(f)))
     fl_txt = (f"{'raised by execute_sql while planning; no job submitted' if f.get('moment') == 'planning' else 'job submitted; failed in a task (TableResult.wait)' if f.get('moment') == 'task run' else 'job finished'}"
-              f" [{', '.join(f['jars']) or 'no jars'}]: " + "; ".join(key[:2] or causes(f)[:1]))
+              f" [{', '.join(f['jars']) or 'no jars'}]: " + " … caused by ".join(shown)
+              + (f"; then the restart strategy gave up: {suppressed}" if suppressed else ""))
     agree = lab_moment == fl_moment and lab_class in classes
     if "Could not find any factory" in lab_msg:
         agree = agree and any("Could not find any factory for identifier 'jdbc'" in c for c in causes(f))
     row(name, lab_txt, fl_txt, agree)
+
+
+def exported(name):
+    """A program `streamlab export --to pyflink` wrote for a scenario, run by PyFlink."""
+    d = os.path.join(OUT, "export", name)
+    if not os.path.isdir(d):
+        return
+    row_name = f"export-pyflink/{name}"
+    lab = lab_report(name)
+    if text("export", name, "export.exit") != "0":
+        row(row_name, "—", "export failed: " + text("export", name, "export.stderr")[:300], False)
+        return
+    status = text("export", name, "run.exit")
+    dbs = [p for p in os.listdir(d) if p.endswith(".db")]
+    rows = []
+    if dbs:
+        con = sqlite3.connect(os.path.join(d, dbs[0]))
+        try:
+            rows = [tuple(r) for r in con.execute("SELECT window_start, window_end, key, value FROM results ORDER BY rowid")]
+        except sqlite3.Error:
+            rows = []
+        finally:
+            con.close()
+    err = text("export", name, "run.stderr")
+    want = truth(name)
+    if lab is None:
+        row(row_name, "did not run", "—", False)
+        return
+    lab_state = lab["job"]["state"]
+    suppressed = strategy_text(err)
+    if lab["config"]["mode"] == "append":
+        l = appended(lab_rows(name), want, emitted_only=True)
+        fl = appended(rows, want, emitted_only=False)
+        row(row_name, describe_appended(*l),
+            f"exported program, exit {status}: {describe_appended(*fl)}",
+            status == "0" and l[3] == fl[3] == 0 and l[2] == fl[2] == 0)
+        return
+    lab_off = table_diff(lab_rows(name), want) if lab_rows(name) else None
+    fl_off = table_diff(rows, want) if rows else None
+    lab_txt = f"job {lab_state}" + (f"; table {'= failure-free' if lab_off == 0 else f'differs in {lab_off} cells'}" if lab_off is not None else "")
+    fl_txt = (f"exported program, exit {status}" + (f"; table {'= failure-free' if fl_off == 0 else f'differs in {fl_off} cells'}" if fl_off is not None else "")
+              + (f"; recovery is suppressed by {suppressed}" if suppressed else ""))
+    if lab_failed(lab):
+        agree = status not in ("0", "") and (not strategy_text(lab["job"].get("error", "")) or same_strategy(strategy_text(lab["job"].get("error", "")), suppressed))
+    else:
+        agree = status == "0" and lab_off == fl_off == 0
+    row(row_name, lab_txt, fl_txt, agree)
 
 
 def main():
@@ -484,8 +539,11 @@ def main():
     active_standby()
     for name in ("missing-connector", "missing-driver", "connector-other-version"):
         job_start(name)
+    if os.path.isdir(os.path.join(OUT, "export")):
+        for name in sorted(os.listdir(os.path.join(OUT, "export"))):
+            exported(name)
     known = {os.path.basename(p)[:-4] for p in os.listdir(SCEN) if p.endswith(".lab")}
-    shown = {r.split(" | ")[1] for r in ROWS}
+    shown = {r.split(" | ")[1].split("/")[-1] for r in ROWS}
     for name in sorted(known - shown):
         row(name, "no comparison written for this scenario", "—", False)
     print("\n".join(ROWS))
