@@ -192,13 +192,15 @@ def eo_upsert_window():
     fl_off = table_diff(fl_rows, want)
     same = {(r[0], r[2]): r[3] for r in lab_rows(name)} == {(r[0], r[2]): r[3] for r in fl_rows}
     r = lab["recovery"]
+    failures, restarts = job_states(name)
     row(name,
         f"{r['failures']} failure, {r['restarts']} restart from checkpoint; table {len(want) - lab_off if not lab_off else 'differs in ' + str(lab_off)} "
         f"{'rows = failure-free' if not lab_off else 'cells'}",
-        f"{f['injected']} failure, {flink_restarts(f)} restart ({f['state'].lower()}); upsert table "
+        f"{failures} failure, {restarts} restart ({f['state'].lower()}); upsert table "
         f"{'= failure-free' if not fl_off else 'differs in ' + str(fl_off) + ' cells'}"
-        f"{', = streamlab’s' if same else ''}",
-        lab_off == 0 and fl_off == 0 and same and r["failures"] == f["injected"] == 1 and f["state"] == "FINISHED" and not lab_failed(lab))
+        + (", = streamlab's" if same else ""),
+        lab_off == 0 and fl_off == 0 and same and r["failures"] == failures == 1 and r["restarts"] == restarts
+        and f["state"] == "FINISHED" and not lab_failed(lab))
 
 
 def describe_appended(extra_rows, extra_records, divergent, lost):
