@@ -108,6 +108,7 @@ final class Clicks {
 
         @Override
         public T map(T value) {
+            if (stage.equals("source")) Probe.of(scenario).sourceRecords.incrementAndGet();
             return value;
         }
     }

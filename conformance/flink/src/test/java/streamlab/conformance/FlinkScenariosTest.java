@@ -244,11 +244,18 @@ class FlinkScenariosTest {
         return out;
     }
 
-    /** Waits until count[i] has processed n records, then takes a task manager away. */
-    static long killTaskManagerAt(MiniCluster mc, Probe p, int subtask, long n) {
+    /**
+     * Waits until count[i] has processed the failure's records (or, for a
+     * failure without `at`, until the source has passed on the records the
+     * script's runs admit before it), then takes a task manager away.
+     */
+    static long killTaskManagerAt(MiniCluster mc, Probe p, int subtask, Script.Failure kill) {
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (p.processed[subtask].get() < n && System.nanoTime() < deadline) Thread.sleep(5);
+            while ((kill.at() > 0 ? p.processed[subtask].get() < kill.at() : p.sourceRecords.get() < kill.afterRecords())
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
             long at = System.nanoTime();
             mc.terminateTaskManager(1).get();
             return at;
@@ -286,7 +293,7 @@ class FlinkScenariosTest {
             int subtask = Integer.parseInt(kill.node().replaceAll("\\D", ""));
             long[] killedAt = new long[1];
             out.putAll(runOn(mc, named(env, run), id -> {
-                killedAt[0] = killTaskManagerAt(mc, p, subtask, kill.at());
+                killedAt[0] = killTaskManagerAt(mc, p, subtask, kill);
                 if (replaceAfter != null) {
                     try {
                         Thread.sleep(replaceAfter.toMillis());

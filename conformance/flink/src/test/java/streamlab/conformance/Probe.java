@@ -27,6 +27,8 @@ final class Probe {
     final AtomicInteger injected = new AtomicInteger();
     /** Records each subtask of the failing operator processed, over all attempts. */
     final AtomicLong[] processed = {new AtomicLong(), new AtomicLong(), new AtomicLong(), new AtomicLong()};
+    /** Records the source stage has passed on, over all attempts. */
+    final AtomicLong sourceRecords = new AtomicLong();
     /** System.nanoTime of each injected failure, and of each later (re)start of the failed task. */
     final List<Long> failedAt = Collections.synchronizedList(new ArrayList<>());
     final List<Long> reopenedAt = Collections.synchronizedList(new ArrayList<>());

@@ -22,8 +22,15 @@ import org.apache.flink.core.execution.CheckpointingMode;
  * numbers.
  */
 final class Script {
-    /** A failure the script schedules: a task that throws or a task manager lost. */
-    record Failure(String verb, String node, long at) {}
+    /**
+     * A failure the script schedules: a task that throws or a task manager
+     * lost, at the node's record count at, or (at 0) once the source has
+     * admitted the afterRecords that the script's runs before it admit.
+     */
+    record Failure(String verb, String node, long at, long afterRecords) {}
+
+    /** Records the script's `run N` lines admit before the current line. */
+    private long admitted;
 
     final String name;
     final Map<String, String> settings = new LinkedHashMap<>();
@@ -56,7 +63,10 @@ final class Script {
                 }
                 case "kill", "fail" -> {
                     long at = f.length >= 4 && f[2].equals("at") ? Long.parseLong(f[3]) : 0;
-                    s.failures.add(new Failure(f[0], f[1], at));
+                    s.failures.add(new Failure(f[0], f[1], at, s.admitted));
+                }
+                case "run" -> {
+                    if (f.length > 1 && f[1].matches("\\d+")) s.admitted += Long.parseLong(f[1]);
                 }
                 default -> { }
             }
