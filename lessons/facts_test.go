@@ -88,7 +88,9 @@ func lessonFacts(t *testing.T) map[string][]fact {
 			{text: "5 s in `clicks`", check: func() bool { return src.Watermark == 5*time.Second }},
 			{text: "10-minute windows", ref: "Watermark example (10-minute windows sliding every 5, 10-minute threshold)"},
 		},
-		"output-modes": {},
+		"output-modes": {
+			{text: "measured on Spark 4.3", ref: "Spark 4.3.0 (local[1], file source with one file per micro-batch): Mode acceptance as the guide's tables: append refused for an aggregation without a watermark"},
+		},
 		"node-failure": {
 			{text: "after 5 s", check: func() bool { return cfg.Deployment == engine.DeployManaged && cfg.Provision == 5*time.Second }},
 			{text: "provision=5s", check: func() bool { return cfg.Provision == 5*time.Second }},
