@@ -504,6 +504,7 @@ def exported(name):
         finally:
             con.close()
     err = text("export", name, "run.stderr")
+    fired = sorted(f for p in os.listdir(d) if p.endswith(".fired") for f in os.listdir(os.path.join(d, p)))
     want = truth(name)
     if lab is None:
         row(row_name, "did not run", "—", False)
@@ -520,13 +521,13 @@ def exported(name):
     lab_off = table_diff(lab_rows(name), want) if lab_rows(name) else None
     fl_off = table_diff(rows, want) if rows else None
     lab_txt = f"job {lab_state}" + (f"; table {'= failure-free' if lab_off == 0 else f'differs in {lab_off} cells'}" if lab_off is not None else "")
-    fl_txt = (f"exported program, exit {status}" + (f"; table {'= failure-free' if fl_off == 0 else f'differs in {fl_off} cells'}" if fl_off is not None else "")
+    fl_txt = (f"exported program, exit {status}, its kills fired: {', '.join(fired) or 'none'}" + (f"; table {'= failure-free' if fl_off == 0 else f'differs in {fl_off} cells'}" if fl_off is not None else "")
               + (f"; recovery is suppressed by {suppressed}" if suppressed else ""))
     if lab_failed(lab):
         agree = status not in ("0", "") and (not strategy_text(lab["job"].get("error", "")) or same_strategy(strategy_text(lab["job"].get("error", "")), suppressed))
     else:
         agree = status == "0" and lab_off == fl_off == 0
-    row(row_name, lab_txt, fl_txt, agree)
+    row(row_name, lab_txt, fl_txt, agree and len(fired) > 0)
 
 
 def main():
