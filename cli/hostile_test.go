@@ -318,10 +318,28 @@ func hostileCases(secretFile string) []hostileCase {
 				t.Setenv("TMPDIR", filepath.Join(dir, "nonexistent"))
 				return []string{"grade", "--answers", ans}, ""
 			}},
+		// A replayed event at the end of int64 once wrapped window
+		// assignment round into a loop no signal stopped.
+		{name: "input/event-time-max", code: 2, has: []string{"events.jsonl:2: time 9223372036854775807 is outside"},
+			setup: replayCase(`{"id":1,"time":1000,"action":"open"}` + "\n" + `{"id":2,"time":9223372036854775807,"action":"open"}` + "\n")},
+		{name: "input/event-time-near-min", code: 2, has: []string{"events.jsonl:1: time -9223372036854775000 is outside"},
+			setup: replayCase(`{"id":1,"time":-9223372036854775000,"action":"open"}` + "\n")},
 		{name: "script/dev-zero", code: 2, has: []string{"/dev/zero:1: line is longer than 4096 bytes"}, limit: 10 * time.Second, maxAlloc: 16 << 20,
 			setup: func(t *testing.T, dir string) ([]string, string) {
 				return []string{"run", "/dev/zero"}, ""
 			}},
+	}
+}
+
+// replayCase runs a job that replays events through a window count.
+func replayCase(events string) func(t *testing.T, dir string) ([]string, string) {
+	return func(t *testing.T, dir string) ([]string, string) {
+		job := "name: replay\nsource:\n  file: events.jsonl\noperators:\n  - name: parse\n    kind: parse\n  - name: count\n    kind: window-count\n    window: 10s\n"
+		mustDo(t, os.WriteFile(filepath.Join(dir, "job.yaml"), []byte(job), 0o644))
+		mustDo(t, os.WriteFile(filepath.Join(dir, "events.jsonl"), []byte(events), 0o644))
+		p := filepath.Join(dir, "s.lab")
+		mustDo(t, os.WriteFile(p, []byte("job job.yaml\nrun 10\n"), 0o644))
+		return []string{"run", p}, ""
 	}
 }
 

@@ -269,3 +269,59 @@ func BenchmarkDedupStage(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkUpstreamBackup runs the clicks job under upstream backup at 125 k
+// to 1 M records, with every node up and with count[1] killed first and
+// left down (a standalone deployment waits for a manual restart): its
+// output queues then keep everything sent its way, and every
+// acknowledgement round must trim the rest without walking what it keeps.
+// It prints each size's throughput as a ratio to the 125 k run's and the
+// left-down run's against the all-up run of the same size, all measured in
+// the same run: about 1 is linear, a quadratic trim halves it with each
+// doubling.
+func BenchmarkUpstreamBackup(b *testing.B) {
+	spec, _ := jobspec.Builtin("clicks")
+	t := throughput{}
+	sizes := []int{125_000, 250_000, 500_000, 1_000_000}
+	for _, down := range []string{"all-up", "count1-down"} {
+		for _, size := range sizes {
+			b.Run(fmt.Sprintf("%s/%d", down, size), func(b *testing.B) {
+				b.ReportAllocs()
+				for range b.N {
+					cfg := DefaultConfig()
+					cfg.NoLedger, cfg.Semantics, cfg.HA, cfg.Deployment = true, AtLeastOnce, HAUpstreamBackup, DeployStandalone
+					rt, err := New(spec, cfg)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if down != "all-up" {
+						if err := rt.Kill("count[1]"); err != nil {
+							b.Fatal(err)
+						}
+					}
+					rt.Admit(int64(size))
+					if err := rt.Run(context.Background()); err != nil {
+						b.Fatal(err)
+					}
+					rt.Close()
+				}
+				rate := float64(size) * float64(b.N) / b.Elapsed().Seconds()
+				b.ReportMetric(rate, "records/s")
+				t[b.Name()] = rate
+			})
+		}
+	}
+	var pairs [][3]string
+	for _, down := range []string{"all-up", "count1-down"} {
+		p := "BenchmarkUpstreamBackup/" + down + "/"
+		for _, size := range sizes[1:] {
+			pairs = append(pairs, [3]string{fmt.Sprintf("%s%d", p, size), fmt.Sprintf("%s%d", p, sizes[0]),
+				fmt.Sprintf("of the records/s at %d (linear is 1; a trim that walks what it keeps, 1/%d)", sizes[0], size/sizes[0])})
+		}
+	}
+	for _, size := range sizes {
+		pairs = append(pairs, [3]string{fmt.Sprintf("BenchmarkUpstreamBackup/count1-down/%d", size), fmt.Sprintf("BenchmarkUpstreamBackup/all-up/%d", size),
+			"of the records/s with every node up"})
+	}
+	t.report("upstream backup by size (records/s over records/s, same run):", pairs)
+}

@@ -83,7 +83,9 @@ func newCoordinator(r *Runtime) *coordinator {
 	return &coordinator{r: r, pending: map[int64]*checkpoint{}, txn: 1, batches: map[int64][][]Record{}}
 }
 
-// begin records the source's position as barrier id leaves it.
+// begin records the source's position as barrier id leaves it. The source
+// calls it before the barrier is sent, so that no task can acknowledge a
+// checkpoint that does not exist yet.
 func (c *coordinator) begin(id int64, at pos) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

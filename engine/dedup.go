@@ -36,7 +36,30 @@ type dedupOp struct {
 	curve filter.Curve
 	// m and k shape a Bloom filter (0 for other kinds).
 	m, k uint64
+	// falseRows are the result rows dropped by mistake, per window and
+	// key: a row carries a count, not one record, so the ledger needs
+	// their values to say in its own unit what the mistakes cost
+	// (Ledger.filterLost). Events need no such list: one is one record.
+	falseRows map[windowKey]droppedRows
 }
+
+// orderSensitive is an operator whose output depends on the order its
+// records arrive in, not only on which records they are. A node running
+// one behind a merge of parallel nodes sorts each epoch's records (see
+// node.sorted and graph.fixedOrder): the records between two markers are
+// the same under either executor and in any interleaving, their order is
+// not.
+type orderSensitive interface{ orderSensitive() }
+
+// orderSensitive: of two records with the same id the first passes, with
+// its own offset; a Bloom filter's false positives depend on which ids it
+// took before.
+func (*dedupOp) orderSensitive() {}
+
+// droppedRows sums up the rows of one window and key a filter dropped by
+// mistake: the largest value (what an update would have shown) and the
+// sum (what appended rows would have added).
+type droppedRows struct{ max, sum int64 }
 
 func newDedup(spec filter.Spec) (*dedupOp, error) {
 	f, err := filter.New(spec)
@@ -106,10 +129,24 @@ func (d *dedupOp) record(r Record, out emitter) {
 		d.drops++
 		if !seen {
 			d.falseDrops++
+			if r.IsResult() {
+				d.dropRow(r)
+			}
 		}
 		return
 	}
 	out.emit(r)
+}
+
+// dropRow notes a result row dropped by mistake.
+func (d *dedupOp) dropRow(r Record) {
+	if d.falseRows == nil {
+		d.falseRows = map[windowKey]droppedRows{}
+	}
+	k := windowKey{r.WindowStart, r.Key}
+	dr := d.falseRows[k]
+	dr.max, dr.sum = max(dr.max, r.Value), dr.sum+r.Value
+	d.falseRows[k] = dr
 }
 
 // dedupState is a dedup stage's checkpoint: the filter in the library's
@@ -120,6 +157,7 @@ type dedupState struct {
 	firsts, drops, falseDrops int64
 	expected                  float64
 	curve                     filter.Curve
+	falseRows                 map[windowKey]droppedRows
 }
 
 func (d *dedupOp) snapshot() any {
@@ -127,7 +165,8 @@ func (d *dedupOp) snapshot() any {
 	if err != nil {
 		panic(fmt.Sprintf("dedup: encoding the filter: %v", err)) // a filter always encodes
 	}
-	return &dedupState{filter: b, truth: maps.Clone(d.truth), firsts: d.firsts, drops: d.drops, falseDrops: d.falseDrops, expected: d.expected, curve: d.curve}
+	return &dedupState{filter: b, truth: maps.Clone(d.truth), firsts: d.firsts, drops: d.drops, falseDrops: d.falseDrops, expected: d.expected, curve: d.curve,
+		falseRows: maps.Clone(d.falseRows)}
 }
 
 func (d *dedupOp) restore(state any) {
@@ -137,6 +176,7 @@ func (d *dedupOp) restore(state any) {
 	}
 	d.truth = maps.Clone(s.truth)
 	d.firsts, d.drops, d.falseDrops, d.expected, d.curve = s.firsts, s.drops, s.falseDrops, s.expected, s.curve
+	d.falseRows = maps.Clone(s.falseRows)
 }
 
 func (d *dedupOp) stateBytes() int64 { return d.f.Stats().Bytes }

@@ -165,10 +165,15 @@ func emitFromSource(n *node, e element, out router) {
 		n.wm = e.value
 		out.broadcast(e)
 	default:
+		// The scheme sees the marker before it leaves: a checkpoint must
+		// exist before its barrier does, or under the concurrent executor
+		// a task downstream could align and acknowledge it first, and the
+		// coordinator would drop that acknowledgement as one for no
+		// checkpoint, then abort the checkpoint when the sink's arrived.
 		n.epoch = e.value
-		out.broadcast(e)
 		if n.onMarker != nil {
 			n.onMarker(n, e)
 		}
+		out.broadcast(e)
 	}
 }

@@ -160,3 +160,67 @@ func TestFalseDropsAsTheFormulaPredicts(t *testing.T) {
 		}
 	}
 }
+
+// A dedup stage behind a merge of parallel nodes (it sorts each epoch's
+// records) keeps the same promises under at-least-once while a node before
+// it is left down for a long run (a standalone deployment waits for a
+// manual restart; its senders keep everything meant for it) and then comes
+// back: an exact set or a Bloom filter lets no duplicate through, and
+// every loss is a false drop.
+func TestDedupBehindAMergeWithANodeLeftDown(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p := rapid.IntRange(2, 3).Draw(t, "parallelism")
+		spec := jobspec.Spec{Name: "merged", Source: jobspec.DefaultSource(), Operators: []jobspec.Operator{
+			{Name: "map", Kind: jobspec.KindMap, Parallelism: p,
+				Partition: rapid.SampledFrom([]string{jobspec.PartitionRebalance, jobspec.PartitionHash}).Draw(t, "partition")},
+			{Name: "filter", Kind: jobspec.KindFilter, Parallelism: p, Partition: jobspec.PartitionForward, Drop: []string{"view"}},
+		}}.WithDefaults()
+		cfg := engine.DefaultConfig()
+		cfg.Seed = rapid.Int64Range(1, 1<<40).Draw(t, "seed")
+		cfg.Semantics, cfg.Mode, cfg.Deployment = engine.AtLeastOnce, engine.ModeAppend, engine.DeployStandalone
+		cfg.Filter = rapid.SampledFrom([]filter.Spec{
+			{Kind: filter.KindExact},
+			{Kind: filter.KindBloom, M: 512, K: 3},
+			{Kind: filter.KindBloom, N: 5000, P: 0.01},
+			{Kind: filter.KindRotating, N: 1000, P: 0.01},
+		}).Draw(t, "filter")
+		rt, err := engine.New(spec, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rt.Close()
+		var nodes []string
+		for _, n := range rt.Snapshot().Nodes {
+			if n.Name != "dedup" && n.Name != "sink" {
+				nodes = append(nodes, n.Name)
+			}
+		}
+		down := rapid.SampledFrom(nodes).Draw(t, "down")
+		before, during := rapid.Int64Range(0, 500).Draw(t, "before"), rapid.Int64Range(500, 4000).Draw(t, "during")
+		rt.Admit(before)
+		if err := rt.Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if err := rt.Kill(down); err != nil {
+			t.Fatal(err)
+		}
+		rt.Admit(during)
+		if err := rt.Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := settle(rt, 0); err != nil {
+			t.Fatal(err)
+		}
+		rep := rt.Report()
+		desc := fmt.Sprintf("%s down from %d for %d records", down, before, during)
+		if rep.Sink.Duplicates != 0 && cfg.Filter.Kind != filter.KindRotating {
+			t.Fatalf("%s let %d duplicates through, %s", cfg.Filter, rep.Sink.Duplicates, desc)
+		}
+		if cfg.Filter.Kind == filter.KindExact && (!rep.Sink.Correct || rep.Sink.Lost != 0) {
+			t.Fatalf("exact dedup, %s: %+v", desc, rep.Sink)
+		}
+		if rep.Sink.Lost != rep.Filter.FalseDrops {
+			t.Fatalf("%s, %s: lost %d, false drops %d (%+v %+v)", cfg.Filter, desc, rep.Sink.Lost, rep.Filter.FalseDrops, rep.Sink, rep.Recovery)
+		}
+	})
+}

@@ -34,6 +34,10 @@ type Ledger struct {
 	events bool
 	mode   Mode
 	keyed  bool // a table keyed by record id: a re-written record counts once
+	// cellOf, when set, maps a record's offset to the offset whose cell
+	// stands for its id in a keyed table: events of a replayed file that
+	// share an id are one row to a reader, so one cell.
+	cellOf func(off int64) int64
 	// Cells of a job without aggregation: offsets from base on in dense;
 	// below base, folded (see settle).
 	base    int64
@@ -93,6 +97,9 @@ func (l *Ledger) Totals() LedgerTotals {
 func (l *Ledger) cell(r Record) *cell {
 	if l.events {
 		o := r.Offset
+		if l.cellOf != nil {
+			o = l.cellOf(o)
+		}
 		if o < l.base {
 			return l.unfold(o)
 		}
@@ -241,6 +248,30 @@ func (l *Ledger) apply(batch []Record, real bool) {
 			l.set(c, real, r.Value)
 		}
 	}
+}
+
+// filterLost is what result rows a membership filter dropped by mistake
+// cost, per window and key, in counts a reader of the sink lacks: in
+// append mode the dropped rows' values, as far as the cell lacks them; in
+// update mode the largest dropped value above what the reader sees, as
+// far as the failure-free count goes (a later row that passed makes up
+// for an earlier one dropped). Never more than the cell lacks, so what is
+// left of lost is what never reached the filter: owed by recovery.
+func (l *Ledger) filterLost(rows map[windowKey]droppedRows) int64 {
+	var n int64
+	for k, d := range rows {
+		c := l.cells[k]
+		if c == nil {
+			continue // the failure-free run has no such row: nothing lacks
+		}
+		lacks := max(c.exp-c.got, 0)
+		if l.mode == ModeAppend {
+			n += min(d.sum, lacks)
+		} else {
+			n += min(max(min(d.max, c.exp)-c.got, 0), lacks)
+		}
+	}
+	return n
 }
 
 // recordPure reports whether every operator of spec the failure-free run

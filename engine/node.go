@@ -1,8 +1,11 @@
 package engine
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/streamlab/streamlab/engine/jobspec"
 )
@@ -38,8 +41,14 @@ type node struct {
 	frozen []bool
 	epoch  int64       // sequence number of the last marker aligned
 	held   [][]element // per input, what arrived after its marker
-	done   bool        // aligned the end marker
-	dead   bool
+	// sorted nodes take each epoch's records in one fixed order (see
+	// orderSensitive and graph.fixedOrder): they gather them in epochRecs
+	// and hand them to the operator when the epoch closes, the watermark
+	// after them.
+	sorted    bool
+	epochRecs []Record
+	done      bool // aligned the end marker
+	dead      bool
 	// rep is an active standby: a replica fed the same input, its output
 	// held back (discarded) until it takes over.
 	rep     operator
@@ -97,19 +106,53 @@ func (n *node) handle(from int, e element, out router) bool {
 	case kindRecord:
 		n.counts.In++
 		n.lastOffset = max(n.lastOffset, e.rec.Offset)
-		n.op.record(e.rec, out)
-		if n.rep != nil {
-			n.counts.Standby++
-			n.rep.record(e.rec, heldBack{})
+		if n.sorted {
+			n.epochRecs = append(n.epochRecs, e.rec)
+			return false
 		}
+		n.process(e.rec, out)
 	case kindWatermark:
 		n.inWM[from] = e.value
-		n.advanceWatermark(out)
+		if !n.sorted {
+			n.advanceWatermark(out)
+		}
 	default:
 		n.marks[from], n.kinds[from] = e.value, e
 		return n.align(out)
 	}
 	return false
+}
+
+// process hands one record to the operator (and its active standby).
+func (n *node) process(r Record, out router) {
+	n.op.record(r, out)
+	if n.rep != nil {
+		n.counts.Standby++
+		n.rep.record(r, heldBack{})
+	}
+}
+
+// closeEpoch hands a sorted node's operator the records of the epoch that
+// just closed, in compareRecords order, then moves the watermark: what it
+// emits for them reaches the nodes downstream before the watermark that
+// followed them, as it would have unsorted.
+func (n *node) closeEpoch(out router) {
+	slices.SortFunc(n.epochRecs, compareRecords)
+	for _, r := range n.epochRecs {
+		n.process(r, out)
+	}
+	clear(n.epochRecs)
+	n.epochRecs = n.epochRecs[:0]
+	n.advanceWatermark(out)
+}
+
+// compareRecords orders records by every field, source offset first: a
+// total order, so that a multiset of records sorts to one sequence however
+// it arrived.
+func compareRecords(a, b Record) int {
+	return cmp.Or(cmp.Compare(a.Offset, b.Offset), cmp.Compare(a.WindowStart, b.WindowStart), strings.Compare(a.Key, b.Key),
+		cmp.Compare(a.WindowEnd, b.WindowEnd), cmp.Compare(a.Value, b.Value), cmp.Compare(a.ID, b.ID),
+		cmp.Compare(a.Time, b.Time), strings.Compare(a.Action, b.Action), cmp.Compare(a.Device, b.Device))
 }
 
 // advanceWatermark moves the node's watermark to the minimum over its live
@@ -144,6 +187,9 @@ func (n *node) align(out router) bool {
 		return false
 	}
 	n.epoch = m
+	if n.sorted {
+		n.closeEpoch(out)
+	}
 	var e element
 	for i, k := range n.kinds {
 		if n.marks[i] == m && k.kind != kindRecord {
@@ -221,7 +267,9 @@ func (n *node) inputDown(i int, out router, hold bool) {
 	if n.align(out) {
 		n.release(out)
 	}
-	n.advanceWatermark(out)
+	if !n.sorted { // a sorted node moves it when its epoch closes
+		n.advanceWatermark(out)
+	}
 }
 
 // inputUp lets a replacement sender join at epoch, the epoch its own
@@ -320,9 +368,29 @@ func buildGraph(spec jobspec.Spec, newOp func(jobspec.Operator) (operator, error
 		prev = p
 	}
 	add(kindSink, kindSink, jobspec.PartitionRebalance, 1, prev, func() operator { return sink })
+	for _, n := range g.nodes {
+		_, sensitive := n.op.(orderSensitive)
+		n.sorted = sensitive && !g.fixedOrder(n)
+	}
 	// The sink gathers every upstream node.
 	g.stages[len(g.stages)-1].partition = "gather"
 	return g, nil
+}
+
+// fixedOrder reports whether n's input arrives in the same order under
+// either executor and any interleaving: it has one input, whose sender's
+// input is in a fixed order in turn (the source's is). Where a node merges
+// several inputs, the order depends on how the executor happened to run
+// them, for it and for every node after it.
+func (g *graph) fixedOrder(n *node) bool {
+	for n.stage > 0 {
+		up := g.upstream(n)
+		if len(up) != 1 {
+			return false
+		}
+		n = up[0]
+	}
+	return true
 }
 
 // targets returns, for a record r leaving node n of stage s, the index of the

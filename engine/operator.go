@@ -134,13 +134,24 @@ func keySelector(op jobspec.Operator) func(Record) string {
 }
 
 // windowStarts calls f with the start of every window containing t, oldest
-// first.
+// first. The loop counts windows rather than comparing starts: a start
+// moved on by a slide past the largest int64 would wrap round and never
+// pass the last, so an unchecked time would loop for ever inside one
+// scheduler step, out of reach of any budget or signal. Event times are
+// kept to jobspec's MinEventTime..MaxEventTime, where nothing wraps; the
+// count keeps the loop finite whatever it is given.
 func (w *windowCount) windowStarts(t int64, f func(start int64)) {
 	last := floorDiv(t, w.slide) * w.slide
 	first := last - w.size + w.slide
-	for s := first; s <= last; s += w.slide {
-		f(s)
+	for i, n := int64(0), windowsPerRecord(w.size, w.slide); i < n; i++ {
+		f(first + i*w.slide)
 	}
+}
+
+// windowsPerRecord is how many windows of size, one every slide, contain
+// an instant: size/slide, as a job's window is a multiple of its slide.
+func windowsPerRecord(size, slide int64) int64 {
+	return (size-slide)/slide + 1
 }
 
 func floorDiv(a, b int64) int64 {

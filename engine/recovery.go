@@ -336,6 +336,8 @@ func (rc *recovery) lose(n *node) {
 		}
 		n.held[j] = nil
 	}
+	rc.lostFlight += int64(len(n.epochRecs)) // received, not yet handed to its operator
+	n.epochRecs = nil
 	if n.op == operator(r.sink) {
 		rc.lostFlight += int64(len(r.sink.buf))
 		r.sink.buf = r.sink.buf[:0]
@@ -558,6 +560,7 @@ func (rc *recovery) restoreAll(at int64) {
 		n.epoch = r.cur.seq
 		n.wm = math.MinInt64
 		n.rep, n.standby = nil, false
+		n.epochRecs = nil
 		for j := range n.marks {
 			n.marks[j], n.kinds[j], n.alive[j], n.inWM[j], n.held[j] = r.cur.seq, element{}, true, math.MinInt64, nil
 			n.frozen[j] = false

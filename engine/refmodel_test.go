@@ -118,6 +118,9 @@ func runAgainstModel(t fataler, dir string, spec jobspec.Spec, cfg engine.Config
 		t.Fatal(err)
 	}
 	adm := refmodel.NewAdmissions(spec.Source.Rate)
+	if n := rt.Source().Len(); n >= 0 {
+		adm.Bound(n)
+	}
 	for _, a := range sched {
 		a.admit(rt, adm)
 		if err := rt.Run(context.Background()); err != nil {

@@ -139,7 +139,11 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 				r.ledger.late = w.lateCells // the last window count writes the sink's rows
 			}
 		}
-		if events && recordPure(spec) {
+		if r.ledger.keyed && src.RepeatedIDs(src.Len()) > 0 {
+			// One row per id: the cell of an id's first event counts all of
+			// them, and its exp is no longer that one record's alone.
+			r.ledger.cellOf = src.firstWithID
+		} else if events && recordPure(spec) {
 			r.ledger.expOf = expProbe(spec, r.newOp, src)
 		}
 		// The timeline reads the kills, restarts and checkpoints from
@@ -240,17 +244,27 @@ func (r *Runtime) ledgerApply(batch []Record) {
 
 // pending is what the sink lacks now that the guarantee still owes: while
 // recovery is under way with a scheme that preserves input, everything
-// missing but the records a Bloom filter dropped by mistake, which are gone
-// for good.
+// missing but what a Bloom filter dropped by mistake, which is gone for
+// good. Both sides are in the ledger's unit: a record's effect, or a
+// window's count (filterLost).
 func (r *Runtime) pending(t LedgerTotals) int64 {
 	if r.state != StateRunning || r.ha == HANone || !r.rec.recovering() {
 		return 0
 	}
-	var falseDrops int64
-	if fs, ok := r.FilterStats(); ok {
-		falseDrops = fs.FalseDrops
+	return max(t.Lost-r.filterLost(), 0)
+}
+
+// filterLost is what the membership filter's mistakes cost in the ledger's
+// unit. A falsely dropped event is one record's effect; a falsely dropped
+// result row is what its count would have added to what a reader sees.
+func (r *Runtime) filterLost() int64 {
+	if d := r.dedup(); d != nil && r.ledger != nil && !r.ledger.events {
+		return r.ledger.filterLost(d.falseRows)
 	}
-	return max(t.Lost-falseDrops, 0)
+	if fs, ok := r.FilterStats(); ok {
+		return fs.FalseDrops
+	}
+	return 0
 }
 
 // fail stops the job with err.
@@ -471,7 +485,7 @@ func (r *Runtime) report() report.Report {
 		Config: report.ConfigReport{Semantics: r.semantics, Requested: r.cfg.Semantics, HA: r.ha, Note: r.note, Mode: string(r.cfg.Mode),
 			Sink: r.cfg.Sink, Filter: filter.KindNone, Restart: r.cfg.Restart.String(), Deployment: r.cfg.Deployment,
 			JobManagerHA: r.jobManagerHA()},
-		Source: report.SourceReport{Records: r.cur.off, Offset: r.cur.off, Late: r.late, TimeMS: r.cur.clock},
+		Source: report.SourceReport{Records: r.cur.off, Offset: r.cur.off, Late: r.late, TimeMS: r.cur.clock, RepeatedIDs: r.src.RepeatedIDs(r.cur.off)},
 		Sink:   report.SinkReport{Rows: rows, Batches: r.sink.batches},
 		Filter: report.FilterReport{Kind: filter.KindNone},
 	}

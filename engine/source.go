@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/streamlab/streamlab/engine/jobspec"
@@ -16,10 +17,16 @@ import (
 // event at an offset is a pure function of the seed and the offset, so any
 // position can be re-read after a failure and every run sees the same log.
 type Source struct {
-	spec    jobspec.Source
-	salt    uint64
-	start   int64 // event time of offset 0, Unix ms
-	events  []Record
+	spec   jobspec.Source
+	salt   uint64
+	start  int64    // event time of offset 0, Unix ms
+	events []Record // a replayed file's events (replay)
+	replay bool     // the log is a file's: bounded, possibly empty
+	// firstOf maps the offset of each replayed event whose id an earlier
+	// event has to that earlier event's offset; repeats lists those
+	// offsets in order. Generated ids never repeat.
+	firstOf map[int64]int64
+	repeats []int64
 	actions []string
 	list    []string // compromised passwords, for a login source
 }
@@ -45,15 +52,45 @@ func NewSource(spec jobspec.Source, seed int64) (*Source, error) {
 		if err != nil {
 			return nil, err
 		}
-		s.events = events
+		s.events, s.replay = events, true
+		first := map[uint64]int64{}
+		for off, e := range events {
+			if f, ok := first[e.ID]; ok {
+				if s.firstOf == nil {
+					s.firstOf = map[int64]int64{}
+				}
+				s.firstOf[int64(off)] = f
+				s.repeats = append(s.repeats, int64(off))
+			} else {
+				first[e.ID] = int64(off)
+			}
+		}
 	}
 	return s, nil
 }
 
+// firstWithID is the offset of the first event with the id of the event at
+// off: off itself unless a replayed file repeats an id. A table keyed by id
+// holds one row for all of them, so the ledger counts them as one.
+func (s *Source) firstWithID(off int64) int64 {
+	if f, ok := s.firstOf[off]; ok {
+		return f
+	}
+	return off
+}
+
+// RepeatedIDs counts the events among the first n whose id an earlier
+// event has (a replayed file's; generated ids never repeat).
+func (s *Source) RepeatedIDs(n int64) int64 {
+	i, _ := slices.BinarySearch(s.repeats, n)
+	return int64(i)
+}
+
 // Len is the number of events in a replayed file, or -1 for a generated,
-// unbounded log.
+// unbounded log. An empty file is an empty log, finished before it starts,
+// not a cue to generate one.
 func (s *Source) Len() int64 {
-	if s.events == nil {
+	if !s.replay {
 		return -1
 	}
 	return int64(len(s.events))
@@ -78,7 +115,7 @@ func (s *Source) firstArrivingAtOrAfter(t int64) int64 {
 
 // At returns the event at offset off.
 func (s *Source) At(off int64) Record {
-	if s.events != nil {
+	if s.replay {
 		return s.events[off]
 	}
 	id := mix(uint64(off) + s.salt) // a bijection of off: ids never collide
@@ -106,7 +143,7 @@ func (s *Source) At(off int64) Record {
 // IsLate reports whether the event at off was generated with extra lateness
 // (beyond the ordinary disorder).
 func (s *Source) IsLate(off int64) bool {
-	if s.events != nil {
+	if s.replay {
 		return false
 	}
 	return s.late(mix(uint64(off) + s.salt))
@@ -183,33 +220,48 @@ func readEvents(path string) ([]Record, error) {
 		if len(text) == 0 {
 			continue
 		}
-		var e struct {
-			ID     *uint64 `json:"id"`
-			Time   *int64  `json:"time"`
-			Action string  `json:"action"`
-			Key    string  `json:"key"`
-			Offset int64   `json:"offset"`
-			Device int32   `json:"device"`
-		}
-		if err := json.Unmarshal(text, &e); err != nil {
-			return nil, poserr.New(ErrBadConfig, path, line, 0, fmt.Sprintf("expected a JSON event {\"id\":…,\"time\":…,\"action\":…}: %v", err))
-		}
-		if e.ID == nil || e.Time == nil || e.Action == "" {
-			return nil, poserr.New(ErrBadConfig, path, line, 0, `an event needs "id", "time" (Unix ms) and "action"`)
-		}
 		if len(out) >= maxFileEvents {
 			return nil, poserr.New(ErrBadConfig, path, line, 0, fmt.Sprintf("more than %d events", maxFileEvents))
 		}
-		key := e.Key
-		if key == "" {
-			key = e.Action
+		r, msg := decodeEvent(text)
+		if msg != "" {
+			return nil, poserr.New(ErrBadConfig, path, line, 0, msg)
 		}
-		out = append(out, Record{ID: *e.ID, Offset: int64(len(out)), Time: *e.Time, Device: e.Device, Action: e.Action, Key: key})
+		r.Offset = int64(len(out))
+		out = append(out, r)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, poserr.New(ErrBadConfig, path, line+1, 0, err.Error())
 	}
 	return out, nil
+}
+
+// decodeEvent reads one line of an event file, or says what was wrong
+// with it. A missing key defaults to the action.
+func decodeEvent(text []byte) (Record, string) {
+	var e struct {
+		ID     *uint64 `json:"id"`
+		Time   *int64  `json:"time"`
+		Action string  `json:"action"`
+		Key    string  `json:"key"`
+		Offset int64   `json:"offset"`
+		Device int32   `json:"device"`
+	}
+	if err := json.Unmarshal(text, &e); err != nil {
+		return Record{}, fmt.Sprintf("expected a JSON event {\"id\":…,\"time\":…,\"action\":…}: %v", err)
+	}
+	if e.ID == nil || e.Time == nil || e.Action == "" {
+		return Record{}, `an event needs "id", "time" (Unix ms) and "action"`
+	}
+	if t := *e.Time; t < jobspec.MinEventTime || t > jobspec.MaxEventTime {
+		return Record{}, fmt.Sprintf("time %d is outside the event times a job can window: Unix ms from %d to %d (the years 1 to 9999)",
+			t, jobspec.MinEventTime, jobspec.MaxEventTime)
+	}
+	key := e.Key
+	if key == "" {
+		key = e.Action
+	}
+	return Record{ID: *e.ID, Time: *e.Time, Device: e.Device, Action: e.Action, Key: key}, ""
 }
 
 // admissions are what a run has let into the source: records up to limit,

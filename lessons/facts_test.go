@@ -87,6 +87,10 @@ func lessonFacts(t *testing.T) map[string][]fact {
 			{text: "of 10 s of event time", check: func() bool { return countOp(t).Window == 10*time.Second && countOp(t).Slide == countOp(t).Window }},
 			{text: "5 s in `clicks`", check: func() bool { return src.Watermark == 5*time.Second }},
 			{text: "10-minute windows", ref: "Watermark example (10-minute windows sliding every 5, 10-minute threshold)"},
+			{text: "1 s of\n  virtual time by default", check: func() bool { return src.Trigger == time.Second }},
+			{text: "Since Spark 3.4", ref: "Since Spark 3.4 (multiple stateful operators, `spark.sql.streaming.statefulOperator.allowMultiple`, default true) state is evicted with the watermark of the previous batch but late input rows are filtered with the one before that"},
+			{text: "measured on Spark 4.3.0", ref: "Measured here on Flink 2.3.0 and Spark 4.3.0: The watermark is computed at the end of a batch."},
+			{text: "200 ms by default", ref: "Which records a real job drops as late depends on how often the watermark moves (`pipeline.auto-watermark-interval`, 200 ms by default)"},
 		},
 		"output-modes": {
 			{text: "measured on Spark 4.3", ref: "Spark 4.3.0 (local[1], file source with one file per micro-batch): Mode acceptance as the guide's tables: append refused for an aggregation without a watermark"},

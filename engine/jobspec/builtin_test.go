@@ -164,6 +164,8 @@ func TestValidate(t *testing.T) {
 		{"negative watermark", func(s *jobspec.Spec) { s.Source.Watermark = -time.Second }, "watermark"},
 		{"zero trigger", func(s *jobspec.Spec) { s.Source.Trigger = 0 }, "trigger: 0s must be positive"},
 		{"zero start", func(s *jobspec.Spec) { s.Source.Start = time.Time{} }, "start time"},
+		{"start after 9999", func(s *jobspec.Spec) { s.Source.Start = time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC) }, "outside the years 1 to 9999"},
+		{"start before year 1", func(s *jobspec.Spec) { s.Source.Start = time.Date(0, 12, 31, 23, 59, 59, 0, time.UTC) }, "outside the years 1 to 9999"},
 		{"dependency kind", func(s *jobspec.Spec) {
 			s.Dependencies = []jobspec.Dependency{{Name: "x", Kind: "jar"}}
 		}, `dependency "x": unknown kind "jar" (want connector or driver)`},

@@ -31,6 +31,16 @@ const (
 	MinWindow           = time.Millisecond
 	MaxWindow           = 24 * time.Hour
 	MaxWindowsPerRecord = 1000
+
+	// Event times (Unix ms) are those of the years 1 to 9999, the range
+	// of Spark's TimestampType. A replayed event beyond it is refused:
+	// window arithmetic (a start plus a window, a maximum less a
+	// watermark delay, a start moved on by a slide) stays a long way from
+	// overflowing an int64 with every time and duration a job allows,
+	// where an event at 2^63-1 wrapped a window start round to the most
+	// negative time and its loop never ended.
+	MinEventTime int64 = -62135596800000 // 0001-01-01T00:00:00Z
+	MaxEventTime int64 = 253402300799999 // 9999-12-31T23:59:59.999Z
 )
 
 // identifier is the form of job and operator names: they are typed in lab
@@ -57,7 +67,8 @@ var (
 // a window-count has 1ms <= Slide <= Window <= 24h, both whole milliseconds,
 // Window a multiple of Slide and at most 1000 times it, and only a window-count has a window, only a filter a drop list;
 // rate 1..1,000,000, devices 1..1,000,000, at least one action and no
-// duplicates; 0 <= LateFraction <= 1; durations >= 0, the trigger > 0.
+// duplicates; 0 <= LateFraction <= 1; durations >= 0, the trigger > 0;
+// the start in the years 1 to 9999 (MinEventTime..MaxEventTime).
 func (s Spec) Validate() error {
 	if e := s.validate(); e != nil {
 		return &poserr.Error{Msg: e.msg, Kind: ErrBadJob}
@@ -127,6 +138,8 @@ func (src Source) validate() *invalid {
 		return bad("source.trigger", "trigger: %v must be positive", src.Trigger)
 	case src.Start.IsZero():
 		return bad("source.start", "start: the source needs a start time")
+	case src.Start.UnixMilli() < MinEventTime || src.Start.UnixMilli() > MaxEventTime:
+		return bad("source.start", "start: %s is outside the years 1 to 9999", src.Start.UTC().Format(time.RFC3339))
 	}
 	seen := map[string]bool{}
 	for i, a := range src.Actions {

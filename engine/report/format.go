@@ -38,7 +38,11 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	c := r.Config
 	line("config      semantics=%s ha=%s mode=%s sink=%s filter=%s restart=%s", c.Semantics, c.HA, c.Mode, c.Sink, c.Filter, c.Restart)
-	line("source      %d records, virtual time %d ms, %d generated late", r.Source.Records, r.Source.TimeMS, r.Source.Late)
+	repeated := ""
+	if r.Source.RepeatedIDs > 0 {
+		repeated = fmt.Sprintf("; %d repeat an earlier record's id", r.Source.RepeatedIDs)
+	}
+	line("source      %d records, virtual time %d ms, %d generated late%s", r.Source.Records, r.Source.TimeMS, r.Source.Late, repeated)
 	if r.Window.Watermark != 0 || r.Window.Open != 0 {
 		line("windows     %d open, %d dropped late, watermark %s", r.Window.Open, r.Window.DroppedLate,
 			time.UnixMilli(r.Window.Watermark).UTC().Format("2006-01-02 15:04:05.000"))

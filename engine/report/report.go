@@ -60,6 +60,10 @@ type SourceReport struct {
 	Late int64 `json:"late"`
 	// TimeMS is the virtual processing time, in ms since the run began.
 	TimeMS int64 `json:"time_ms"`
+	// RepeatedIDs counts the records read whose id an earlier record of
+	// a replayed file has: a table keyed by id holds one row for them all,
+	// and the ledger counts them as that one row. Left out when zero.
+	RepeatedIDs int64 `json:"repeated_ids,omitempty"`
 }
 
 // WindowReport describes event-time windowing, when the job has windows.

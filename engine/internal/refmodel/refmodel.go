@@ -44,6 +44,9 @@ func ReadDump(r io.Reader) ([]Event, error) {
 		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
 			return nil, fmt.Errorf("dump line %d: %v", line, err)
 		}
+		if e.Time < jobspec.MinEventTime || e.Time > jobspec.MaxEventTime {
+			return nil, fmt.Errorf("dump line %d: time %d is outside the years 1 to 9999", line, e.Time)
+		}
 		if e.Key == "" {
 			e.Key = e.Action
 		}
@@ -68,11 +71,18 @@ type Admissions struct {
 	limit  int64 // records admitted
 	clock  int64 // virtual ms at the end of the last admission
 	Bounds []int64
+	// size bounds what can be admitted: a replayed file's length, or
+	// -1 for a generated log without end.
+	size int64
 }
+
+// Bound caps the admissions at n records, the length of a replayed file:
+// a run asks for more, and gets what there is.
+func (a *Admissions) Bound(n int64) { a.size = n }
 
 // NewAdmissions starts an empty schedule for a source of rate records per
 // second.
-func NewAdmissions(rate int) *Admissions { return &Admissions{rate: int64(rate)} }
+func NewAdmissions(rate int) *Admissions { return &Admissions{rate: int64(rate), size: -1} }
 
 // arrival is when the record at off reaches the source, virtual ms: the
 // source delivers rate records per second, the first at 0.
@@ -81,6 +91,9 @@ func arrival(rate, off int64) int64 { return off * 1000 / rate }
 // Records admits n more records (`run N`): virtual time moves to just after
 // the last one arrived.
 func (a *Admissions) Records(n int64) {
+	if a.size >= 0 {
+		n = min(n, a.size-a.limit)
+	}
 	if n > 0 {
 		a.limit += n
 		a.clock = arrival(a.rate, a.limit-1) + 1
@@ -92,7 +105,7 @@ func (a *Admissions) Records(n int64) {
 // arrives before the new time.
 func (a *Admissions) For(d time.Duration) {
 	a.clock += d.Milliseconds()
-	for arrival(a.rate, a.limit) < a.clock {
+	for arrival(a.rate, a.limit) < a.clock && (a.size < 0 || a.limit < a.size) {
 		a.limit++
 	}
 	a.Bounds = append(a.Bounds, a.limit)
