@@ -24,7 +24,7 @@ WINDOW_MS = 10_000
 SCEN, OUT, FLINK_LOG = sys.argv[1], sys.argv[2], sys.argv[3]
 
 KINDS = {"ExponentialDelay": "exponential-delay", "FixedDelay": "fixed-delay",
-         "FailureRate": "failure-rate", "NoRestart": "none"}
+         "FailureRate": "failure-rate", "No": "none"}
 
 
 def chosen_strategy(job):
