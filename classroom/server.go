@@ -89,6 +89,13 @@ type Server struct {
 	labs   sync.WaitGroup
 	logMu  sync.Mutex
 	closed atomic.Bool
+	// serving is set once Serve has handed a listener to the SSH server
+	// (under mu); accepting is closed once that server is accepting on it,
+	// or has given up. Shutdown waits for it: the SSH server counts its
+	// listeners with a WaitGroup that its Shutdown waits on, and an Add
+	// racing that Wait is a data race.
+	serving   bool
+	accepting chan struct{}
 }
 
 // openLab is a student's lab while it is open: takeOver closes it for a
@@ -126,7 +133,7 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, open: map[string]*openLab{}}
+	s := &Server{cfg: cfg, open: map[string]*openLab{}, accepting: make(chan struct{})}
 	s.stop, s.halt = context.WithCancel(context.Background())
 	srv, err := wish.NewServer(
 		wish.WithHostKeyPEM(hostKey),
@@ -161,13 +168,37 @@ func New(cfg Config) (*Server, error) {
 	return s, nil
 }
 
-// Serve serves SSH on ln until Shutdown; it returns ErrClosed then.
+// Serve serves SSH on ln until Shutdown; it returns ErrClosed then, or
+// at once when Shutdown came first.
 func (s *Server) Serve(ln net.Listener) error {
-	err := s.ssh.Serve(ln)
+	s.mu.Lock()
+	if s.closed.Load() || s.serving {
+		s.mu.Unlock()
+		ln.Close()
+		return ErrClosed
+	}
+	s.serving = true
+	s.mu.Unlock()
+	fl := &firstAccept{Listener: ln, first: s.accepting}
+	err := s.ssh.Serve(fl)
+	fl.once.Do(func() { close(fl.first) })
 	if s.closed.Load() {
 		return ErrClosed
 	}
 	return err
+}
+
+// firstAccept closes first when the server first calls Accept: by then it
+// has counted the listener as its own.
+type firstAccept struct {
+	net.Listener
+	once  sync.Once
+	first chan struct{}
+}
+
+func (l *firstAccept) Accept() (net.Conn, error) {
+	l.once.Do(func() { close(l.first) })
+	return l.Listener.Accept()
 }
 
 // Shutdown stops the server: it stops accepting connections, closes every
@@ -175,11 +206,19 @@ func (s *Server) Serve(ln net.Listener) error {
 // saved), and waits for them until ctx ends, when it closes the remaining
 // connections.
 func (s *Server) Shutdown(ctx context.Context) error {
-	s.closed.Store(true)
-	// Under the lock, so that no lab enters between the stop and the wait.
+	// Under the lock, so that no lab enters between the stop and the wait,
+	// and Serve either has started or never will.
 	s.mu.Lock()
+	s.closed.Store(true)
 	s.halt()
+	serving := s.serving
 	s.mu.Unlock()
+	if serving {
+		select {
+		case <-s.accepting:
+		case <-ctx.Done():
+		}
+	}
 	done := make(chan struct{})
 	go func() { s.labs.Wait(); close(done) }()
 	select {

@@ -111,7 +111,7 @@ func TestLessonsVerify(t *testing.T) {
 func TestLessonsVerifyJobStart(t *testing.T) {
 	isolateState(t)
 	r := streamlab(t, "", "lessons", "verify", "job-start")
-	if r.code != 0 || !strings.Contains(r.stdout, "step 3/4 done: The wrong Flink version") {
+	if r.code != 0 || !strings.Contains(r.stdout, "step 4/5 done: The wrong Flink version") {
 		t.Fatalf("exit %d: %s\n%s", r.code, r.stderr, r.stdout)
 	}
 }

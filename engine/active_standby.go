@@ -24,14 +24,14 @@ func newActiveStandby(rc *recovery) *activeStandby {
 
 // failed fails n over to its standby, or fails the job when the last one
 // has already taken over and the next is not up yet.
-func (a *activeStandby) failed(n *node, now int64) (handled, whole bool) {
+func (a *activeStandby) failed(n *node, now int64, kind string) (handled, whole bool) {
 	if !n.standby {
 		// Replaying nothing, the scheme has nothing to fall back on.
 		a.rc.lose(n)
 		a.rc.r.fail(fmt.Errorf("%s failed with no active standby left to take over: its last one took over and the next is not up yet; active standby covers one failure at a time", n.name))
 		return true, false
 	}
-	a.takeOver(n, now)
+	a.takeOver(n, now, kind)
 	return true, false
 }
 
@@ -70,7 +70,7 @@ func (a *activeStandby) provision(n *node) {
 // replay and nothing lost. A new standby comes up after the restart
 // strategy's delay (and, when managed, the provisioning delay); until then
 // another failure of n has no standby to take over.
-func (a *activeStandby) takeOver(n *node, now int64) {
+func (a *activeStandby) takeOver(n *node, now int64, kind string) {
 	rc := a.rc
 	r := rc.r
 	if n.rep != nil {
@@ -84,10 +84,7 @@ func (a *activeStandby) takeOver(n *node, now int64) {
 		r.fail(fmt.Errorf("%s failed and %w", n.name, err))
 		return
 	}
-	p := plan{node: n, at: now + delay, failedAt: now, standby: true, manual: r.cfg.Deployment == DeployStandalone,
+	p := plan{node: n, at: now + delay, failedAt: now, standby: true, kind: kind, slot: rc.slotAfter(kind, now),
 		up: func() { a.provision(n) }}
-	if !p.manual {
-		p.at = max(p.at, now+r.cfg.Provision.Milliseconds())
-	}
 	rc.restarts = append(rc.restarts, p)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/jobspec"
+	"github.com/streamlab/streamlab/engine/restart"
 )
 
 // TestRunStepsSplitsARunExactly: a run processed in slices of RunSteps and
@@ -17,6 +18,8 @@ func TestRunStepsSplitsARunExactly(t *testing.T) {
 		spec, _ := jobspec.Builtin("clicks")
 		cfg := engine.DefaultConfig()
 		cfg.Executor = engine.ExecDeterministic
+		// Gap recovery restarts nothing unless a strategy is set.
+		cfg.Restart, _ = restart.Default(restart.Exponential)
 		rt, err := engine.New(spec, cfg)
 		if err != nil {
 			t.Fatal(err)

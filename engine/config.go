@@ -62,13 +62,21 @@ type Config struct {
 	// semantics' default).
 	Semantics string
 	HA        string
-	// Restart decides whether and when failed tasks restart.
+	// Restart decides whether and when failed tasks restart; its zero
+	// value (Kind "") is "nothing configured", which New resolves as Flink
+	// does (DefaultRestart).
 	Restart restart.Strategy
-	// Deployment is standalone (a dead task manager waits for a manual
-	// restart) or managed (a resource manager provisions a replacement
-	// after Provision).
+	// Deployment says what replaces a lost task manager: nothing on a
+	// standalone cluster (someone starts one: `restart NODE`), a resource
+	// manager's new one after Provision when managed. A task that fails by
+	// itself keeps its task manager either way.
 	Deployment string
 	Provision  time.Duration
+	// SlotRequestTimeout is how long a restarted task waits for a slot
+	// before its request fails with NoResourceAvailableException, a new
+	// failure the restart strategy counts (Flink's slot.request.timeout,
+	// 5 min by default).
+	SlotRequestTimeout time.Duration
 	// CheckpointInterval is the number of source records between barriers.
 	CheckpointInterval int64
 	// SinkCommit is how an exactly-once table sink commits: transactional
@@ -110,15 +118,32 @@ const (
 // taking over: Flink's Kubernetes HA lease duration (15 s).
 const DefaultLease = 15 * time.Second
 
-// DefaultConfig is the configuration a lab script starts from. The restart
-// strategy is exponential-delay with Flink's defaults: what Flink 1.19 and
-// later use when checkpointing is on (with checkpointing off and nothing
-// configured, Flink does not restart at all: `set restart none` shows that).
+// DefaultSlotRequestTimeout is Flink's slot.request.timeout default.
+const DefaultSlotRequestTimeout = 5 * time.Minute
+
+// DefaultConfig is the configuration a lab script starts from. No restart
+// strategy is configured: New picks Flink's default for the scheme
+// (DefaultRestart).
 func DefaultConfig() Config {
-	restart, _ := restart.Default(restart.Exponential)
 	return Config{Seed: 1, Executor: ExecDeterministic, Mode: ModeUpdate, Sink: SinkLog, QueueCap: 1024,
-		Semantics: AtMostOnce, Restart: restart, Deployment: DeployManaged, Provision: 5 * time.Second,
+		Semantics: AtMostOnce, Deployment: DeployManaged, Provision: 5 * time.Second, SlotRequestTimeout: DefaultSlotRequestTimeout,
 		CheckpointInterval: 1000, SinkCommit: CommitTransactional, JobManagerHA: JobManagerHANone, Lease: DefaultLease}
+}
+
+// DefaultRestart is the restart strategy a job runs with when none is
+// configured, as Flink 2.3 picks it (measured): with checkpointing off,
+// none (NoRestartBackoffTimeStrategy: the first failure fails the job);
+// with checkpointing on, exponential-delay with its defaults and unlimited
+// attempts. Here gap recovery (ha none) is the job without checkpoints.
+// Upstream backup and active standby have no Flink counterpart; they exist
+// to recover, and get exponential-delay like a checkpointed job.
+func DefaultRestart(ha string) restart.Strategy {
+	kind := restart.Exponential
+	if ha == HANone {
+		kind = restart.None
+	}
+	s, _ := restart.Default(kind)
+	return s
 }
 
 // DefaultHA is the mechanism each guarantee uses unless told otherwise.

@@ -15,16 +15,16 @@ import (
 // A job's dependencies are resolved as Flink resolves them, with the
 // messages of REFERENCES.md "Job submission failures".
 func TestDependencies(t *testing.T) {
-	connector := jobspec.Dependency{Name: "flink-connector-jdbc", Kind: jobspec.DependencyConnector, Version: "3.2.0-1.19", Provides: "jdbc"}
+	connector := jobspec.Dependency{Name: "flink-connector-jdbc-core", Kind: jobspec.DependencyConnector, Version: "4.0.0-2.0", Provides: "jdbc"}
 	driver := jobspec.Dependency{Name: "mysql-connector-j", Kind: jobspec.DependencyDriver, Version: "8.4.0", Provides: "com.mysql.cj.jdbc.Driver"}
 	old := connector
-	old.Version = "3.1.2-1.17"
+	old.Name, old.Version = "flink-connector-jdbc", "3.2.0-1.19"
 	cases := []struct {
 		deps []jobspec.Dependency
 		want string
 	}{
 		{nil, "Could not find any factory for identifier 'jdbc' that implements 'org.apache.flink.table.factories.DynamicTableFactory' in the classpath"},
-		{[]jobspec.Dependency{old, driver}, "java.lang.NoSuchMethodError: 'void org.apache.flink.table"},
+		{[]jobspec.Dependency{old, driver}, "java.lang.NoClassDefFoundError: org/apache/flink/streaming/api/functions/sink/SinkFunction"},
 		{[]jobspec.Dependency{connector, driver}, ""},
 	}
 	for _, c := range cases {
@@ -50,7 +50,7 @@ func TestDependencies(t *testing.T) {
 // time: the job starts, the sink fails at once and again after each restart,
 // the restart strategy decides, and job.error names the missing class.
 func TestMissingDriverFailsTheSinkTask(t *testing.T) {
-	connector := jobspec.Dependency{Name: "flink-connector-jdbc", Kind: jobspec.DependencyConnector, Version: "3.2.0-1.19", Provides: "jdbc"}
+	connector := jobspec.Dependency{Name: "flink-connector-jdbc-core", Kind: jobspec.DependencyConnector, Version: "4.0.0-2.0", Provides: "jdbc"}
 	spec, _ := jobspec.Builtin("clicks")
 	spec.Connector, spec.Driver, spec.Dependencies = "jdbc", "com.mysql.cj.jdbc.Driver", []jobspec.Dependency{connector}
 	if err := deps.CheckDependencies(spec); err != nil {

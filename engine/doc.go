@@ -43,8 +43,9 @@
 //     throughput.
 //
 // Recovery:
-//   - recovery.go: kills and restarts, the restart strategy
-//     (engine/restart), the deployment, the job manager and its lease.
+//   - recovery.go: failures and restarts — a task that throws (fail) and a
+//     task manager lost (kill) — the restart strategy (engine/restart), the
+//     deployment and its slot requests, the job manager and its lease.
 //   - scheme.go: what a high-availability scheme must answer; one file per
 //     scheme: gap.go (none: gap recovery, at most once), upstream_backup.go
 //     (rollback recovery from upstream output queues), passive_standby.go

@@ -4,7 +4,8 @@ package engine
 // database driver is missing (MissingDriver): at the start of the job and
 // again after every restart that brings the sink back, as Flink's JDBC
 // sink does when Class.forName cannot find the driver. The failure goes
-// through the restart strategy like any task failure. It reports whether
+// through the restart strategy like any task failure (`fail sink`): the
+// task manager stays, so nothing waits for a new one. It reports whether
 // it failed the sink.
 func (rc *recovery) openSink() bool {
 	r := rc.r
@@ -19,6 +20,6 @@ func (rc *recovery) openSink() bool {
 		r.fail(r.noDriver)
 		return true
 	}
-	rc.killWith(n, rc.now(), r.noDriver)
+	rc.killWith(n, rc.now(), TaskFailure, r.noDriver)
 	return true
 }

@@ -2,16 +2,23 @@ package engine
 
 import "fmt"
 
-// gapRecovery keeps nothing (ha none, at-most-once): a replacement starts
-// empty from the current input, and what was in flight or arrived while a
-// node was down is lost (Hwang et al.'s gap recovery).
+// gapRecovery keeps nothing (ha none, at-most-once): Flink's job without
+// checkpoints. A failed task takes its failover region down with it (the
+// default failover strategy is region, and a job whose edges are all-to-all,
+// as every job here with a keyed exchange, is one region), and the region
+// restarts with empty state from each source's configured start position.
+// At-most-once configures that start as the latest input (Kafka's latest
+// offsets), so what was in flight, in state or arrived while the job was
+// down is lost (Hwang et al.'s gap recovery); a source configured to start
+// from its earliest offset would read everything again instead.
 type gapRecovery struct {
 	quietScheme
 	rc *recovery
 }
 
-func (gapRecovery) failed(*node, int64) (handled, whole bool) { return false, false }
-func (gapRecovery) holdsWatermark() bool                      { return false }
+// failed restarts the region, which is the whole job.
+func (gapRecovery) failed(*node, int64, string) (handled, whole bool) { return false, true }
+func (gapRecovery) holdsWatermark() bool                              { return false }
 
 // start joins the replacement to the input where it is, watermark
 // included: a replacement without one would count records the job had
@@ -39,5 +46,5 @@ func (g gapRecovery) restartSource(at int64) int64 {
 
 func (g gapRecovery) restartJob(at int64) (int64, string) {
 	g.rc.skipDowntime(at)
-	return 0, fmt.Sprintf("job restarted with empty state from the current input, offset %d: what arrived meanwhile is never read", g.rc.r.cur.off)
+	return 0, fmt.Sprintf("job restarted with empty state, without checkpoints, from the source's configured start (the latest input), offset %d: what was in state and what arrived meanwhile is never read", g.rc.r.cur.off)
 }

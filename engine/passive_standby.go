@@ -20,7 +20,7 @@ func newPassiveStandby(rc *recovery) *passiveStandby {
 // gathers every node is the whole job (Flink's region failover gives the
 // same), and a checkpoint in progress cannot complete without the failed
 // task.
-func (p *passiveStandby) failed(n *node, _ int64) (handled, whole bool) {
+func (p *passiveStandby) failed(n *node, _ int64, _ string) (handled, whole bool) {
 	p.rc.ckpt.abortPending(n.name + " failed")
 	return false, true
 }

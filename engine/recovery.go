@@ -30,14 +30,36 @@ var ErrConcurrentFailures = errors.New("under the concurrent executor failures n
 // ErrAlreadyDown is returned for a kill of a node that is down already.
 var ErrAlreadyDown = errors.New("already down")
 
+// Failure kinds: what went away when a node went down. Flink tells them
+// apart by what the restart needs: a task that threw keeps its task
+// manager and slot, and restarts after the restart strategy's backoff
+// alone; a lost task manager took the slot with it, and the restarted task
+// waits for a new one, which the deployment provides (or not).
+const (
+	// LostTaskManager is `kill NODE`: the node's task manager is gone.
+	LostTaskManager = "taskmanager-lost"
+	// TaskFailure is `fail NODE`, or a task that fails by itself (a
+	// missing driver class): the task threw, its task manager stays.
+	TaskFailure = "task-failure"
+)
+
+// noSlot is a plan's slot time while no task manager offers one: a
+// standalone cluster's lost task manager until someone starts a new one.
+const noSlot = math.MaxInt64
+
 // plan is a scheduled kill or restart.
 type plan struct {
 	node     *node // nil: the whole job (failover) or the job manager
-	at       int64 // kill: records processed by the node; restart: virtual ms
+	at       int64 // kill: records processed by the node; restart: virtual ms, once the backoff is over
 	failedAt int64
-	manual   bool // standalone: waits for `restart NODE`
-	released bool // the manual restart was asked for
-	askedAt  int64
+	// kind is the failure's: a scheduled kill's, or the one a restart
+	// recovers from.
+	kind string
+	// slot is when a slot is there for the restarted task (virtual ms):
+	// at once after a task failure, after provisioning in a managed
+	// deployment, noSlot on a standalone cluster until `restart NODE`
+	// starts a task manager. The task runs again at max(at, slot).
+	slot     int64
 	whole    bool // restart every node from the last checkpoint
 	jm       bool // the job manager
 	standby  bool // bring up a new active standby, the node itself runs
@@ -65,13 +87,18 @@ type recovery struct {
 	electionMS  int64
 	failures    int64
 	restarted   int64
-	timeMS      int64
-	downtimeMS  int64
-	replayed    int64
-	lostFlight  int64
-	backupPeak  int64
-	backupNow   int64 // records the output queues hold now
-	acks        int64 // acknowledgement messages sent upstream
+	// taskFailures, tmLost and slotTimeouts count the failures by kind
+	// (the job manager's are jmFailovers).
+	taskFailures int64
+	tmLost       int64
+	slotTimeouts int64
+	timeMS       int64
+	downtimeMS   int64
+	replayed     int64
+	lostFlight   int64
+	backupPeak   int64
+	backupNow    int64 // records the output queues hold now
+	acks         int64 // acknowledgement messages sent upstream
 	// floor is the virtual time of the latest failure or restart. Time
 	// never runs back past it: what a restored job replays it processes
 	// after its restart, not when the records first arrived, so the
@@ -95,11 +122,12 @@ func newRecovery(r *Runtime, ha string) *recovery {
 }
 
 // now is the virtual time failures and restarts are placed by: the source's
-// time while it runs, the end of the admitted time while it is down, and
-// never before the latest failure or restart.
+// time while it runs, the end of the admitted time while it is down (or
+// the pace a player set, PaceTo), and never before the latest failure or
+// restart.
 func (rc *recovery) now() int64 {
 	if rc.r.g.nodes[0].dead {
-		return max(rc.r.cur.clock, rc.floor)
+		return max(min(rc.r.cur.clock, rc.r.pace), rc.floor)
 	}
 	return max(rc.r.cur.now(), rc.floor)
 }
@@ -126,13 +154,14 @@ func (rc *recovery) lookup(name string) (*node, error) {
 	return nil, fmt.Errorf("%w %q; the job has %v", ErrNoSuchNode, name, names)
 }
 
-// killAt schedules a kill once the node has processed at records.
-func (rc *recovery) killAt(name string, at int64) error {
+// killAt schedules a failure of kind once the node has processed at
+// records.
+func (rc *recovery) killAt(name string, at int64, kind string) error {
 	n, err := rc.lookup(name)
 	if err != nil {
 		return err
 	}
-	rc.kills = append(rc.kills, plan{node: n, at: at})
+	rc.kills = append(rc.kills, plan{node: n, at: at, kind: kind})
 	if i := slices.IndexFunc(rc.first, func(f firstKill) bool { return f.node == n }); i < 0 {
 		rc.first = append(rc.first, firstKill{n, at})
 	} else if at < rc.first[i].at {
@@ -189,7 +218,7 @@ func (rc *recovery) killAtCommit(name string) error {
 	if ts, ok := rc.r.writer.(*tableSink); !ok || !ts.transactional {
 		return fmt.Errorf("this sink never commits a checkpoint's transaction: only a table sink under exactly-once with ha passive-standby and sink.commit transactional does")
 	}
-	rc.kills = append(rc.kills, plan{node: n, atCommit: true})
+	rc.kills = append(rc.kills, plan{node: n, atCommit: true, kind: LostTaskManager})
 	return nil
 }
 
@@ -200,7 +229,7 @@ func (rc *recovery) commitArrived(n *node, id int64) {
 		if k.atCommit && k.node == n {
 			rc.kills = append(rc.kills[:i], rc.kills[i+1:]...)
 			rc.event(bus.EventCheckpoint, n.name, fmt.Sprintf("checkpoint %d completed, but %s dies before it commits transaction %d", id, n.name, id), id)
-			rc.killAtTime(n, rc.reached(n))
+			rc.killWith(n, rc.reached(n), LostTaskManager, nil)
 			return
 		}
 	}
@@ -230,7 +259,7 @@ func (rc *recovery) checkKills() {
 	keep := rc.kills[:0]
 	for _, k := range rc.kills {
 		if !k.node.dead && !k.atCommit && k.node.counts.In >= k.at {
-			rc.killAtTime(k.node, rc.reached(k.node))
+			rc.killWith(k.node, rc.reached(k.node), k.kind, nil)
 			continue
 		}
 		keep = append(keep, k)
@@ -250,15 +279,14 @@ func (rc *recovery) reached(n *node) int64 {
 	return max(t, rc.floor)
 }
 
-// kill makes a node fail now: its state, its input queue and what
-// alignment held back are gone.
-func (rc *recovery) kill(n *node) { rc.killAtTime(n, rc.now()) }
+// kill makes a node fail now with a failure of kind: its state, its input
+// queue and what alignment held back are gone.
+func (rc *recovery) kill(n *node, kind string) { rc.killWith(n, rc.now(), kind, nil) }
 
-func (rc *recovery) killAtTime(n *node, now int64) { rc.killWith(n, now, nil) }
-
-// killWith makes a node fail at now; cause, when not nil, is why the task
-// failed by itself (it is in the event and in job.error).
-func (rc *recovery) killWith(n *node, now int64, cause error) {
+// killWith makes a node fail at now with a failure of kind; cause, when not
+// nil, is why the task failed by itself (it is in the event and in
+// job.error).
+func (rc *recovery) killWith(n *node, now int64, kind string, cause error) {
 	r := rc.r
 	if r.state != StateRunning || n.dead {
 		return
@@ -273,7 +301,12 @@ func (rc *recovery) killWith(n *node, now int64, cause error) {
 	}
 	rc.floor = now
 	rc.failures++
-	handled, whole := rc.s.failed(n, now)
+	if kind == TaskFailure {
+		rc.taskFailures++
+	} else {
+		rc.tmLost++
+	}
+	handled, whole := rc.s.failed(n, now, kind)
 	if handled {
 		return
 	}
@@ -287,32 +320,75 @@ func (rc *recovery) killWith(n *node, now int64, cause error) {
 	} else {
 		rc.lose(n)
 	}
-	text := fmt.Sprintf("%s killed after %d records: its state and its input queue are gone", n.name, n.counts.In)
-	if cause != nil {
-		text = fmt.Sprintf("%s failed after %d records: %v", n.name, n.counts.In, cause)
+	var text string
+	switch {
+	case cause != nil:
+		text = fmt.Sprintf("%s failed after %d records: %v (a task failure: its task manager stays)", n.name, n.counts.In, cause)
+	case kind == TaskFailure:
+		text = fmt.Sprintf("%s failed after %d records: the task threw, its state and its input queue are gone; its task manager and slot stay", n.name, n.counts.In)
+	default:
+		text = fmt.Sprintf("%s killed after %d records: its task manager is lost, and with it the task's state, its input queue and its slot", n.name, n.counts.In)
 	}
 	rc.eventAt(now, bus.EventNodeKilled, n.name, text, n.counts.In)
+	what := fmt.Sprintf("%s failed", n.name)
+	if cause != nil {
+		what = fmt.Sprintf("%s failed (%v)", n.name, cause)
+	}
+	rc.schedule(plan{node: n, failedAt: now, kind: kind, slot: rc.slotAfter(kind, now), whole: whole}, now, what)
+}
+
+// slotAfter is when a slot is there for a task restarted after a failure
+// of kind at now: at once when the task threw (its task manager stays);
+// after provisioning when a resource manager replaces a lost task manager;
+// never by itself on a standalone cluster, until `restart NODE` starts one.
+func (rc *recovery) slotAfter(kind string, now int64) int64 {
+	switch {
+	case kind == TaskFailure:
+		return now
+	case rc.r.cfg.Deployment == DeployManaged:
+		return now + rc.r.cfg.Provision.Milliseconds()
+	}
+	return noSlot
+}
+
+// schedule asks the restart strategy about a failure at now and schedules
+// p's restart after its backoff, or fails the job (what failed is what
+// job.error then says failed).
+func (rc *recovery) schedule(p plan, now int64, what string) {
+	r := rc.r
 	delay, err := rc.backoff.OnFailure(now)
 	if err != nil {
-		if cause != nil {
-			r.fail(fmt.Errorf("%s failed (%v) and %w", n.name, cause, err))
-			return
-		}
-		r.fail(fmt.Errorf("%s failed and %w", n.name, err))
+		r.fail(fmt.Errorf("%s and %w", what, err))
 		return
 	}
-	p := plan{node: n, at: now + delay, failedAt: now, whole: whole}
-	if r.cfg.Deployment == DeployStandalone {
-		p.manual = true
-	} else {
-		p.at = max(p.at, now+r.cfg.Provision.Milliseconds())
-	}
+	p.at = now + delay
 	rc.restarts = append(rc.restarts, p)
-	how := fmt.Sprintf("restart scheduled in %d ms by %s", p.at-now, r.cfg.Restart)
-	if p.manual {
-		how = fmt.Sprintf("standalone: it stays down until `restart %s` (then %s waits %d ms)", n.name, r.cfg.Restart.Kind, delay)
+	name := p.node.name
+	var how string
+	switch {
+	case p.slot == noSlot:
+		how = fmt.Sprintf("restart in %d ms by %s; standalone: the task then waits for a slot until `restart %s` starts a task manager, or slot.request.timeout (%s) fails the request", delay, r.cfg.Restart, name, r.cfg.SlotRequestTimeout)
+	case p.slot > p.at:
+		how = fmt.Sprintf("restart scheduled in %d ms (a new task manager in %s; %s backoff %d ms)", p.slot-now, r.cfg.Provision, r.cfg.Restart.Kind, delay)
+	default:
+		how = fmt.Sprintf("restart scheduled in %d ms by %s", delay, r.cfg.Restart)
 	}
-	rc.eventAt(now, bus.EventRestartScheduled, n.name, how, p.at-now)
+	rc.eventAt(now, bus.EventRestartScheduled, name, how, max(p.at, min(p.slot, p.at+r.cfg.SlotRequestTimeout.Milliseconds()))-now)
+}
+
+// slotTimedOut fails the restart p, whose task waited for a slot from p.at
+// until at without one: Flink's slot request gives up after
+// slot.request.timeout with NoResourceAvailableException, a new failure the
+// restart strategy counts. A standalone job with a small attempt budget
+// therefore fails a few minutes after losing a task manager nobody
+// replaces; exponential-delay cycles for ever.
+func (rc *recovery) slotTimedOut(p plan, at int64) {
+	rc.floor = max(rc.floor, at)
+	rc.failures++
+	rc.slotTimeouts++
+	msg := "NoResourceAvailableException: Could not acquire the minimum required resources."
+	rc.eventAt(at, bus.EventNodeKilled, p.node.name, fmt.Sprintf("%s: %s (no slot within slot.request.timeout %s: no task manager has joined since the last one was lost)", p.node.name, msg, rc.r.cfg.SlotRequestTimeout), 0)
+	rc.schedule(plan{node: p.node, failedAt: p.failedAt, kind: p.kind, slot: p.slot, whole: p.whole}, at, fmt.Sprintf("%s could not be restarted (%s)", p.node.name, msg))
 }
 
 // lose drops a node's state, queue and held input; the inputs of its
@@ -365,9 +441,12 @@ func (rc *recovery) restart(name string) error {
 	}
 	for i, p := range rc.restarts {
 		// After a failover every task waits for the same restart: asking
-		// for any of them brings the job back.
+		// for any of them brings the job back. A restart that has its
+		// slot (a task failure, a managed deployment) needs nothing.
 		if p.node == n || (p.whole && n.dead) {
-			rc.restarts[i].released, rc.restarts[i].askedAt = true, rc.now()
+			if p.slot == noSlot {
+				rc.restarts[i].slot = rc.now()
+			}
 			return nil
 		}
 	}
@@ -416,8 +495,20 @@ func (rc *recovery) killJobManager() {
 // due carries out one restart whose time has come, if any.
 func (rc *recovery) due() bool {
 	now := rc.now()
+	timeout := rc.r.cfg.SlotRequestTimeout.Milliseconds()
 	for i, p := range rc.restarts {
-		if p.at > now || (p.manual && !p.released) || (rc.jmDown && !p.jm) {
+		if p.at > now || (rc.jmDown && !p.jm) {
+			continue
+		}
+		if p.slot > now {
+			// Still waiting for a slot: once the request has waited
+			// slot.request.timeout it fails (a standby's new replica is
+			// the lab's own and waits as long as it takes).
+			if give := p.at + timeout; !p.standby && !p.jm && p.slot > give && give <= now {
+				rc.restarts = append(rc.restarts[:i], rc.restarts[i+1:]...)
+				rc.slotTimedOut(p, give)
+				return true
+			}
 			continue
 		}
 		rc.restarts = append(rc.restarts[:i], rc.restarts[i+1:]...)
@@ -429,7 +520,7 @@ func (rc *recovery) due() bool {
 		// The restart happens at its time in the model, even when the
 		// scheduler gets to it later: while the whole job is down nothing
 		// runs to move the clock, and the log keeps what arrives meanwhile.
-		up := max(p.at, p.askedAt)
+		up := max(p.at, p.slot)
 		rc.floor = max(rc.floor, up)
 		rc.upAt = rc.floor
 		rc.downtimeMS += up - p.failedAt
@@ -606,18 +697,20 @@ func (rc *recovery) nodeState(n *node) string {
 		return NodeRunning
 	}
 	for _, p := range rc.restarts {
-		if (p.node == n || p.whole) && !p.standby && !(p.manual && !p.released) {
+		if (p.node == n || p.whole) && !p.standby && p.slot != noSlot {
 			return NodeRestarting
 		}
 	}
 	return NodeKilled
 }
 
-// nextRestart is when the node's restart is due (virtual ms), if scheduled.
+// nextRestart is when the node's restart is due (virtual ms), if scheduled:
+// once the backoff is over and a slot is there. A task waiting for a
+// task manager nobody starts has no such time.
 func (rc *recovery) nextRestart(n *node) (int64, bool) {
 	for _, p := range rc.restarts {
-		if (p.node == n || p.whole) && !p.standby {
-			return p.at, true
+		if (p.node == n || p.whole) && !p.standby && p.slot != noSlot {
+			return max(p.at, p.slot), true
 		}
 	}
 	return 0, false

@@ -56,6 +56,9 @@ type Runtime struct {
 	noDriver error
 	// tl is the ledger over virtual time with its marks, for charts.
 	tl timeline
+	// pace bounds the virtual time a whole-job restart may be carried out
+	// by (PaceTo); math.MaxInt64 when nobody paces the run.
+	pace int64
 }
 
 // New prepares a job to run. Nothing is admitted until Run or Admit.
@@ -93,12 +96,18 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 	if cfg.Deployment != DeployStandalone && cfg.Deployment != DeployManaged {
 		return nil, fmt.Errorf("%w: unknown deployment %q; expected standalone or managed", ErrBadConfig, cfg.Deployment)
 	}
+	if cfg.Restart.Kind == "" {
+		cfg.Restart = DefaultRestart(ha)
+	}
+	if cfg.SlotRequestTimeout <= 0 {
+		cfg.SlotRequestTimeout = DefaultSlotRequestTimeout
+	}
 	src, err := NewSource(spec.Source, cfg.Seed)
 	if err != nil {
 		return nil, err
 	}
 	events := !aggregates(spec)
-	r := &Runtime{spec: spec, cfg: cfg, src: src, bus: &bus.Bus{}, state: StateRunning, wmOut: math.MinInt64}
+	r := &Runtime{spec: spec, cfg: cfg, src: src, bus: &bus.Bus{}, state: StateRunning, wmOut: math.MinInt64, pace: math.MaxInt64}
 	r.cur = newCursor(src, &admissions{runEnd: -1}, spec.Source.Trigger, spec.Source.Watermark)
 	var w sinkWriter = &logSink{}
 	if cfg.Sink == SinkTable {
@@ -512,6 +521,7 @@ func (r *Runtime) report() report.Report {
 			rep.Recovery.StandbyWork += n.counts.Standby
 		}
 		rep.Recovery.Acks = rc.acks
+		rep.Recovery.TaskFailures, rep.Recovery.TaskManagersLost, rep.Recovery.SlotTimeouts = rc.taskFailures, rc.tmLost, rc.slotTimeouts
 		rep.Recovery.JobManagerFailovers, rep.Recovery.LeaderElectionMS = rc.jmFailovers, rc.electionMS
 		rep.Recovery.Unfired = rc.unfired()
 		rep.Recovery.OverheadBytes = rc.acks*ackBytes + rep.Recovery.StandbyWork*recordBytes
@@ -583,11 +593,12 @@ func (r *Runtime) Kill(name string) error {
 	if n.dead {
 		return fmt.Errorf("%s is %w: it comes back when its restart is due (in a standalone deployment, after `restart %s`)", name, ErrAlreadyDown, name)
 	}
-	r.rec.kill(n)
+	r.rec.kill(n, LostTaskManager)
 	return nil
 }
 
-// KillAt fails a node once it has processed n records in all.
+// KillAt loses a node's task manager once the node has processed n
+// records in all.
 func (r *Runtime) KillAt(name string, n int64) error {
 	if err := r.failuresAllowed(); err != nil {
 		return err
@@ -595,7 +606,44 @@ func (r *Runtime) KillAt(name string, n int64) error {
 	if name == JobManager {
 		return fmt.Errorf("the job manager processes no records; use kill jobmanager")
 	}
-	return r.rec.killAt(name, n)
+	return r.rec.killAt(name, n, LostTaskManager)
+}
+
+// Fail makes a node's task throw now: its state and input queue are gone,
+// its task manager and slot stay, and the restart strategy's backoff alone
+// decides when it runs again, whatever the deployment.
+func (r *Runtime) Fail(name string) error {
+	n, err := r.failTarget(name)
+	if err != nil {
+		return err
+	}
+	if n.dead {
+		return fmt.Errorf("%s is %w: it comes back when its restart is due", name, ErrAlreadyDown)
+	}
+	r.rec.kill(n, TaskFailure)
+	return nil
+}
+
+// FailAt makes a node's task throw once it has processed n records in all.
+func (r *Runtime) FailAt(name string, n int64) error {
+	if _, err := r.failTarget(name); err != nil {
+		return err
+	}
+	return r.rec.killAt(name, n, TaskFailure)
+}
+
+// failTarget finds the node a fail command names.
+func (r *Runtime) failTarget(name string) (*node, error) {
+	if err := r.failuresAllowed(); err != nil {
+		return nil, err
+	}
+	if name == JobManager {
+		return nil, fmt.Errorf("the job manager runs no task that could throw; use kill jobmanager")
+	}
+	if r.state != StateRunning {
+		return nil, fmt.Errorf("the job is %s: nothing runs that could fail", r.state)
+	}
+	return r.rec.lookup(name)
 }
 
 // KillAtCommit fails the sink once a checkpoint has completed and before

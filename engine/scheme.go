@@ -7,10 +7,11 @@ package engine
 // and asks its scheme at each of these points; newScheme is the one place
 // that tells the schemes apart.
 type scheme interface {
-	// failed handles the failure of n at now. It reports whether the
-	// scheme dealt with it entirely (an active standby took over), and
-	// otherwise whether every task restarts (precise recovery) or n alone.
-	failed(n *node, now int64) (handled, whole bool)
+	// failed handles the failure of n at now, of kind (TaskFailure or
+	// LostTaskManager). It reports whether the scheme dealt with it
+	// entirely (an active standby took over), and otherwise whether every
+	// task restarts (precise recovery) or n alone.
+	failed(n *node, now int64, kind string) (handled, whole bool)
 	// holdsWatermark reports whether a dead input keeps holding back the
 	// watermark of the nodes it feeds: its records will be replayed.
 	holdsWatermark() bool

@@ -170,7 +170,7 @@ func (u *upstreamBackup) derivesOneByOne(n *node) bool {
 
 // failed forgets what n triggered since the last acknowledgement: it may or
 // may not have reached the sink, so only acknowledged watermarks count.
-func (u *upstreamBackup) failed(n *node, _ int64) (handled, whole bool) {
+func (u *upstreamBackup) failed(n *node, _ int64, _ string) (handled, whole bool) {
 	delete(u.trigWM, n)
 	return false, false
 }

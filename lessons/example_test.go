@@ -15,13 +15,15 @@ import (
 // since the last look, and the commands the engine refused.
 func ExampleTracker() {
 	l, _ := lessons.Find("node-failure")
-	tr := lessons.NewTracker(l, 0)
+	// Its first step fails the job in a session of its own; this one starts
+	// at the second.
+	tr := lessons.NewTracker(l, 1)
 
 	sess := lab.NewSession("lab", lab.Options{})
 	defer sess.Close()
 	var sub *bus.Subscription
-	// The lesson's fourth step needs a new session; this one does three.
-	for i, line := range []string{"job clicks", "set semantics at-most-once", "kill count[1] at 1200", "run 3000", "run 30s"} {
+	// The lesson's fifth step needs a new session; this one does three.
+	for i, line := range []string{"job clicks", "set semantics at-most-once", "set restart exponential-delay", "kill count[1] at 1200", "run 3000", "run 30s"} {
 		c, _ := script.ParseLine("lab", i+1, line)
 		var o lessons.Observation
 		if err := sess.Exec(context.Background(), c); err != nil {
@@ -40,9 +42,9 @@ func ExampleTracker() {
 	}
 	fmt.Println("finished:", tr.Finished())
 	// Output:
-	// after "run 3000": step 1 done: Kill a counter
-	// after "run 3000": step 2 done: The replacement
-	// after "run 30s": step 3 done: A permanent gap
+	// after "run 3000": step 2 done: Kill a counter, with restarts
+	// after "run 3000": step 3 done: The restart
+	// after "run 30s": step 4 done: A permanent gap
 	// finished: false
 }
 

@@ -96,11 +96,15 @@ func lessonFacts(t *testing.T) map[string][]fact {
 			{text: "measured on Spark 4.3", ref: "Spark 4.3.0 (local[1], file source with one file per micro-batch): Mode acceptance as the guide's tables: append refused for an aggregation without a watermark"},
 		},
 		"node-failure": {
-			{text: "after 5 s", check: func() bool { return cfg.Deployment == engine.DeployManaged && cfg.Provision == 5*time.Second }},
-			{text: "provision=5s", check: func() bool { return cfg.Provision == 5*time.Second }},
+			{text: "provision=5s", check: func() bool { return cfg.Deployment == engine.DeployManaged && cfg.Provision == 5*time.Second }},
 			{text: "its first wait is shorter than the provisioning, so here the 5 s decide", check: func() bool {
-				return cfg.Restart.Kind == restart.Exponential && cfg.Restart.Initial*11/10 < cfg.Provision
+				s := restartDefaults(t, restart.Exponential)
+				return s.Initial*11/10 < cfg.Provision
 			}},
+			{text: "`NoRestartBackoffTimeStrategy`, as Flink 2.3 does", check: func() bool {
+				return engine.DefaultRestart(engine.HANone).Kind == restart.None
+			}},
+			{text: "measured on Flink\n  2.3.0", ref: "Measured here on Flink 2.3.0: Checkpointing off and no restart strategy: the first failure fails the job, `Recovery is suppressed by NoRestartBackoffTimeStrategy`"},
 		},
 		"rollback": {
 			{text: "counts 1 000 clicks", ref: "6 pages × 1 000 clicks per 15-second window, so every count must be exactly 1 000"},
@@ -140,9 +144,16 @@ func lessonFacts(t *testing.T) map[string][]fact {
 		},
 		"high-availability": {},
 		"restarts": {
-			{text: "Flink 1.19 and later", check: func() bool {
-				return cfg.Restart.Kind == restart.Exponential && engineSource(t, "config.go", "what Flink 1.19 and")
+			{text: "These are the defaults of Flink 2.3 (Flink\n1.19 set them", check: func() bool {
+				return engine.DefaultRestart(engine.HAPassiveStandby) == restartDefaults(t, restart.Exponential)
 			}},
+			{text: "With no strategy configured, Flink 2.3 picks one by checkpointing", check: func() bool {
+				return engine.DefaultRestart(engine.HANone).Kind == restart.None && engine.DefaultRestart(engine.HAPassiveStandby).Kind == restart.Exponential
+			}},
+			{text: "(5 min by default;", check: func() bool { return engine.DefaultSlotRequestTimeout == 5*time.Minute }},
+			{text: "`slot.request.timeout`, 5 minutes", check: func() bool { return engine.DefaultSlotRequestTimeout == 5*time.Minute }},
+			{text: "(`slot.request.timeout`, 5 min)", check: func() bool { return engine.DefaultSlotRequestTimeout == 5*time.Minute }},
+			{text: "Flink 2.3, measured", ref: "Measured here on Flink 2.3.0: A task that throws (its task manager alive) restarts after the strategy's backoff only; … fixed-delay attempts=1 fails the job, exponential-delay cycles RESTARTING/RUNNING for ever. `slot.request.timeout` defaults to 5 min."},
 			{text: "within 12% of", check: func() bool {
 				s := restartDefaults(t, restart.Exponential)
 				// Three backoffs of 1, 1.5 and 2.25 s, each within ±jitter:
@@ -156,10 +167,12 @@ func lessonFacts(t *testing.T) map[string][]fact {
 				return first+first*s.Multiplier+first*s.Multiplier*s.Multiplier == 4.75
 			}},
 			{text: "up to ±10%", check: func() bool { return restartDefaults(t, restart.Exponential).Jitter == 0.1 }},
-			{text: "FLINK-33736 changed the max from 5 min and the multiplier from 2", ref: "Before 1.19 the max backoff was 5 min and the multiplier 2.0 (FLINK-33736 changed both"},
+			{text: "FLINK-33736 changed the max from 5 min and the multiplier\nfrom 2", ref: "Before 1.19 the max backoff was 5 min and the multiplier 2.0 (FLINK-33736 changed both"},
 			{text: "FLINK-32895 added the attempts", ref: "FLINK-32895 added the attempts limit"},
-			{text: "With the default 5 s of\nprovisioning", check: func() bool { return cfg.Provision == 5*time.Second && cfg.Restart.Initial < cfg.Provision }},
-			{text: "(2.x keeps them;", ref: "Flink 1.19 and later, which 2.x keeps (the restart defaults of FLINK-33736 and FLINK-32895)"},
+			{text: "with the default\n  5 s of provisioning", check: func() bool {
+				return cfg.Provision == 5*time.Second && restartDefaults(t, restart.Exponential).Initial < cfg.Provision
+			}},
+			{text: "Flink's default since 1.19", ref: "exponential-delay (Flink 1.19 and later): initial backoff 1 s, max backoff 1 min, multiplier 1.5"},
 			{text: "2.25 seconds", check: func() bool {
 				s := restartDefaults(t, restart.Exponential)
 				return s.Initial.Seconds()*s.Multiplier*s.Multiplier == 2.25
@@ -180,8 +193,23 @@ func lessonFacts(t *testing.T) map[string][]fact {
 			}},
 		},
 		"job-start": {
-			{text: "2.x keeps it", ref: "Flink 1.19 and later, which 2.x keeps (the restart defaults of FLINK-33736 and FLINK-32895)"},
-			{text: "on Flink\n  1.19", check: func() bool { return deps.FlinkVersion == "1.19" }},
+			{text: "streamlab models Flink 2.3", check: func() bool { return deps.FlinkVersion == "2.3" }},
+			{text: "for Flink 2.x", check: func() bool { return deps.FlinkMajor == "2" }},
+			{text: "measured on Flink 2.3.0", ref: "Measured here on Flink 2.3.0: JDBC connector present, driver class missing: planning succeeds, the job runs, the sink task fails on open"},
+			{text: "built for Flink 1.x (`3.2.0-1.19` on Flink 2.3)", ref: "1.x connector jars (`3.2.0-1.19`, `3.1.2-1.17`) fail on 2.3 at planning with `NoClassDefFoundError: org/apache/flink/streaming/api/functions/sink/SinkFunction`"},
+			{text: "Flink 2.0 removed the `SinkFunction` API", ref: "`TwoPhaseCommitSinkFunction` and every `SinkFunction` API were removed in Flink 2.0"},
+			{text: "waiting about 1, 1.5, 2.25 s and longer each time", check: func() bool {
+				s := restartDefaults(t, restart.Exponential)
+				return s.Initial == time.Second && s.Multiplier == 1.5 && engine.DefaultRestart(engine.HAPassiveStandby) == s
+			}},
+			{text: "waiting 1, 1.5, 2.25 s and longer", check: func() bool {
+				s := restartDefaults(t, restart.Exponential)
+				return s.Initial == time.Second && s.Multiplier == 1.5
+			}},
+			{text: "Flink 2.3's strategy is", check: func() bool { return engine.DefaultRestart(engine.HAPassiveStandby).Kind == restart.Exponential }},
+			{text: "(release 4.0 moved the", ref: "For Flink 2.x the JDBC connector is `flink-connector-jdbc-core` 4.0.0-2.0 (dialects are separate artifacts)"},
+			{text: "measured on Flink 2.3.0: the\n  missing factory and the 1.x connector's", ref: "Missing connector: `ValidationException … Could not find any factory`, raised by `execute_sql` at planning; 1.x connector jars fail on 2.3 at planning"},
+			{text: "was built for Flink 1.19", ref: "1.x connector jars (`3.2.0-1.19`, `3.1.2-1.17`)"},
 		},
 	}
 }
@@ -255,7 +283,7 @@ func TestFlinkRestartDefaults(t *testing.T) {
 		restart.None:        {Kind: restart.None},
 		restart.FixedDelay:  {Kind: restart.FixedDelay, Attempts: 1, Delay: time.Second},
 		restart.FailureRate: {Kind: restart.FailureRate, Max: 1, Interval: time.Minute, Delay: time.Second},
-		// Flink 1.19 and later (FLINK-33736).
+		// Flink 2.3, as 1.19 set them (FLINK-33736).
 		restart.Exponential: {Kind: restart.Exponential, Initial: time.Second, MaxBackoff: time.Minute, Multiplier: 1.5, Reset: time.Hour, Jitter: 0.1},
 	}
 	for kind, w := range want {
@@ -286,14 +314,15 @@ func TestFlinkRestartDefaults(t *testing.T) {
 		"| `fixed-delay` | `attempts=1 delay=1s` |",
 		"| `failure-rate` | `max=1 interval=1m delay=1s`",
 		"| `exponential-delay` | `initial=1s max=1m multiplier=1.5 reset=1h jitter=0.1`",
-		"These are the defaults of Flink 1.19 and later (2.x keeps them)",
+		"These are the defaults of Flink 2.3",
 	} {
 		if !strings.Contains(string(readme), row) {
 			t.Errorf("the README's restart table has no %q", row)
 		}
 	}
-	if engine.DefaultConfig().Restart != want[restart.Exponential] {
-		t.Error("the engine's default strategy is not exponential-delay with Flink's defaults")
+	// Nothing configured: Flink 2.3's choice, by checkpointing.
+	if engine.DefaultRestart(engine.HAPassiveStandby) != want[restart.Exponential] || engine.DefaultRestart(engine.HANone) != want[restart.None] {
+		t.Error("the engine's default strategies are not Flink 2.3's: exponential-delay with checkpoints, none without")
 	}
 	// The documentation's examples, as lesson 8 uses them.
 	s, err := restart.Parse(restart.FixedDelay, map[string]string{"attempts": "3", "delay": "10s"})

@@ -22,6 +22,12 @@ var sizes = []struct{ w, h int }{{80, 24}, {120, 40}, {200, 50}}
 // bridge driven by hand.
 func guideModel(t *testing.T, start string, w, h int) (Model, *fakeEngine, *session) {
 	t.Helper()
+	return guideModelAt(t, start, w, h, nil)
+}
+
+// guideModelAt is guideModel with the learner's saved progress.
+func guideModelAt(t *testing.T, start string, w, h int, lessonsDone map[string]*lessons.LessonProgress) (Model, *fakeEngine, *session) {
+	t.Helper()
 	b, err := bridge.New(bridge.Options{Seed: 1, Speed: 1, Clock: bridge.NewManualClock(t0)})
 	if err != nil {
 		t.Fatal(err)
@@ -30,7 +36,7 @@ func guideModel(t *testing.T, start string, w, h int) (Model, *fakeEngine, *sess
 	s := &session{b: b, at: t0}
 	eng := newFake()
 	m := New(Options{Job: "clicks", Seed: 1, Speed: 1, Start: start, Theme: "default",
-		StateDir: t.TempDir(), Progress: &lessons.Progress{Seed: 42}}, eng)
+		StateDir: t.TempDir(), Progress: &lessons.Progress{Seed: 42, Lessons: lessonsDone}}, eng)
 	next, _ := m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	m = next.(Model)
 	s.forward(eng)
@@ -58,8 +64,10 @@ func checkLayout(t *testing.T, name, view string, w, h int) {
 // scenario, at the three sizes: the goldens, and what they must show.
 func TestGoldenGuideLayouts(t *testing.T) {
 	for _, size := range sizes {
-		m, eng, s := guideModel(t, "lesson:3", size.w, size.h)
-		for _, l := range []string{"job clicks", "set semantics at-most-once", "kill count[1] at 1200", "run 3000"} {
+		// The first step (the job failing without a restart strategy) is
+		// done; this run is the second's.
+		m, eng, s := guideModelAt(t, "lesson:3", size.w, size.h, map[string]*lessons.LessonProgress{"node-failure": {Steps: 1}})
+		for _, l := range []string{"job clicks", "set semantics at-most-once", "set restart exponential-delay", "kill count[1] at 1200", "run 3000"} {
 			m, _ = press(t, m, ":")
 			m = typeText(t, m, l)
 			m, _ = press(t, m, "enter")
@@ -75,7 +83,7 @@ func TestGoldenGuideLayouts(t *testing.T) {
 		name := "lesson3_" + itoa(size.w) + "x" + itoa(size.h)
 		checkLayout(t, name, view, size.w, size.h)
 		text := plain(view)
-		for _, want := range []string{"▶ run to 0:29.9", "restarting", "Step 2 of "} {
+		for _, want := range []string{"▶ run to 0:29.9", "restarting", "Step 3 of "} {
 			if !strings.Contains(text, want) {
 				t.Errorf("%s: %q is not on screen:\n%s", name, want, text)
 			}

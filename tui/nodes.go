@@ -64,36 +64,50 @@ func (m Model) targetKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// killKey answers "kill this node?".
+// killKey answers "kill this node?": y loses its task manager (kill), f
+// makes its task throw (fail), n cancels.
 func (m Model) killKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+	keys := newKillKeys()
 	switch {
-	case key.Matches(k, m.yesNo.Yes):
+	case key.Matches(k, keys.Kill):
 		node := m.killing
 		m.killing = ""
 		m.submit(script.VerbKill + " " + node)
-	case key.Matches(k, m.yesNo.No):
+	case key.Matches(k, keys.Fail) && m.killing == engine.JobManager:
+		m.msg = message{text: "the job manager runs no task that could throw; y kills it", isErr: true}
+	case key.Matches(k, keys.Fail):
+		node := m.killing
+		m.killing = ""
+		m.submit(script.VerbFail + " " + node)
+	case key.Matches(k, keys.No):
 		m.killing = ""
 		m.msg = message{text: "nothing killed"}
 	}
 	return m, nil
 }
 
-// overlayKill asks for the kill in one line naming the node and what goes
-// with it.
+// overlayKill asks how the node fails, naming what goes with it either way.
 func (m Model) overlayKill(body []string) []string {
 	st := m.st
-	what := "its input queue and its state are lost with it; the recovery scheme decides what comes back"
+	whats := []string{
+		"y  its task manager is lost: the task's state and input queue go with it, and the deployment decides what replaces it",
+		"f  its task throws: state and queue go, its task manager stays, and the restart strategy's backoff alone decides when it runs again",
+	}
+	choices := st.Accent.Render("y") + " lose its task manager   " + st.Accent.Render("f") + " the task fails   " + st.Accent.Render("n") + " cancel"
 	if m.killing == engine.JobManager {
-		what = "without a standby the whole job fails with it"
+		whats = []string{"without a standby the whole job fails with it"}
+		choices = st.Accent.Render("y") + " kill it   " + st.Accent.Render("n") + " cancel"
 	}
 	text := []string{
 		"Kill " + st.Accent.Render(m.killing) + " now?",
 		"",
 	}
-	for _, l := range strings.Split(ansi.Wordwrap(what, min(56, m.w-8), " "), "\n") {
-		text = append(text, st.Muted.Render(l))
+	for _, what := range whats {
+		for _, l := range strings.Split(ansi.Wordwrap(what, min(56, m.w-8), " "), "\n") {
+			text = append(text, st.Muted.Render(l))
+		}
 	}
-	text = append(text, "", st.Accent.Render("y")+" kill it   "+st.Accent.Render("n")+" cancel")
+	text = append(text, "", choices)
 	w := 0
 	for _, l := range text {
 		w = max(w, ansi.StringWidth(l))
@@ -103,12 +117,20 @@ func (m Model) overlayKill(body []string) []string {
 	return draw.Overlay(body, box, max((m.w-w-2)/2, 0), max((len(body)-len(box))/2, 0))
 }
 
-// killKeys are the keys of the kill question (y and n, as ConfirmKeys
-// handles them, described for a kill).
-type killKeys struct{}
-
-func (k killKeys) ShortHelp() []key.Binding {
-	return []key.Binding{key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "kill it")), key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "cancel"))}
+// killKeys are the keys of the kill question: the two kinds of failure a
+// node can meet, and no.
+type killKeys struct {
+	Kill, Fail, No key.Binding
 }
+
+func newKillKeys() killKeys {
+	return killKeys{
+		Kill: key.NewBinding(key.WithKeys("y", "enter"), key.WithHelp("y", "lose its task manager")),
+		Fail: key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "the task fails")),
+		No:   key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n", "cancel")),
+	}
+}
+
+func (k killKeys) ShortHelp() []key.Binding { return []key.Binding{k.Kill, k.Fail, k.No} }
 
 func (k killKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }

@@ -43,7 +43,7 @@ func TestPredictionExerciseInTheLab(t *testing.T) {
 			open = r
 		}
 	}
-	if open.Seed != 77 || !strings.Contains(strings.Join(open.Lines, "\n"), "kill count[1] at 1200") || m.paused {
+	if open.Seed != 77 || !strings.Contains(strings.Join(open.Lines, "\n"), "fail count[1] at 1200") || m.paused {
 		t.Fatalf("the scenario does not play under the learner's seed: %+v", open)
 	}
 	next, _ = m.Update(cmd())

@@ -44,7 +44,7 @@ func reportPages(t *testing.T, m Model, eng *fakeEngine, s *session, w, h int) (
 // exercise's task, names is on screen in the report overlay, at the smallest size, after the run
 // that lesson 3 asks for.
 func TestReportOverlayShowsEveryFieldLessonsName(t *testing.T) {
-	s := newSession(t, "clicks", "set semantics at-most-once", "kill count[1] at 1200")
+	s := newSession(t, "clicks", "set semantics at-most-once", "set restart exponential-delay", "kill count[1] at 1200")
 	m, eng := labModel(t, 80, 24, s)
 	m = s.run(m, 45*time.Second)
 	m, screen := reportPages(t, m, eng, s, 80, 24)

@@ -110,7 +110,7 @@ func (m Model) activeKeys() helpKeys {
 	case m.targets.Active():
 		return helpKeys{m.targets.Keys()}
 	case m.killing != "":
-		return helpKeys{killKeys{}}
+		return helpKeys{newKillKeys()}
 	case m.confirm != "":
 		return helpKeys{m.yesNo}
 	case m.guide.Asking():

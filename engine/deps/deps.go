@@ -12,10 +12,16 @@ import (
 	"github.com/streamlab/streamlab/engine/jobspec"
 )
 
-// FlinkVersion is the engine version job dependencies must be built for:
-// a connector's version ends in the Flink version it was built against, as
-// in flink-connector-jdbc 3.2.0-1.19.
-const FlinkVersion = "1.19"
+// FlinkVersion is the Flink version the lab models. A connector's version
+// ends in the Flink version it was built against, as in
+// flink-connector-jdbc-core 4.0.0-2.0, which runs on Flink 2.3 (measured);
+// one built for Flink 1.x does not (FlinkMajor).
+const FlinkVersion = "2.3"
+
+// FlinkMajor is FlinkVersion's major version: Flink 2.0 removed the APIs
+// that 1.x connectors were built on (SinkFunction among them), so a
+// connector works here when it was built for a 2.x Flink.
+const FlinkMajor = "2"
 
 // ErrSubmission marks a job that fails when it is submitted, before any
 // record flows: its declared dependencies do not provide what it uses.
@@ -27,8 +33,11 @@ var ErrSubmission = errors.New("job submission failed")
 //
 //   - no connector providing the identifier: Flink's factory discovery
 //     error ("Could not find any factory for identifier 'jdbc' …");
-//   - a connector built for another Flink version: a NoSuchMethodError
-//     from the table API it was compiled against;
+//   - a connector built for Flink 1.x: measured on Flink 2.3, the JDBC
+//     connectors 3.2.0-1.19 and 3.1.2-1.17 fail while the client plans the
+//     statement, with NoClassDefFoundError for SinkFunction, which Flink
+//     2.0 removed. (A connector built for another minor of the same major
+//     may fail in other ways or not at all; the lab accepts it.)
 //
 // A missing driver is not found here: Flink's JDBC connector loads the driver
 // class only when the sink task opens its connection, at run time (see
@@ -48,9 +57,9 @@ func CheckDependencies(spec jobspec.Spec) error {
 			return fmt.Errorf("%w: org.apache.flink.table.api.ValidationException: Could not find any factory for identifier '%s' that implements 'org.apache.flink.table.factories.DynamicTableFactory' in the classpath. (the job uses connector %q, but no dependency provides it: add the connector jar)",
 				ErrSubmission, spec.Connector, spec.Connector)
 		}
-		if built := builtFor(d.Version); built != "" && built != FlinkVersion {
-			return fmt.Errorf("%w: java.lang.NoSuchMethodError: 'void org.apache.flink.table.factories.FactoryUtil$TableFactoryHelper.validateExcept(java.lang.String[])' (%s %s was built for Flink %s; this engine is Flink %s: use the connector release built for %s)",
-				ErrSubmission, d.Name, d.Version, built, FlinkVersion, FlinkVersion)
+		if built := builtFor(d.Version); built != "" && !strings.HasPrefix(built, FlinkMajor+".") {
+			return fmt.Errorf("%w: java.lang.NoClassDefFoundError: org/apache/flink/streaming/api/functions/sink/SinkFunction (%s %s was built for Flink %s, whose SinkFunction Flink 2.0 removed; this lab runs Flink %s: use a connector release built for Flink %s.x, such as flink-connector-jdbc-core 4.0.0-2.0)",
+				ErrSubmission, d.Name, d.Version, built, FlinkVersion, FlinkMajor)
 		}
 	}
 	return nil

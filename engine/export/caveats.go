@@ -178,10 +178,14 @@ func engineName(target string) string {
 
 // killLine is the kill as the script wrote it.
 func killLine(k Kill) string {
-	if k.Immediate {
-		return "kill " + k.Node
+	verb := "kill"
+	if k.Task {
+		verb = "fail"
 	}
-	return fmt.Sprintf("kill %s at %d", k.Node, k.After)
+	if k.Immediate {
+		return verb + " " + k.Node
+	}
+	return fmt.Sprintf("%s %s at %d", verb, k.Node, k.After)
 }
 
 // killCaveat says how a kill is replayed on target.
@@ -204,6 +208,9 @@ func killCaveat(p *Plan, k Kill, target string) string {
 		at = "a map right after the source"
 	case k.Op == "sink":
 		at = "a map right before the sink"
+	}
+	if k.Task {
+		return fmt.Sprintf("%s raises once %s:\na task failure, as in the lab; a marker file keeps it from failing again after the restart.", at, where)
 	}
 	return fmt.Sprintf("%s raises once %s, a task failure standing in\nfor a lost task manager (the task manager stays up); a marker file keeps it from failing\nagain after the restart.", at, where)
 }

@@ -80,12 +80,21 @@ type Plan struct {
 	// Dropped are the script's lines no real program can replay (restart,
 	// kill jobmanager, kill at commit, expect), each with why.
 	Dropped []Dropped
+	// RestartUnset is set when the script chose no restart strategy:
+	// Config.Restart is then the one the lab resolves, as Flink does (none
+	// without checkpoints, exponential-delay with them), and the Flink
+	// programs set none either, so that Flink's own default applies.
+	RestartUnset bool
 }
 
-// Kill is one `kill NODE [at N]` line.
+// Kill is one `kill NODE [at N]` or `fail NODE [at N]` line.
 type Kill struct {
 	Line int
 	Node string
+	// Task is set for `fail`: the task throws and its task manager stays,
+	// which is exactly what the exported program does. A `kill` loses the
+	// task manager, which the program can only stand in for.
+	Task bool
 	// Op is the operator the node belongs to ("source" or "sink" for
 	// those), Subtask its index (0 when the operator has parallelism 1).
 	Op      string
@@ -129,7 +138,7 @@ func Load(ctx context.Context, file string, src []byte, seed *int64) (*Plan, err
 			return nil, err
 		}
 		var admitted int64
-		if c.Verb == script.VerbKill && !c.HasAt && !c.AtCommit && c.Node != engine.JobManager {
+		if (c.Verb == script.VerbKill || c.Verb == script.VerbFail) && !c.HasAt && !c.AtCommit && c.Node != engine.JobManager {
 			if rt := s.Runtime(); rt != nil {
 				var n lineCounter
 				if err := rt.DumpSource(&n); err != nil {
@@ -165,13 +174,16 @@ func Load(ctx context.Context, file string, src []byte, seed *int64) (*Plan, err
 	if err != nil {
 		return nil, poserr.New(ErrBadInput, file, 0, 0, strings.TrimPrefix(err.Error(), engine.ErrBadConfig.Error()+": "))
 	}
+	if p.Config.Restart.Kind == "" {
+		p.Config.Restart, p.RestartUnset = engine.DefaultRestart(p.HA), true
+	}
 	return p, nil
 }
 
 // note records what command c means for the real program.
 func (p *Plan) note(c script.Command, spec jobspec.Spec, admitted int64) {
 	switch c.Verb {
-	case script.VerbKill:
+	case script.VerbKill, script.VerbFail:
 		switch {
 		case c.Node == engine.JobManager:
 			p.Dropped = append(p.Dropped, Dropped{c.Line, c.Text, "a job manager failure is not a record-level event: on the compose cluster run `docker compose kill jobmanager` (without high availability the job fails with it, as in the lab's jobmanager.ha none)"})
@@ -179,7 +191,7 @@ func (p *Plan) note(c script.Command, spec jobspec.Spec, admitted int64) {
 			p.Dropped = append(p.Dropped, Dropped{c.Line, c.Text, "the moment between a completed checkpoint and the sink's commit cannot be picked from user code"})
 		default:
 			op, sub := splitNode(c.Node)
-			k := Kill{Line: c.Line, Node: c.Node, Op: op, Subtask: sub, After: c.At}
+			k := Kill{Line: c.Line, Node: c.Node, Op: op, Subtask: sub, After: c.At, Task: c.Verb == script.VerbFail}
 			if !c.HasAt {
 				k.After, k.Immediate = admitted, true
 			}

@@ -63,15 +63,10 @@ func TestFlinkConfigMapsEverySetting(t *testing.T) {
 			{"restart-strategy.exponential-delay.jitter-factor", "0"},
 			{"restart-strategy.exponential-delay.attempts-before-reset-backoff", "4"},
 			{"pipeline.auto-watermark-interval", "500 ms"}}},
-		// The lab's default strategy, with Flink's defaults spelled out;
-		// the attempts key only when the script limits them.
+		// No strategy set: none is set in Flink either, so that Flink's
+		// default (exponential-delay with checkpoints, none without) is the
+		// lab's.
 		{"set semantics exactly-once\nset checkpoint.interval 500", [][2]string{
-			{"restart-strategy.type", "exponential-delay"},
-			{"restart-strategy.exponential-delay.initial-backoff", "1000 ms"},
-			{"restart-strategy.exponential-delay.max-backoff", "60000 ms"},
-			{"restart-strategy.exponential-delay.backoff-multiplier", "1.5"},
-			{"restart-strategy.exponential-delay.reset-backoff-threshold", "3600000 ms"},
-			{"restart-strategy.exponential-delay.jitter-factor", "0.1"},
 			{"execution.checkpointing.interval", "5000 ms"},
 			{"execution.checkpointing.mode", "EXACTLY_ONCE"},
 			{"pipeline.auto-watermark-interval", "1000 ms"}}},
@@ -115,7 +110,7 @@ func TestSparkMapsEverySetting(t *testing.T) {
 		want   []string
 		not    []string
 	}{
-		{"job clicks\nset mode append", []string{`outputMode("append")`, `.master("local[2,4]")`, `withWatermark("ts", "5000 milliseconds")`, `F.window("ts", "10000 milliseconds")`, "LOG = "}, []string{"DATABASE"}},
+		{"job clicks\nset mode append", []string{`outputMode("append")`, `.master("local[2,1]")`, `withWatermark("ts", "5000 milliseconds")`, `F.window("ts", "10000 milliseconds")`, "LOG = "}, []string{"DATABASE"}},
 		{"job clicks\nset mode complete\nset sink table\nset restart fixed-delay attempts=2", []string{`outputMode("complete")`, `.master("local[2,3]")`, `db.execute("DELETE FROM results")`, "PRIMARY KEY (window_start, key)"}, []string{"LOG = "}},
 		{"job clicks\nset sink table\nset restart none\nset window 6s\nset window.slide 2s\nset source.watermark none", []string{`outputMode("update")`, `.master("local[2,1]")`, `F.window("ts", "6000 milliseconds", "2000 milliseconds")`, "INSERT INTO results"}, []string{"withWatermark", "DELETE FROM"}},
 		{"job passthrough\nset sink table\nset filter exact", []string{"INSERT INTO events", "dropDuplicates([\"id\"])", `isin(["scroll"])`, `F.lower("action")`, `.select("id", "time", "action", "key", "offset")`, "`id` STRING", `(signed(int(r["id"])), r["time"]`}, []string{"groupBy"}},
@@ -171,13 +166,13 @@ func TestPyFlinkMapsOperators(t *testing.T) {
 // kill with no `at` fails after the records admitted before its line; the
 // Spark program fails at the same offset.
 func TestKillsArePlaced(t *testing.T) {
-	p := plan(t, "job clicks\nkill count[1] at 40\nkill parse at 7\nrun 100\nkill source\nrun 50\nkill sink at 3\nkill count[0]\nrun 10\n")
+	p := plan(t, "job clicks\nset semantics at-least-once\nset deployment managed provision=0s\nkill count[1] at 40\nkill parse at 7\nrun 100\nkill source\nrun 50\nkill sink at 3\nkill count[0]\nrun 10\n")
 	want := []Kill{
-		{Line: 2, Node: "count[1]", Op: "count", Subtask: 1, After: 40},
-		{Line: 3, Node: "parse", Op: "parse", After: 7},
-		{Line: 5, Node: "source", Op: "source", After: 100, Immediate: true},
-		{Line: 7, Node: "sink", Op: "sink", After: 3},
-		{Line: 8, Node: "count[0]", Op: "count", After: 150, Immediate: true},
+		{Line: 4, Node: "count[1]", Op: "count", Subtask: 1, After: 40},
+		{Line: 5, Node: "parse", Op: "parse", After: 7},
+		{Line: 7, Node: "source", Op: "source", After: 100, Immediate: true},
+		{Line: 9, Node: "sink", Op: "sink", After: 3},
+		{Line: 10, Node: "count[0]", Op: "count", After: 150, Immediate: true},
 	}
 	if !slices.Equal(p.Kills, want) {
 		t.Fatalf("kills %+v\nwant %+v", p.Kills, want)
@@ -245,7 +240,8 @@ func TestEveryUnsupportedThingIsSaid(t *testing.T) {
 		{"set semantics exactly-once", flink, "checkpoint.interval", "Flink checkpoints by time"},
 		{"", []string{PySpark}, "checkpoint.interval", "every micro-batch"},
 		{"set semantics exactly-once\nset restart none", flink, "restart", "the first failure fails the job"},
-		{"", flink, "restart", "with checkpointing off and nothing set, Flink\ndoes not restart"},
+		{"set restart exponential-delay", flink, "restart", "with checkpointing off and nothing set, Flink\ndoes not restart"},
+		{"fail count[0] at 5", []string{PyFlink}, "kill", "a task failure, as in the lab"},
 		{"set restart none", []string{PySpark}, "restart", "local[N,1]"},
 		{"set restart fixed-delay attempts=2 delay=3s", []string{PySpark}, "restart", "delay=3s does not carry over"},
 		{"set restart failure-rate", []string{PySpark}, "restart", "no\nbackoff"},
@@ -337,7 +333,7 @@ func TestLoadRefusesWhatTheLabRefuses(t *testing.T) {
 // program needs neither.
 func TestConnectorIsSaid(t *testing.T) {
 	dir := t.TempDir()
-	job := "name: jdbcjob\noperators:\n  - name: parse\n    kind: parse\nconnector: jdbc\ndriver: org.postgresql.Driver\ndependencies:\n  - name: flink-connector-jdbc-core\n    kind: connector\n    version: 3.2.0-1.19\n    provides: jdbc\n  - name: postgresql\n    kind: driver\n    version: \"42.7.4\"\n    provides: org.postgresql.Driver\n"
+	job := "name: jdbcjob\noperators:\n  - name: parse\n    kind: parse\nconnector: jdbc\ndriver: org.postgresql.Driver\ndependencies:\n  - name: flink-connector-jdbc-core\n    kind: connector\n    version: 4.0.0-2.0\n    provides: jdbc\n  - name: postgresql\n    kind: driver\n    version: \"42.7.4\"\n    provides: org.postgresql.Driver\n"
 	if err := os.WriteFile(filepath.Join(dir, "j.yaml"), []byte(job), 0o644); err != nil {
 		t.Fatal(err)
 	}

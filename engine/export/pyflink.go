@@ -35,16 +35,20 @@ func FlinkConfig(p *Plan) [][2]string {
 	var kv [][2]string
 	set := func(k, v string) { kv = append(kv, [2]string{k, v}) }
 	r := p.Config.Restart
-	set("restart-strategy.type", r.Kind)
-	switch r.Kind {
-	case restart.FixedDelay:
+	if !p.RestartUnset {
+		set("restart-strategy.type", r.Kind)
+	}
+	switch {
+	case p.RestartUnset:
+		// Nothing set: Flink's default is the lab's.
+	case r.Kind == restart.FixedDelay:
 		set("restart-strategy.fixed-delay.attempts", strconv.Itoa(r.Attempts))
 		set("restart-strategy.fixed-delay.delay", flinkDuration(r.Delay))
-	case restart.FailureRate:
+	case r.Kind == restart.FailureRate:
 		set("restart-strategy.failure-rate.max-failures-per-interval", strconv.Itoa(r.Max))
 		set("restart-strategy.failure-rate.failure-rate-interval", flinkDuration(r.Interval))
 		set("restart-strategy.failure-rate.delay", flinkDuration(r.Delay))
-	case restart.Exponential:
+	case r.Kind == restart.Exponential:
 		set("restart-strategy.exponential-delay.initial-backoff", flinkDuration(r.Initial))
 		set("restart-strategy.exponential-delay.max-backoff", flinkDuration(r.MaxBackoff))
 		set("restart-strategy.exponential-delay.backoff-multiplier", strconv.FormatFloat(r.Multiplier, 'g', -1, 64))
@@ -111,7 +115,7 @@ func settingLines(p *Plan) []string {
 	lines := []string{
 		fmt.Sprintf("semantics %s (in effect: %s), ha %s", c.Semantics, p.Semantics, p.HA),
 		fmt.Sprintf("mode %s, sink %s", c.Mode, c.Sink),
-		fmt.Sprintf("restart %s", restartText(c.Restart)),
+		restartLine(p),
 		fmt.Sprintf("checkpoint.interval %d records, deployment %s, jobmanager.ha %s", c.CheckpointInterval, c.Deployment, c.JobManagerHA),
 		fmt.Sprintf("source.rate %d/s, source.trigger %s, source.watermark %s", s.Rate, s.Trigger, watermarkText(s.Watermark)),
 	}
@@ -122,6 +126,15 @@ func settingLines(p *Plan) []string {
 		lines = append(lines, "operator "+operatorText(o))
 	}
 	return lines
+}
+
+// restartLine is the header's restart strategy: the one set, or the
+// default both the lab and Flink take when none is.
+func restartLine(p *Plan) string {
+	if p.RestartUnset {
+		return "restart not set: the default, " + restartText(p.Config.Restart)
+	}
+	return "restart " + restartText(p.Config.Restart)
 }
 
 func restartText(r restart.Strategy) string {

@@ -180,11 +180,30 @@ func TestJobManagerHighAvailability(t *testing.T) {
 	}
 }
 
-// Restart strategies default as Flink 1.19 and later (FLINK-33736).
+// With nothing configured the restart strategy is Flink 2.3's: none with
+// checkpointing off (gap recovery), exponential-delay with its defaults
+// (FLINK-33736) with checkpointing on; a set strategy is kept either way.
 func TestRestartDefaultsInTheReport(t *testing.T) {
-	rep := runIn(t, t.TempDir(), "job clicks\nrun 10\n", lab.Options{})
-	if rep.Config.Restart != "exponential-delay initial=1s max=1m0s multiplier=1.5 reset=1h0m0s jitter=0.1" {
-		t.Fatalf("config.restart = %q", rep.Config.Restart)
+	const exp = "exponential-delay initial=1s max=1m0s multiplier=1.5 reset=1h0m0s jitter=0.1"
+	for script, want := range map[string]string{
+		"job clicks\nrun 10\n":                                               "none",
+		"job clicks\nset semantics exactly-once\nrun 10\n":                   exp,
+		"job clicks\nset semantics at-least-once\nrun 10\n":                  exp,
+		"job clicks\nset restart fixed-delay\nrun 10\n":                      "fixed-delay attempts=1 delay=1s",
+		"job clicks\nset semantics exactly-once\nset restart none\nrun 10\n": "none",
+	} {
+		if rep := runIn(t, t.TempDir(), script, lab.Options{}); rep.Config.Restart != want {
+			t.Errorf("%q: config.restart = %q, want %q", script, rep.Config.Restart, want)
+		}
+	}
+}
+
+// Checkpointing off and nothing configured: the first failure fails the
+// job, in Flink 2.3's words.
+func TestNoCheckpointsNoRestart(t *testing.T) {
+	rep := runIn(t, t.TempDir(), "job clicks\nrun 500\nkill count[1]\nrun 500\n", lab.Options{})
+	if rep.Job.State != "failed" || rep.Recovery.Restarts != 0 || !strings.Contains(rep.Job.Error, "recovery is suppressed by NoRestartBackoffTimeStrategy") {
+		t.Fatalf("state %s, restarts %d, error %q", rep.Job.State, rep.Recovery.Restarts, rep.Job.Error)
 	}
 }
 

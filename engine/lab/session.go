@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -29,6 +30,10 @@ type Session struct {
 	rt           *engine.Runtime
 	expectations []report.Expectation
 	admitted     int64 // records the session's runs have admitted
+	// sets are the set lines applied so far, in order: a later job line
+	// applies them again to its job, so that no setting made before it is
+	// lost (the source's and the windows' live in the job).
+	sets []script.Command
 }
 
 // NewSession starts a lab on the default job with the default settings.
@@ -91,7 +96,7 @@ func (s *Session) Exec(ctx context.Context, c script.Command) error {
 			return rep.WriteText(s.opts.Log)
 		}
 		return nil
-	case script.VerbKill, script.VerbRestart:
+	case script.VerbKill, script.VerbFail, script.VerbRestart:
 		return s.failure(c)
 	case script.VerbPause, script.VerbResume:
 		return s.errAt(c.Line, c.Col, "%s only makes sense in the terminal lab, where time runs by itself; a script advances time with run", c.Verb)
@@ -114,8 +119,7 @@ func (s *Session) job(c script.Command) error {
 	}
 	arg := c.Args[0]
 	if spec, ok := jobspec.Builtin(arg.Text); ok {
-		s.spec = spec
-		return s.checkMode(c.Line, c.Col)
+		return s.useJob(c, spec)
 	}
 	if !strings.HasSuffix(arg.Text, ".yaml") && !strings.HasSuffix(arg.Text, ".yml") && !strings.ContainsRune(arg.Text, '/') {
 		return s.errAt(arg.Line, arg.Col, "unknown job %q; expected a built-in job (%s) or a path to a .yaml job file", arg.Text, strings.Join(jobspec.Names(), ", "))
@@ -131,8 +135,34 @@ func (s *Session) job(c script.Command) error {
 		}
 		return s.errAt(arg.Line, arg.Col, "job file: %v", err)
 	}
+	return s.useJob(c, spec)
+}
+
+// useJob makes spec the session's job, with every setting made before the
+// job line applied to it again in order: `set source.rate 10` then `job
+// clicks` runs clicks at rate 10. A setting the new job cannot take (a
+// window size for a job without windows) is an error at the job line that
+// names the setting's line.
+func (s *Session) useJob(c script.Command, spec jobspec.Spec) error {
+	prev := s.spec
 	s.spec = spec
-	return s.checkMode(c.Line, c.Col)
+	for _, set := range s.sets {
+		key, val := set.Args[0], set.Args[1]
+		i := slices.IndexFunc(settings, func(st Setting) bool { return st.Key == key.Text })
+		err := settings[i].apply(s, set, val)
+		if err == nil {
+			err = s.spec.Validate()
+		}
+		if err != nil {
+			s.spec = prev
+			return s.errAt(c.Line, c.Col, "job %s cannot keep the setting of line %d (set %s %s): %v; put the job line first, before the settings", c.Args[0].Text, set.Line, key.Text, val.Text, err)
+		}
+	}
+	if err := s.checkMode(c.Line, c.Col); err != nil {
+		s.spec = prev
+		return err
+	}
+	return nil
 }
 
 // checkMode applies Spark's output-mode rules as soon as both the job and
@@ -311,7 +341,7 @@ func intArg(a script.Arg, lo, hi int64) (int64, bool) {
 	return n, err == nil && n >= lo && n <= hi
 }
 
-// failure carries out kill and restart.
+// failure carries out kill, fail and restart.
 func (s *Session) failure(c script.Command) error {
 	rt, err := s.runtime()
 	if err != nil {
@@ -320,6 +350,10 @@ func (s *Session) failure(c script.Command) error {
 	switch {
 	case c.Verb == script.VerbRestart:
 		err = rt.Restart(c.Node)
+	case c.Verb == script.VerbFail && c.HasAt:
+		err = rt.FailAt(c.Node, c.At)
+	case c.Verb == script.VerbFail:
+		err = rt.Fail(c.Node)
 	case c.AtCommit:
 		err = rt.KillAtCommit(c.Node)
 	case c.HasAt:

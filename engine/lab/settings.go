@@ -64,7 +64,7 @@ var settings = []Setting{
 	{Key: "ha", Values: "none | upstream-backup | passive-standby | active-standby", Doc: "the mechanism (default: the semantics' own)", apply: func(s *Session, c script.Command, v script.Arg) error {
 		return oneOf(&s.cfg.HA, v.Text, "ha", engine.HANone, engine.HAUpstreamBackup, engine.HAPassiveStandby, engine.HAActiveStandby)
 	}},
-	{Key: "restart", Values: "none | fixed-delay | failure-rate | exponential-delay [name=value ...]", Doc: "the restart strategy, with Flink's parameters", apply: func(s *Session, c script.Command, v script.Arg) error {
+	{Key: "restart", Values: "none | fixed-delay | failure-rate | exponential-delay [name=value ...]", Doc: "the restart strategy, with Flink's parameters (unset: none without checkpoints, exponential-delay with them, as Flink 2.3)", apply: func(s *Session, c script.Command, v script.Arg) error {
 		params := map[string]string{}
 		for _, p := range c.Params {
 			params[p.Name] = p.Value
@@ -92,7 +92,7 @@ var settings = []Setting{
 		s.cfg.Filter = spec
 		return nil
 	}},
-	{Key: "deployment", Values: "standalone | managed [provision=DURATION]", Doc: "who replaces a failed task manager", apply: func(s *Session, c script.Command, v script.Arg) error {
+	{Key: "deployment", Values: "standalone | managed [provision=DURATION]", Doc: "who replaces a lost task manager (kill): nobody on a standalone cluster (restart NODE starts one), a resource manager after provision (5s) when managed", apply: func(s *Session, c script.Command, v script.Arg) error {
 		if err := oneOf(&s.cfg.Deployment, v.Text, "deployment", engine.DeployStandalone, engine.DeployManaged); err != nil {
 			return err
 		}
@@ -106,6 +106,14 @@ var settings = []Setting{
 			}
 			s.cfg.Provision = d
 		}
+		return nil
+	}},
+	{Key: "slot.request.timeout", Values: "DURATION", Doc: "how long a restarted task waits for a slot before the request fails with NoResourceAvailableException, a failure the restart strategy counts (Flink's default: 5m)", apply: func(s *Session, c script.Command, v script.Arg) error {
+		d, err := time.ParseDuration(v.Text)
+		if err != nil || d < time.Millisecond {
+			return fmt.Errorf("slot.request.timeout must be a duration of at least 1ms such as 5m, got %q", v.Text)
+		}
+		s.cfg.SlotRequestTimeout = d
 		return nil
 	}},
 	{Key: "jobmanager.ha", Values: "none | standby [lease=DURATION]", Doc: "the job manager's high availability: none (Flink's default: the job fails with its job manager) or standby (a new leader restarts the job after the lease, 15s by default)", apply: func(s *Session, c script.Command, v script.Arg) error {
@@ -277,6 +285,7 @@ func (s *Session) set(c script.Command) error {
 		s.spec, s.cfg = spec, cfg
 		return err
 	}
+	s.sets = append(s.sets, c)
 	return nil
 }
 

@@ -64,6 +64,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	rc := r.Recovery
 	line("recovery    %d failures, %d restarts, %d ms (%d down); %d replayed, %d lost in flight; overhead %d bytes shipped, %d held",
 		rc.Failures, rc.Restarts, rc.TimeMS, rc.DowntimeMS, rc.Replayed, rc.LostInFlight, rc.OverheadBytes, rc.BackupBytes)
+	if kinds := failureKinds(rc); kinds != "" {
+		line("failures    %s", kinds)
+	}
 	if rc.JobManagerFailovers > 0 {
 		line("jobmanager  %d failovers, %d ms without a leader (%s)", rc.JobManagerFailovers, rc.LeaderElectionMS, c.JobManagerHA)
 	}
@@ -87,4 +90,19 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// failureKinds names the kinds of the run's task failures, those there
+// were: a task that threw keeps its task manager, a lost one takes it away.
+func failureKinds(rc RecoveryReport) string {
+	var parts []string
+	for _, k := range []struct {
+		n    int64
+		what string
+	}{{rc.TaskFailures, "task failed (its task manager stayed)"}, {rc.TaskManagersLost, "task manager lost"}, {rc.SlotTimeouts, "slot request timed out (NoResourceAvailableException)"}} {
+		if k.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", k.n, k.what))
+		}
+	}
+	return strings.Join(parts, ", ")
 }

@@ -104,10 +104,17 @@ type SinkReport struct {
 // nodes were down plus the time to replay what recovery re-sent at the
 // source's rate. The rest is the runtime overhead of the scheme.
 type RecoveryReport struct {
-	Failures   int64 `json:"failures"`
-	Restarts   int64 `json:"restarts"`
-	TimeMS     int64 `json:"time_ms"`
-	DowntimeMS int64 `json:"downtime_ms"`
+	Failures int64 `json:"failures"`
+	// TaskFailures, TaskManagersLost and SlotTimeouts are failures by
+	// kind: a task that threw (fail, a missing driver), a task manager
+	// lost (kill), a slot request that timed out waiting for a task
+	// manager. The job manager's are JobManagerFailovers.
+	TaskFailures     int64 `json:"task_failures"`
+	TaskManagersLost int64 `json:"taskmanagers_lost"`
+	SlotTimeouts     int64 `json:"slot_timeouts"`
+	Restarts         int64 `json:"restarts"`
+	TimeMS           int64 `json:"time_ms"`
+	DowntimeMS       int64 `json:"downtime_ms"`
 	// Replayed counts records sent again: from output queues (upstream
 	// backup) or from the log after a rewind (checkpoints).
 	Replayed int64 `json:"replayed"`

@@ -31,7 +31,7 @@ const (
 //     are used up;
 //   - failure-rate: max 1 failure per interval of 1 min, delay 1 s; the job
 //     fails when more than max failures fall within an interval;
-//   - exponential-delay, as Flink 1.19 and later define it (FLINK-33736
+//   - exponential-delay, as Flink 2.3 defines it (Flink 1.19 set it: FLINK-33736
 //     changed the defaults, FLINK-32895 added the attempts): initial backoff
 //     1 s, max backoff 1 min, multiplier 1.5, reset threshold 1 h, jitter
 //     0.1, attempts before the backoff resets unlimited (Attempts 0).
@@ -241,7 +241,7 @@ func (b *Backoff) OnFailure(now int64) (int64, error) {
 }
 
 // exponential follows Flink's ExponentialDelayRestartBackoffTimeStrategy
-// (1.19 and later): a failure before the scheduled restart is merged into
+// (Flink 2.3, as 1.19 set it): a failure before the scheduled restart is merged into
 // that attempt; a failure more than the reset threshold after it starts
 // over from the initial backoff; attempt a waits initial·multiplier^a,
 // plus a jitter of up to ±jitter of that, within [initial, max]; once the

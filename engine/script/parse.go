@@ -62,6 +62,8 @@ func parseLine(line int, s string) (Command, *poserr.Error) {
 		err = parseRun(&c, toks, missing)
 	case VerbKill:
 		err = parseKill(&c, toks, missing)
+	case VerbFail:
+		err = parseFail(&c, toks, missing)
 	case VerbRestart:
 		err = parseRestart(&c, toks, missing)
 	case VerbStep:
@@ -195,6 +197,36 @@ func parseKill(c *Command, toks []token, missing int) *poserr.Error {
 		n, err := parseCount(toks[2].text)
 		if err != nil {
 			return errAt(toks[2].col, `"at" needs a non-negative record count or "commit", got %q; %s`, toks[2].text, example)
+		}
+		c.At, c.HasAt = n, true
+	}
+	c.addArgs(toks)
+	return nil
+}
+
+// parseFail reads `fail NODE [at N]`: a task that throws has no moment
+// like a commit to wait for, only a record count.
+func parseFail(c *Command, toks []token, missing int) *poserr.Error {
+	const example = `e.g. "fail count[1]" or "fail count[1] at 1200"`
+	if len(toks) == 0 {
+		return errAt(missing, "fail needs a node name, %s", example)
+	}
+	if err := checkNode(toks[0]); err != nil {
+		return err
+	}
+	c.Node = toks[0].text
+	switch {
+	case len(toks) == 1:
+	case toks[1].text != "at":
+		return errAt(toks[1].col, `expected "at N" after the node, got %q; %s`, toks[1].text, example)
+	case len(toks) == 2:
+		return errAt(missing, `"at" needs a record count, %s`, example)
+	case len(toks) > 3:
+		return errAt(toks[3].col, `fail takes NODE [at N], got extra %q`, toks[3].text)
+	default:
+		n, err := parseCount(toks[2].text)
+		if err != nil {
+			return errAt(toks[2].col, `"at" needs a non-negative record count, got %q; %s`, toks[2].text, example)
 		}
 		c.At, c.HasAt = n, true
 	}

@@ -43,7 +43,8 @@ const (
 	VerbJob     = "job"     // job NAME_OR_PATH
 	VerbSet     = "set"     // set KEY VALUE [WORD | name=value ...]
 	VerbRun     = "run"     // run N | run DURATION
-	VerbKill    = "kill"    // kill NODE [at N]
+	VerbKill    = "kill"    // kill NODE [at N]: its task manager is lost
+	VerbFail    = "fail"    // fail NODE [at N]: its task throws, its task manager stays
 	VerbRestart = "restart" // restart NODE
 	VerbExpect  = "expect"  // expect FIELD OP VALUE
 	VerbReport  = "report"  // report
@@ -52,7 +53,7 @@ const (
 	VerbResume  = "resume"  // resume
 )
 
-var verbs = []string{VerbJob, VerbSet, VerbRun, VerbKill, VerbRestart,
+var verbs = []string{VerbJob, VerbSet, VerbRun, VerbKill, VerbFail, VerbRestart,
 	VerbExpect, VerbReport, VerbStep, VerbPause, VerbResume}
 
 // Script is a parsed lab script.
@@ -84,9 +85,9 @@ type Command struct {
 
 	Count    int64         // run N: records; step [N]: steps (1 when omitted)
 	Duration time.Duration // run DURATION: virtual time
-	Node     string        // kill, restart: the node name
-	At       int64         // kill NODE at N: records processed by the node
-	HasAt    bool          // kill has an `at` clause
+	Node     string        // kill, fail, restart: the node name
+	At       int64         // kill|fail NODE at N: records processed by the node
+	HasAt    bool          // kill or fail has an `at` clause
 	AtCommit bool          // kill NODE at commit: once a checkpoint completed, before the sink commits
 	Expr     Expr          // expect
 }

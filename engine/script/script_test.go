@@ -169,10 +169,10 @@ func TestErrors(t *testing.T) {
 		src  string
 		want string // the whole error; "..." stands for any text
 	}{
-		{"job clicks\nrun 10\n    kil count[1]", `lab.txt:3:5: unknown verb "kil"; expected one of job, set, run, kill, restart, expect, report, step, pause, resume (did you mean kill?)`},
-		{"Report", `lab.txt:1:1: unknown verb "Report"; expected one of job, set, run, kill, restart, expect, report, step, pause, resume (did you mean report?)`},
+		{"job clicks\nrun 10\n    kil count[1]", `lab.txt:3:5: unknown verb "kil"; expected one of job, set, run, kill, fail, restart, expect, report, step, pause, resume (did you mean kill?)`},
+		{"Report", `lab.txt:1:1: unknown verb "Report"; expected one of job, set, run, kill, fail, restart, expect, report, step, pause, resume (did you mean report?)`},
 		{`kil "count[1]`, `lab.txt:1:1: unknown verb "kil"; expected one of ... (did you mean kill?)`},
-		{"frobnicate", `lab.txt:1:1: unknown verb "frobnicate"; expected one of job, set, run, kill, restart, expect, report, step, pause, resume`},
+		{"frobnicate", `lab.txt:1:1: unknown verb "frobnicate"; expected one of job, set, run, kill, fail, restart, expect, report, step, pause, resume`},
 		{"job", `lab.txt:1:4: job needs a job name or a path to a job file, e.g. "job clicks"`},
 		{"job my job.yaml", `lab.txt:1:8: job takes one argument, got extra "job.yaml"; quote a path that has spaces`},
 		{`job "clicks`, `lab.txt:1:5: unterminated quoted string; add a closing "`},
@@ -199,6 +199,10 @@ func TestErrors(t *testing.T) {
 		{"run 25h", `lab.txt:1:5: run duration 25h is too long; at most 24h per run`},
 		{"run 1_000", `lab.txt:1:5: run needs a record count or a duration, got "1_000"; ...`},
 		{"kill", `lab.txt:1:5: kill needs a node name, e.g. "kill count[1]", "kill count[1] at 1200" or "kill sink at commit"`},
+		{"fail", `lab.txt:1:5: fail needs a node name, e.g. "fail count[1]" or "fail count[1] at 1200"`},
+		{"fail sink at commit", `lab.txt:1:14: "at" needs a non-negative record count, got "commit"; e.g. "fail count[1]" or "fail count[1] at 1200"`},
+		{"fail count[1] when 3", `lab.txt:1:15: expected "at N" after the node, got "when"; ...`},
+		{"fail count[1] at 3 4", `lab.txt:1:20: fail takes NODE [at N], got extra "4"`},
 		{"kill count[x]", `lab.txt:1:6: bad node name "count[x]"; expected a node like count[1], parse, sink or jobmanager`},
 		{"kill count[01]", `lab.txt:1:6: bad node name "count[01]"; ...`},
 		{"kill count[1] when 5", `lab.txt:1:15: expected "at N" after the node, got "when"; ...`},

@@ -49,6 +49,7 @@ seed: 3
 answer: answers.yaml
 scenario: |
   set semantics at-most-once
+  set restart exponential-delay
   kill map at 300
   run 1000
 checks:
@@ -356,7 +357,7 @@ func TestBrokenPack(t *testing.T) {
 	_, err := grade.Bytes(context.Background(), lookup(t, p, "pred"), "answers.yaml", []byte("mode: append\n"), grade.Options{})
 	var pe *grade.PackError
 	if !errors.Is(err, grade.ErrBrokenPack) || !errors.As(err, &pe) || pe.ID != "pred" ||
-		!strings.Contains(err.Error(), "pack/pred/exercise.yaml:9:8:") {
+		!strings.Contains(err.Error(), "pack/pred/exercise.yaml:10:8:") {
 		t.Errorf("broken scenario: %v", err)
 	}
 }

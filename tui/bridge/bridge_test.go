@@ -110,6 +110,8 @@ func TestTicksAdmitQuantaPacedOverWallTime(t *testing.T) {
 // learner did, the recorded script run headless gives the same report.
 func TestRecordingReplaysToTheSameReport(t *testing.T) {
 	b := newBridge(t, Options{Job: "clicks", Seed: 3, Speed: 2, Running: true})
+	// Without checkpoints the job restarts only with a strategy set.
+	b.Handle(Request{Kind: Line, Line: "set restart exponential-delay"})
 	at := t0
 	b.Tick(at)
 	ticks(b, &at, 40, 33*time.Millisecond)

@@ -100,13 +100,17 @@ func (b *Bridge) line(text string) {
 		return
 	}
 	wasInFlight := b.pace.busy
-	if wasInFlight && c.Verb == script.VerbKill && !c.HasAt && !c.AtCommit && c.Node != engine.JobManager {
+	if wasInFlight && (c.Verb == script.VerbKill || c.Verb == script.VerbFail) && !c.HasAt && !c.AtCommit && c.Node != engine.JobManager {
 		placed, err := b.killInPlay(c)
 		if err != nil {
 			b.fail(text, plain(err))
 			return
 		}
-		b.note(Result{Line: placed, Info: c.Node + " dies at the next record it processes"})
+		what := " dies at the next record it processes"
+		if c.Verb == script.VerbFail {
+			what = " throws at the next record it processes"
+		}
+		b.note(Result{Line: placed, Info: c.Node + what})
 		return
 	}
 	if wasInFlight && c.Verb == script.VerbReport {
@@ -122,7 +126,7 @@ func (b *Bridge) line(text string) {
 	}
 	if b.tracker != nil && b.rt == nil {
 		switch c.Verb {
-		case script.VerbRun, script.VerbStep, script.VerbKill, script.VerbRestart, script.VerbExpect, script.VerbReport:
+		case script.VerbRun, script.VerbStep, script.VerbKill, script.VerbFail, script.VerbRestart, script.VerbExpect, script.VerbReport:
 			// Start the job before the command, as the lessons' verifier
 			// does, so the step tracker sees every event it causes. A
 			// configuration the engine refuses is the command's to report.
@@ -141,7 +145,7 @@ func (b *Bridge) line(text string) {
 	}
 	b.syncClock()
 	res := Result{Line: c.String()}
-	if wasInFlight && (c.Verb == script.VerbKill || c.Verb == script.VerbRestart) {
+	if wasInFlight && (c.Verb == script.VerbKill || c.Verb == script.VerbFail || c.Verb == script.VerbRestart) {
 		res.Info = "applied once the records admitted so far were processed"
 	}
 	if c.Verb == script.VerbExpect {

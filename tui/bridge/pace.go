@@ -2,6 +2,7 @@ package bridge
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/streamlab/streamlab/engine/script"
@@ -94,6 +95,9 @@ func (b *Bridge) tick(now time.Time) {
 	}
 	frac := (p.clockMS - p.startMS) / p.lenMS
 	target := int64(frac * float64(p.estimate))
+	// A job down as a whole comes back when the clock gets to its
+	// restart, not as soon as the scheduler looks.
+	b.rt.PaceTo(int64(p.clockMS))
 	for budget := b.opts.StepBudget; p.steps < target && budget > 0; budget-- {
 		if !b.stepOnce() {
 			break
@@ -133,6 +137,11 @@ func (b *Bridge) admit(d time.Duration) bool {
 // notes when there is nothing left to do.
 func (b *Bridge) stepOnce() bool {
 	did, err := b.rt.Step()
+	if err == nil && !did && b.rt.Held() {
+		// Quiet only until the played clock reaches a restart the pace
+		// holds back: the run goes on next frame.
+		return false
+	}
 	if err != nil || !did { // the concurrent executor cannot step: run it whole
 		b.finishQuantum()
 		return false
@@ -149,6 +158,7 @@ func (b *Bridge) finishQuantum() {
 	if !p.busy {
 		return
 	}
+	b.rt.PaceTo(math.MaxInt64) // to quiet, as the recorded line runs
 	before := b.rt.Snapshot().Steps
 	err := b.rt.Run(b.runContext())
 	p.steps += b.rt.Snapshot().Steps - before
@@ -249,6 +259,12 @@ func (b *Bridge) play(dt time.Duration) {
 	p.clockMS = min(p.clockMS+float64(dt.Microseconds())/1000*b.speed, p.end())
 	target := int64(p.clockMS)
 	last := p.clockMS >= p.end()
+	// A job that is down as a whole comes back when the played clock
+	// reaches its restart, not as soon as the scheduler looks.
+	b.rt.PaceTo(target)
+	if last {
+		b.rt.PaceTo(math.MaxInt64)
+	}
 	for budget := b.opts.StepBudget; budget > 0; budget-- {
 		if !last && b.rt.NowMS() > target {
 			break
@@ -277,6 +293,7 @@ func (b *Bridge) endPlay() {
 	if !p.typed {
 		return
 	}
+	b.rt.PaceTo(math.MaxInt64)
 	b.finishQuantum()
 	p.typed, p.open = false, false
 	p.clockMS = max(p.clockMS, float64(b.rt.AdmittedUntilMS()))
@@ -306,7 +323,7 @@ func (b *Bridge) killInPlay(c script.Command) (string, error) {
 	if in < 0 {
 		return "", fmt.Errorf("no node %q in this job", c.Node)
 	}
-	line := fmt.Sprintf("kill %s at %d", c.Node, in+1)
+	line := fmt.Sprintf("%s %s at %d", c.Verb, c.Node, in+1)
 	kc, err := script.ParseLine(b.file(), b.lineNo+1, line)
 	if err != nil {
 		return "", err

@@ -53,8 +53,10 @@ func TestTypedRunPlaysInVirtualTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := newBridge(t, Options{Seed: 1})
-	b.Handle(Request{Kind: OpenSession, Lesson: l, Seed: 7, Workspace: t.TempDir()})
-	for _, line := range []string{"job clicks", "set semantics at-most-once", "kill count[1] at 1200", "run 3000"} {
+	// Lesson 3's first step fails the job without a restart strategy; the
+	// session starts at its second, with one.
+	b.Handle(Request{Kind: OpenSession, Lesson: l, Done: 1, Seed: 7, Workspace: t.TempDir()})
+	for _, line := range []string{"job clicks", "set semantics at-most-once", "set restart exponential-delay", "kill count[1] at 1200", "run 3000"} {
 		b.Handle(Request{Kind: Line, Line: line})
 	}
 	if !b.Playing() {
@@ -97,8 +99,8 @@ func TestTypedRunPlaysInVirtualTime(t *testing.T) {
 			t.Fatal("the run did not end")
 		}
 	}
-	if doneWhileDown != 1 {
-		t.Errorf("while count[1] was down the lesson had at most %d steps done, want step 1 done and step 2 (the replacement) current", doneWhileDown)
+	if doneWhileDown != 2 {
+		t.Errorf("while count[1] was down the lesson had at most %d steps done, want step 2 done and step 3 (the restart) current", doneWhileDown)
 	}
 	if !sawDown || !sawBack {
 		t.Errorf("saw count[1] down %v, back %v", sawDown, sawBack)
@@ -212,8 +214,8 @@ func TestNextStepWaitsWhileAFastRunPlays(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := newBridge(t, Options{Seed: 1, Speed: 8})
-	b.Handle(Request{Kind: OpenSession, Lesson: l, Seed: 7, Workspace: t.TempDir()})
-	for _, line := range []string{"job clicks", "set semantics at-most-once", "kill count[1] at 1200", "run 6000"} {
+	b.Handle(Request{Kind: OpenSession, Lesson: l, Done: 1, Seed: 7, Workspace: t.TempDir()})
+	for _, line := range []string{"job clicks", "set semantics at-most-once", "set restart exponential-delay", "kill count[1] at 1200", "run 6000"} {
 		b.Handle(Request{Kind: Line, Line: line})
 	}
 	at := t0
@@ -222,10 +224,10 @@ func TestNextStepWaitsWhileAFastRunPlays(t *testing.T) {
 	for i := 0; b.Playing() && i < 2000; i++ {
 		ticks(b, &at, 1, time.Second/30)
 		f := b.Frame()
-		if f.Lesson.Done >= 1 && firstOne.IsZero() {
+		if f.Lesson.Done >= 2 && firstOne.IsZero() {
 			firstOne = at
 		}
-		if f.Lesson.Done >= 2 && firstTwo.IsZero() {
+		if f.Lesson.Done >= 3 && firstTwo.IsZero() {
 			firstTwo = at
 		}
 		if !firstOne.IsZero() && backAt.IsZero() && nodeState(f, "count[1]").State == engine.NodeRunning {

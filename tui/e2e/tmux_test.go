@@ -81,6 +81,12 @@ func TestBinaryInTmux(t *testing.T) {
 	x.must("new-session", "-d", "-s", "lab", "-x", "120", "-y", "40", "sh", "-c", shell)
 
 	x.waitScreen("the sandbox", regexp.MustCompile(`Pipeline · clicks`))
+	// Without checkpoints the job restarts only with a strategy set.
+	x.must("send-keys", "-t", "lab", ":")
+	x.waitScreen("the palette", regexp.MustCompile(`(?m)^:`))
+	x.must("send-keys", "-t", "lab", "-l", "set restart exponential-delay")
+	x.must("send-keys", "-t", "lab", "Enter")
+	x.waitScreen("the engine's answer", regexp.MustCompile(`> set restart exponential-delay`))
 	x.must("send-keys", "-t", "lab", "Space")
 	x.waitScreen("delivered records", regexp.MustCompile(`delivered\s+[1-9]`))
 

@@ -34,7 +34,7 @@ func plainPane(t *testing.T, id string, w, h int) Model {
 func TestLessonTextKeepsEmphasisAndHints(t *testing.T) {
 	m := plainPane(t, "restarts", 40, 20)
 	text := m.Text()
-	for _, want := range []string{"Step 1 of 4 · No restarts", "*deployment*", "• `none`", "  • gives up:", "stuck? h shows a hint (2 left)"} {
+	for _, want := range []string{"Step 1 of 6 · No restarts", "*deployment*", "• `none`", "  • gives up:", "stuck? h shows a hint (2 left)"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("%q is not in the pane:\n%s", want, text)
 		}

@@ -10,7 +10,7 @@ import (
 )
 
 // Verbs are the lab-script verbs, in the order the help lists them.
-var Verbs = []string{script.VerbRun, script.VerbStep, script.VerbKill, script.VerbRestart,
+var Verbs = []string{script.VerbRun, script.VerbStep, script.VerbKill, script.VerbFail, script.VerbRestart,
 	script.VerbSet, script.VerbJob, script.VerbExpect, script.VerbReport, script.VerbPause, script.VerbResume}
 
 // Values are the choices of the settings that have a fixed set (for
@@ -49,7 +49,7 @@ func candidates(words []string, i int, nodes []string) []string {
 		if i == 2 {
 			return Values[words[1]]
 		}
-	case script.VerbKill, script.VerbRestart:
+	case script.VerbKill, script.VerbFail, script.VerbRestart:
 		if i == 1 {
 			return nodes
 		}

@@ -51,7 +51,7 @@ func TestPredictObserveExplain(t *testing.T) {
 		t.Fatal("the form does not open on the predictions")
 	}
 	v := view(m)
-	if !strings.Contains(v, "has not run yet") || !strings.Contains(v, "kill count[1] at 1200") || strings.Contains(v, "observed") {
+	if !strings.Contains(v, "has not run yet") || !strings.Contains(v, "fail count[1] at 1200") || strings.Contains(v, "observed") {
 		t.Errorf("the form before the run:\n%s", v)
 	}
 	// Submitting with an empty prediction is refused.

@@ -12,7 +12,7 @@
 -- The lab's settings:
 --   semantics at-least-once (in effect: at-least-once), ha active-standby
 --   mode append, sink log
---   restart exponential-delay initial=1s max=1m0s multiplier=1.5 reset=1h0m0s jitter=0.1
+--   restart not set: the default, exponential-delay initial=1s max=1m0s multiplier=1.5 reset=1h0m0s jitter=0.1
 --   checkpoint.interval 1000 records, deployment managed, jobmanager.ha none
 --   source.rate 100/s, source.trigger 1s, source.watermark 5s
 --   operator parse: parse, parallelism 1
@@ -41,12 +41,6 @@ SET 'execution.runtime-mode' = 'streaming';
 -- Window bounds are written as Unix milliseconds of UTC.
 SET 'table.local-time-zone' = 'UTC';
 SET 'parallelism.default' = '2';
-SET 'restart-strategy.type' = 'exponential-delay';
-SET 'restart-strategy.exponential-delay.initial-backoff' = '1000 ms';
-SET 'restart-strategy.exponential-delay.max-backoff' = '60000 ms';
-SET 'restart-strategy.exponential-delay.backoff-multiplier' = '1.5';
-SET 'restart-strategy.exponential-delay.reset-backoff-threshold' = '3600000 ms';
-SET 'restart-strategy.exponential-delay.jitter-factor' = '0.1';
 SET 'execution.checkpointing.interval' = '10000 ms';
 SET 'execution.checkpointing.mode' = 'AT_LEAST_ONCE';
 SET 'pipeline.auto-watermark-interval' = '1000 ms';

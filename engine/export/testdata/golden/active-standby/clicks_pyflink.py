@@ -19,7 +19,7 @@
 # The lab's settings:
 #   semantics at-least-once (in effect: at-least-once), ha active-standby
 #   mode append, sink log
-#   restart exponential-delay initial=1s max=1m0s multiplier=1.5 reset=1h0m0s jitter=0.1
+#   restart not set: the default, exponential-delay initial=1s max=1m0s multiplier=1.5 reset=1h0m0s jitter=0.1
 #   checkpoint.interval 1000 records, deployment managed, jobmanager.ha none
 #   source.rate 100/s, source.trigger 1s, source.watermark 5s
 #   operator parse: parse, parallelism 1
@@ -133,12 +133,6 @@ def main():
     shutil.rmtree(MARKERS, ignore_errors=True)
     open(LOG, "w").close()
     config = Configuration()
-    config.set_string("restart-strategy.type", "exponential-delay")
-    config.set_string("restart-strategy.exponential-delay.initial-backoff", "1000 ms")
-    config.set_string("restart-strategy.exponential-delay.max-backoff", "60000 ms")
-    config.set_string("restart-strategy.exponential-delay.backoff-multiplier", "1.5")
-    config.set_string("restart-strategy.exponential-delay.reset-backoff-threshold", "3600000 ms")
-    config.set_string("restart-strategy.exponential-delay.jitter-factor", "0.1")
     config.set_string("execution.checkpointing.interval", "10000 ms")
     config.set_string("execution.checkpointing.mode", "AT_LEAST_ONCE")
     config.set_string("pipeline.auto-watermark-interval", "1000 ms")

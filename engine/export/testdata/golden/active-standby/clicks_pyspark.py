@@ -13,7 +13,7 @@
 # The lab's settings:
 #   semantics at-least-once (in effect: at-least-once), ha active-standby
 #   mode append, sink log
-#   restart exponential-delay initial=1s max=1m0s multiplier=1.5 reset=1h0m0s jitter=0.1
+#   restart not set: the default, exponential-delay initial=1s max=1m0s multiplier=1.5 reset=1h0m0s jitter=0.1
 #   checkpoint.interval 1000 records, deployment managed, jobmanager.ha none
 #   source.rate 100/s, source.trigger 1s, source.watermark 5s
 #   operator parse: parse, parallelism 1

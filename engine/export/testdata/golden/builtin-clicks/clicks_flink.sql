@@ -12,7 +12,7 @@
 -- The lab's settings:
 --   semantics at-most-once (in effect: at-most-once), ha none
 --   mode update, sink log
---   restart exponential-delay initial=1s max=1m0s multiplier=1.5 reset=1h0m0s jitter=0.1
+--   restart not set: the default, none
 --   checkpoint.interval 1000 records, deployment managed, jobmanager.ha none
 --   source.rate 100/s, source.trigger 1s, source.watermark 5s
 --   operator parse: parse, parallelism 1
@@ -22,8 +22,6 @@
 --   - at-most-once (gap recovery) has no Flink equivalent: without checkpoints a restarted Flink job
 --     reads its source from the start again, so records are repeated rather than lost.
 --     Checkpointing is off here, as in the lab.
---   - restart exponential-delay is set explicitly: with checkpointing off and nothing set, Flink
---     does not restart at all (NoRestartBackoffTimeStrategy).
 --   - deployment managed: a resource manager (Kubernetes, YARN) would replace a lost task manager
 --     after about 5s; the compose cluster is standalone, and here a kill is a task failure, so no
 --     task manager is lost.
@@ -42,12 +40,6 @@ SET 'execution.runtime-mode' = 'streaming';
 -- Window bounds are written as Unix milliseconds of UTC.
 SET 'table.local-time-zone' = 'UTC';
 SET 'parallelism.default' = '2';
-SET 'restart-strategy.type' = 'exponential-delay';
-SET 'restart-strategy.exponential-delay.initial-backoff' = '1000 ms';
-SET 'restart-strategy.exponential-delay.max-backoff' = '60000 ms';
-SET 'restart-strategy.exponential-delay.backoff-multiplier' = '1.5';
-SET 'restart-strategy.exponential-delay.reset-backoff-threshold' = '3600000 ms';
-SET 'restart-strategy.exponential-delay.jitter-factor' = '0.1';
 SET 'pipeline.auto-watermark-interval' = '1000 ms';
 
 -- The lab's source: the events file, event time from `time`.

@@ -19,7 +19,7 @@
 # The lab's settings:
 #   semantics at-most-once (in effect: at-most-once), ha none
 #   mode update, sink log
-#   restart exponential-delay initial=1s max=1m0s multiplier=1.5 reset=1h0m0s jitter=0.1
+#   restart not set: the default, none
 #   checkpoint.interval 1000 records, deployment managed, jobmanager.ha none
 #   source.rate 100/s, source.trigger 1s, source.watermark 5s
 #   operator check: breach-check, parallelism 1
@@ -28,8 +28,6 @@
 #   - at-most-once (gap recovery) has no Flink equivalent: without checkpoints a restarted Flink job
 #     reads its source from the start again, so records are repeated rather than lost.
 #     Checkpointing is off here, as in the lab.
-#   - restart exponential-delay is set explicitly: with checkpointing off and nothing set, Flink
-#     does not restart at all (NoRestartBackoffTimeStrategy).
 #   - deployment managed: a resource manager (Kubernetes, YARN) would replace a lost task manager
 #     after about 5s; the compose cluster is standalone, and here a kill is a task failure, so no
 #     task manager is lost.
@@ -97,12 +95,6 @@ def main():
     shutil.rmtree(MARKERS, ignore_errors=True)
     open(LOG, "w").close()
     config = Configuration()
-    config.set_string("restart-strategy.type", "exponential-delay")
-    config.set_string("restart-strategy.exponential-delay.initial-backoff", "1000 ms")
-    config.set_string("restart-strategy.exponential-delay.max-backoff", "60000 ms")
-    config.set_string("restart-strategy.exponential-delay.backoff-multiplier", "1.5")
-    config.set_string("restart-strategy.exponential-delay.reset-backoff-threshold", "3600000 ms")
-    config.set_string("restart-strategy.exponential-delay.jitter-factor", "0.1")
     config.set_string("pipeline.auto-watermark-interval", "1000 ms")
     # The Python workers run with this program's interpreter (the one PyFlink is installed in).
     config.set_string("python.executable", sys.executable)
