@@ -23,7 +23,7 @@ GOLDEN   ?= ./tui/...
 
 .DEFAULT_GOAL := help
 
-.PHONY: help build run test test-race bench lint fmt golden tidy-check fuzz cover clean soak release
+.PHONY: help build run test test-race bench lint fmt golden tidy-check fuzz cover clean soak release conformance
 
 help: ## List the targets
 	@echo "usage: make TARGET [VAR=value ...]"
@@ -39,6 +39,9 @@ run: ## Open the terminal lab (go run .); pass arguments with ARGS='...'
 test: ## Vet, then run every test with the race detector (what CI runs)
 	$(GO) vet $(PKGS)
 	$(GO) test -race -count=1 -timeout 25m $(PKGS)
+
+conformance: ## Run the lab's scenarios on real Flink 2.3.0 (and Spark) too; print the table, refresh conformance/TABLE.md and the README's copy (needs Java 17, Maven, Python 3.11; installs into .conformance/)
+	bash conformance/run
 
 test-race: ## Run the tests with the race detector at GOMAXPROCS=1 and 2
 	GOMAXPROCS=1 $(GO) test -race -count=1 $(PKGS)
