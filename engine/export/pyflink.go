@@ -229,7 +229,8 @@ func pyflink(p *Plan) string {
 	b.l(0, "")
 	b.l(0, "HERE = os.path.dirname(os.path.abspath(__file__))")
 	b.l(0, "EVENTS = os.path.join(HERE, %s)", pyString(EventsFile))
-	b.l(0, "# Kills that have fired: one empty file per node, so that each fails once across restarts.")
+	b.l(0, "# Kills that have fired: one empty file per kill line (node and count), so that each fails")
+	b.l(0, "# once across restarts, and a node failed by several lines fails once for each.")
 	b.l(0, "MARKERS = os.path.join(HERE, %s)", pyString(strings.TrimSuffix(name, ".py")+".fired"))
 	if p.Config.Sink == engine.SinkTable {
 		b.l(0, "DATABASE = os.path.join(HERE, %s)", pyString(strings.TrimSuffix(name, ".py")+".db"))
@@ -275,7 +276,7 @@ func pyflink(p *Plan) string {
 		b.l(2, "if self.index != self.subtask:")
 		b.l(3, "return value")
 		b.l(2, "self.seen += 1")
-		b.l(2, "marker = os.path.join(MARKERS, self.node)")
+		b.l(2, "marker = os.path.join(MARKERS, \"%%s@%%d\" %% (self.node, self.after))")
 		b.l(2, "if self.seen > self.after and not os.path.exists(marker):")
 		b.l(3, "os.makedirs(MARKERS, exist_ok=True)")
 		b.l(3, "open(marker, \"w\").close()")

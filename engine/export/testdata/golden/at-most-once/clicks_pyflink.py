@@ -63,7 +63,8 @@ from pyflink.datastream.window import SlidingEventTimeWindows, TumblingEventTime
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 EVENTS = os.path.join(HERE, "events.jsonl")
-# Kills that have fired: one empty file per node, so that each fails once across restarts.
+# Kills that have fired: one empty file per kill line (node and count), so that each fails
+# once across restarts, and a node failed by several lines fails once for each.
 MARKERS = os.path.join(HERE, "clicks_pyflink.fired")
 LOG = os.path.join(HERE, "clicks_pyflink.out.jsonl")
 RATE = 100  # source.rate: events per second
@@ -101,7 +102,7 @@ class FailOnce(MapFunction):
         if self.index != self.subtask:
             return value
         self.seen += 1
-        marker = os.path.join(MARKERS, self.node)
+        marker = os.path.join(MARKERS, "%s@%d" % (self.node, self.after))
         if self.seen > self.after and not os.path.exists(marker):
             os.makedirs(MARKERS, exist_ok=True)
             open(marker, "w").close()

@@ -58,7 +58,8 @@ from pyflink.datastream.window import SlidingEventTimeWindows, TumblingEventTime
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 EVENTS = os.path.join(HERE, "events.jsonl")
-# Kills that have fired: one empty file per node, so that each fails once across restarts.
+# Kills that have fired: one empty file per kill line (node and count), so that each fails
+# once across restarts, and a node failed by several lines fails once for each.
 MARKERS = os.path.join(HERE, "clicks_pyflink.fired")
 LOG = os.path.join(HERE, "clicks_pyflink.out.jsonl")
 RATE = 100  # source.rate: events per second
