@@ -144,15 +144,15 @@ func lessonFacts(t *testing.T) map[string][]fact {
 		},
 		"high-availability": {},
 		"restarts": {
+			{text: "0.1–0.2 s after the restart, with a timeout of 3 s or of\n  60 s alike", ref: "make conformance, row standalone-tm-missing: task manager lost, none started, resource manager past its start-up period; slot.request.timeout 3.0 s and 60.0 s: the restarted job failed at once with NoResourceAvailableException"},
 			{text: "These are the defaults of Flink 2.3 (Flink\n1.19 set them", check: func() bool {
 				return engine.DefaultRestart(engine.HAPassiveStandby) == restartDefaults(t, restart.Exponential)
 			}},
 			{text: "With no strategy configured, Flink 2.3 picks one by checkpointing", check: func() bool {
 				return engine.DefaultRestart(engine.HANone).Kind == restart.None && engine.DefaultRestart(engine.HAPassiveStandby).Kind == restart.Exponential
 			}},
-			{text: "(5 min by default;", check: func() bool { return engine.DefaultSlotRequestTimeout == 5*time.Minute }},
+			{text: "by default `slot.request.timeout`, 5 min)", check: func() bool { return engine.DefaultSlotRequestTimeout == 5*time.Minute }},
 			{text: "`slot.request.timeout`, 5 minutes", check: func() bool { return engine.DefaultSlotRequestTimeout == 5*time.Minute }},
-			{text: "(`slot.request.timeout`, 5 min)", check: func() bool { return engine.DefaultSlotRequestTimeout == 5*time.Minute }},
 			{text: "Flink 2.3, measured", ref: "Measured here on Flink 2.3.0: A task that throws (its task manager alive) restarts after the strategy's backoff only; … fixed-delay attempts=1 fails the job, exponential-delay cycles RESTARTING/RUNNING for ever. `slot.request.timeout` defaults to 5 min."},
 			{text: "within 12% of", check: func() bool {
 				s := restartDefaults(t, restart.Exponential)
