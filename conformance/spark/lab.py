@@ -36,9 +36,17 @@ class Lab:
         self.work = work
         self.log = log
         self.runs = 0
+        self.done = {}
 
     def run(self, name, script, files=None):
-        """Run SCRIPT (text) in a directory of its own, with FILES (name -> text) beside it."""
+        """Run SCRIPT (text) in a directory of its own, with FILES (name -> text) beside it. The
+        same script with the same files is run once (the lab is deterministic)."""
+        key = (script, tuple(sorted((files or {}).items())))
+        if key not in self.done:
+            self.done[key] = self._run(name, script, files)
+        return self.done[key]
+
+    def _run(self, name, script, files):
         self.runs += 1
         d = os.path.join(self.work, "lab", "%s-%d" % (name, self.runs))
         os.makedirs(d, exist_ok=True)
