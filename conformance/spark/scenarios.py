@@ -252,6 +252,14 @@ class Harness:
                  res["lab_cell"], res["spark_cell"], res["agree"])
             if mode == "update":
                 self.state_row("state after each trigger: clicks seed 7, update", res)
+        # The guide's watermark example slides its windows: 10 s windows every 5 s here.
+        slide = lambda df: sp.windowed_count(df, 10000, 5000, slide_ms=5000)
+        for mode in ("append", "update"):
+            res = self.per_trigger("clicks-sliding", head + "\nset window 10s\nset window.slide 5s", None, mode,
+                                   ["run 200\n" * k for k in range(1, n + 1)], "run 200\n" * n, slide,
+                                   count_late=False)
+            emit("rows per trigger: clicks seed 7, sliding windows 10 s every 5 s, %s" % mode,
+                 res["lab_cell"], res["spark_cell"], res["agree"])
 
     # ---------------------------------------------------------------- late data at the boundary
 

@@ -31,13 +31,17 @@ def spark_event(e):
     return {"id": str(e["id"]), "time": e["time"], "action": e["action"], "key": e.get("key") or e["action"]}
 
 
-def windowed_count(df, window_ms, watermark_ms):
-    """The lab's window-count: tumbling event-time windows per key, as (window_start, window_end,
-    key, value) in Unix ms."""
+def windowed_count(df, window_ms, watermark_ms, slide_ms=None):
+    """The lab's window-count: event-time windows per key (tumbling, or sliding by SLIDE_MS), as
+    (window_start, window_end, key, value) in Unix ms."""
     df = df.withColumn("ts", F.timestamp_millis("time"))
     if watermark_ms is not None:
         df = df.withWatermark("ts", "%d milliseconds" % watermark_ms)
-    return result_columns(df.groupBy(F.window("ts", "%d milliseconds" % window_ms), "key").count())
+    if slide_ms:
+        w = F.window("ts", "%d milliseconds" % window_ms, "%d milliseconds" % slide_ms)
+    else:
+        w = F.window("ts", "%d milliseconds" % window_ms)
+    return result_columns(df.groupBy(w, "key").count())
 
 
 def result_columns(df):
