@@ -67,6 +67,28 @@ def fmt_result(r):
     return "[%s,%s) %s=%s" % (fmt_ms(r[0]), fmt_ms(r[1]), r[2], r[3])
 
 
+def read_order(checkpoint):
+    """The input files of a file-source query, in the order its micro-batches read them (from the
+    source's log in the checkpoint): the number in each file's name, batch by batch."""
+    import re
+    d = os.path.join(checkpoint, "sources", "0")
+    by_batch = {}
+    if not os.path.isdir(d):
+        return []
+    for name in os.listdir(d):
+        if name.startswith("."):
+            continue
+        with open(os.path.join(d, name)) as f:
+            for line in f:
+                line = line.strip()
+                if line.startswith("{"):
+                    e = json.loads(line)
+                    m = re.search(r"(\d+)\.json$", e.get("path", ""))
+                    if m:
+                        by_batch.setdefault(e["batchId"], set()).add(int(m.group(1)))
+    return [i for b in sorted(by_batch) for i in sorted(by_batch[b])]
+
+
 class Harness:
     def __init__(self, args):
         from lab import Lab
@@ -452,9 +474,106 @@ class Harness:
             spark_pair = (lost == 0, dup > 0)
             emit(what, lab_cell, spark_cell, crashed and lab_pair == spark_pair and r.get("recovery.failures") > 0)
 
+    # ---------------------------------------------------------------- exported programs
+
+    EXPORTS = (
+        ("export: lesson 2 late-open.yaml, update, table", ("02-output-modes", "late-open"),
+         "job late-open.yaml\nset mode update\nset sink table\nrun 6\nrun 5s\n"),
+        ("export: clicks seed 7, update, table", None,
+         "job clicks\nset seed 7\nset mode update\nset sink table\nrun 1000\n"),
+        ("export: clicks seed 7, append, table", None,
+         "job clicks\nset seed 7\nset mode append\nset sink table\nrun 1000\n"),
+        ("export: clicks seed 7, exactly-once table, count[1] killed at 300", None,
+         "job clicks\nset seed 7\nset semantics exactly-once\nset sink table\nkill count[1] at 300\nrun 1000\nrun 10s\n"),
+    )
+
+    def start_exports(self):
+        """Export each script with `streamlab export --to pyspark` and run the programs, one at a
+        time, in a thread beside the other scenarios: each program starts its own Spark, as a
+        learner would run it."""
+        import subprocess
+        import threading
+        probe = subprocess.run([self.lab.binary, "export", "--help"], capture_output=True, text=True)
+        if probe.returncode != 0:
+            log("streamlab has no export command: no export rows")
+            self.exports = None
+            return
+        self.exports = []
+
+        def work():
+            for scenario, lesson, script in self.EXPORTS:
+                t = time.time()
+                d = os.path.join(self.work, "export", "%d" % len(self.exports))
+                shutil.rmtree(d, ignore_errors=True)
+                src, out = os.path.join(d, "src"), os.path.join(d, "out")
+                os.makedirs(src)
+                files = self.lesson_files(*lesson) if lesson else {}
+                for name, text in files.items():
+                    with open(os.path.join(src, name), "w") as f:
+                        f.write(text)
+                with open(os.path.join(src, "script.lab"), "w") as f:
+                    f.write(script)
+                res = {"scenario": scenario, "script": script, "files": files, "error": None}
+                p = subprocess.run([self.lab.binary, "export", os.path.join(src, "script.lab"), "--to", "pyspark",
+                                    "--out", out], capture_output=True, text=True)
+                if p.returncode != 0:
+                    res["error"] = "export exit %d: %s" % (p.returncode, p.stderr.strip())
+                else:
+                    progs = [x for x in os.listdir(out) if x.endswith("_pyspark.py")]
+                    with open(os.path.join(d, "program.log"), "w") as logf:
+                        p = subprocess.run([sys.executable, os.path.join(out, progs[0])], cwd=out,
+                                           stdout=logf, stderr=subprocess.STDOUT, timeout=900)
+                    db = os.path.join(out, progs[0][:-3] + ".db")
+                    res["order"] = read_order(os.path.join(out, progs[0][:-3] + ".work", "checkpoint"))
+                    if p.returncode != 0 or not os.path.exists(db):
+                        res["error"] = "program exit %d (log %s)" % (p.returncode, os.path.join(d, "program.log"))
+                    else:
+                        import sqlite3
+                        con = sqlite3.connect(db)
+                        res["table"] = [tuple(r) for r in con.execute(
+                            "SELECT window_start, window_end, key, value FROM results ORDER BY window_start, key, value")]
+                        con.close()
+                log("export %s: %.1f s%s" % (scenario, time.time() - t, (" " + res["error"]) if res["error"] else ""))
+                self.exports.append(res)
+
+        self.export_thread = threading.Thread(target=work, daemon=True)
+        self.export_thread.start()
+
+    def export_rows(self):
+        if self.exports is None:
+            return
+        self.export_thread.join()
+        for res in self.exports:
+            r = self.lab.run("export", res["script"], res["files"])
+            if r.rc != 0:
+                raise RuntimeError("lab exit %d: %s" % (r.rc, r.err))
+            lab_cell = "table %d rows, sum %d; lost %d, duplicates %d" % (
+                len(r.results), sum(x[3] for x in r.results), r.get("sink.lost"), r.get("sink.duplicates"))
+            if res["error"]:
+                emit(res["scenario"], lab_cell, res["error"], False)
+                continue
+            t = res["table"]
+            agree = sorted(r.results) == sorted(t)
+            if not agree:
+                labset, sparkset = set(r.results), set(t)
+                log("DISAGREE %s: only in the lab %s; only in Spark %s" % (
+                    res["scenario"], [fmt_result(x) for x in sorted(labset - sparkset)],
+                    [fmt_result(x) for x in sorted(sparkset - labset)]))
+            spark_cell = "table %d rows, sum %d" % (len(t), sum(x[3] for x in t))
+            if not agree:
+                spark_cell += "; %d rows differ" % len(set(r.results) ^ set(t))
+            order = res.get("order") or []
+            if order != sorted(order):
+                spark_cell += "; input files read out of order (%s)" % " ".join(str(i) for i in order)
+                log("%s: Spark read the program's input files in the order %s (by modification time, "
+                    "in milliseconds: the program wrote them within the same ms)" % (res["scenario"], order))
+            emit(res["scenario"], lab_cell, spark_cell, agree)
+
     def all(self, only=None):
+        if not only or "export_rows" in only:
+            self.start_exports()
         for part in (self.acceptance, self.lesson_rows, self.clicks_rows, self.late_rows, self.dedup_rows,
-                     self.restart_rows):
+                     self.restart_rows, self.export_rows):
             if only and part.__name__ not in only:
                 continue
             t = time.time()
