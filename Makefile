@@ -58,8 +58,9 @@ lint: ## Vet, fail on unformatted files, and run staticcheck (pinned, fetched by
 fmt: ## Format every Go file in place
 	gofmt -w .
 
-golden: ## Rewrite the terminal lab's golden files and the README's generated sections
+golden: ## Rewrite the terminal lab's golden files, the exported programs' and the README's generated sections
 	$(GO) test $(GOLDEN) -update
+	$(GO) test ./engine/export -run Golden -update
 	UPDATE_README=1 $(GO) test ./engine/lab -run README
 	$(GO) test ./tui/ -run README -update
 

@@ -28,6 +28,7 @@ var allowedSkips = map[string]string{
 	"tui/e2e/lessons_tmux_test.go binary":                         "needs tmux (.ci/run installs it or fails), and builds the binary, which -short leaves out",
 	"tui/bridge/play_test.go TestNextStepWaitsWhileAFastRunPlays": "paced by the wall clock: on a loaded machine count[1] can come back after the reading time, and the claim cannot be observed in that run",
 	"tui/e2e/tmux_test.go TestBinaryInTmux":                       "needs tmux (.ci/run installs it or fails), and builds the binary, which -short leaves out",
+	"engine/export/syntax_test.go TestExportedPythonCompiles":     "needs python3 for its own parser; TestExportedProgramsAreWellFormed checks the same programs' structure everywhere",
 	"engine/filter/spec_test.go TestSpecStringRoundTrip":          "rapid's Skip: discards a drawn filter spec that Validate rejects, not a skipped test",
 }
 

@@ -85,11 +85,24 @@ type Server struct {
 	halt context.CancelFunc
 
 	mu     sync.Mutex
-	open   map[string]bool // student IDs with a lab open
+	open   map[string]*openLab // by student ID
 	labs   sync.WaitGroup
 	logMu  sync.Mutex
 	closed atomic.Bool
 }
+
+// openLab is a student's lab while it is open: takeOver closes it for a
+// newer connection of the same student, and done is closed once it has
+// saved and left.
+type openLab struct {
+	takeOver func()
+	done     chan struct{}
+}
+
+// takeOverWait bounds how long a new connection waits for the student's
+// previous lab to close; the previous lab's context is cancelled, so it
+// stops within a scheduler slice.
+const takeOverWait = 10 * time.Second
 
 // ErrClosed is what Serve returns once the server is shut down.
 var ErrClosed = errors.New("classroom server closed")
@@ -113,7 +126,7 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, open: map[string]bool{}}
+	s := &Server{cfg: cfg, open: map[string]*openLab{}}
 	s.stop, s.halt = context.WithCancel(context.Background())
 	srv, err := wish.NewServer(
 		wish.WithHostKeyPEM(hostKey),
@@ -260,14 +273,21 @@ func (s *Server) serveLab(sess ssh.Session) {
 		name = n
 	}
 	id := StudentID(key)
-	if msg := s.enter(id); msg != "" {
+	ctx, cancel := context.WithCancel(sess.Context())
+	defer cancel()
+	var why atomic.Value // string: why the lab closed
+	lab := &openLab{done: make(chan struct{}), takeOver: func() {
+		why.Store("the lab was opened from another connection, which has it now")
+		cancel()
+	}}
+	if msg := s.enter(id, lab); msg != "" {
 		s.logf("refused %s (%s): %s", name, fingerprint(key), msg)
 		refuse(sess, msg)
 		return
 	}
 	// The lab is left before the session ends, so that a student who
 	// quits can come straight back.
-	leave := sync.OnceFunc(func() { s.leave(id) })
+	leave := sync.OnceFunc(func() { s.leave(id, lab) })
 	defer leave()
 	student, err := s.cfg.State.Login(key, name, s.cfg.Now())
 	if err != nil {
@@ -277,9 +297,6 @@ func (s *Server) serveLab(sess ssh.Session) {
 	}
 	s.logf("login %s (%s)", name, student.Fingerprint)
 
-	ctx, cancel := context.WithCancel(sess.Context())
-	defer cancel()
-	var why atomic.Value // string: why the lab closed
 	stopped := context.AfterFunc(s.stop, func() {
 		why.Store("the lab is closing: the server is stopping")
 		cancel()
@@ -319,7 +336,7 @@ func (s *Server) serveLab(sess ssh.Session) {
 			forwardSizes(ctx, winCh, p)
 		}()
 	}
-	err = tui.Run(ctx, opts, keyReader{sess, &lastKey}, sess)
+	err = tui.Run(ctx, opts, keyReader{ctx, sess, &lastKey, newPacer(keyRate, keyBurst)}, sess)
 	cancel()
 	forwarding.Wait()
 
@@ -338,27 +355,46 @@ func (s *Server) serveLab(sess ssh.Session) {
 }
 
 // enter registers student id's lab; it returns why not when the class is
-// full, the student has a lab open already, or the server is stopping.
-func (s *Server) enter(id string) string {
+// full or the server is stopping. A lab the student still has open — a
+// connection that dropped without the server noticing, or another
+// terminal — is closed first, its progress saved, and this connection
+// takes over: a student who reconnects is never locked out by their own
+// dead connection.
+func (s *Server) enter(id string, lab *openLab) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	for old := s.open[id]; old != nil; old = s.open[id] {
+		old.takeOver()
+		s.mu.Unlock()
+		closed := false
+		select {
+		case <-old.done:
+			closed = true
+		case <-time.After(takeOverWait):
+		}
+		s.mu.Lock()
+		if !closed {
+			return "your lab in another connection did not close in time; try again in a moment"
+		}
+	}
 	switch {
 	case s.stop.Err() != nil:
 		return "the lab is closing; try again later"
-	case s.open[id]:
-		return "you have the lab open in another connection already; close it first"
 	case len(s.open) >= s.cfg.MaxSessions:
 		return fmt.Sprintf("the lab is full (%d students); try again in a while", s.cfg.MaxSessions)
 	}
-	s.open[id] = true
+	s.open[id] = lab
 	s.labs.Add(1)
 	return ""
 }
 
-func (s *Server) leave(id string) {
+func (s *Server) leave(id string, lab *openLab) {
 	s.mu.Lock()
-	delete(s.open, id)
+	if s.open[id] == lab {
+		delete(s.open, id)
+	}
 	s.mu.Unlock()
+	close(lab.done)
 	s.labs.Done()
 }
 
@@ -421,20 +457,6 @@ type countedConn struct {
 func (c *countedConn) Close() error {
 	c.once.Do(func() { c.n.Add(-1) })
 	return c.Conn.Close()
-}
-
-// keyReader reads the student's keys and notes when the last one came.
-type keyReader struct {
-	r    io.Reader
-	last *atomic.Int64
-}
-
-func (k keyReader) Read(p []byte) (int, error) {
-	n, err := k.r.Read(p)
-	if n > 0 {
-		k.last.Store(time.Now().UnixNano())
-	}
-	return n, err
 }
 
 // displayName makes an SSH user name fit to show: printable, at most 32

@@ -293,12 +293,21 @@ func TestClassroom(t *testing.T) {
 		t.Errorf("%d labs open, want 2", ts.Open())
 	}
 
-	// A second connection with the same key is refused while the first is open.
+	// A second connection with the same key takes the lab over: the first
+	// is told and closed, her progress kept, and the class still has two
+	// labs open, not three.
 	dup := connect(t, ts.addr, "alice", alice, 80, 24)
-	<-dup.closed
-	if !strings.Contains(dup.screen(0), "another connection") {
-		t.Errorf("a second lab for alice: %q", dup.screen(0))
+	<-a.closed
+	if !strings.Contains(a.screen(0), "opened from another connection") {
+		t.Errorf("alice's first connection was not told why it closed:\n%s", tail(a.screen(0)))
 	}
+	a.conn.Close()
+	a = dup
+	a.waitFor(0, `Lessons 0/\d+`)
+	if ts.Open() != 2 {
+		t.Errorf("%d labs open after alice reconnected, want 2", ts.Open())
+	}
+	a.openLesson4()
 
 	// Alice drops her connection while her lab plays: the lab goes, and
 	// what it held with it. (10 s of the 30 s that step 2 asks for, so

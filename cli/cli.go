@@ -201,6 +201,7 @@ configuration file and the built-in defaults, in that order of precedence.`,
 	root.AddCommand(
 		c.labCmd(),
 		c.runCmd(),
+		c.exportCmd(),   // export.go
 		c.lessonCmd(),   // lessons.go
 		c.lessonsCmd(),  // lessons.go
 		c.gradeCmd(),    // grade.go

@@ -100,7 +100,11 @@ Exit status: 0, or 2 for bad flags or configuration.`,
 			if err := tw.Flush(); err != nil {
 				return failed(err)
 			}
-			fmt.Fprintf(c.stdout, "\nOpen one with `streamlab lesson ID`; the next one is %d (%s).\n", progress.Next(ls).Number, progress.Next(ls).ID)
+			if next := progress.Next(ls); progress.Done(next) {
+				fmt.Fprintf(c.stdout, "\nAll %d lessons are done. Open one again with `streamlab lesson ID`, or try the exercises: `streamlab exercise list`.\n", len(ls))
+			} else {
+				fmt.Fprintf(c.stdout, "\nOpen one with `streamlab lesson ID`; the next one is %d (%s).\n", next.Number, next.ID)
+			}
 			return nil
 		},
 	}

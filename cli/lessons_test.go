@@ -44,6 +44,22 @@ func TestLessonsList(t *testing.T) {
 			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
 		}
 	}
+	// With every lesson done there is no next one to name.
+	ls, err := lessons.Catalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range ls {
+		p.StepsDone(l.ID, 99)
+		p.CheckPassed(l.ID)
+	}
+	if err := (lessons.Store{Dir: dir}).Save(p); err != nil {
+		t.Fatal(err)
+	}
+	r = streamlab(t, "", "lessons")
+	if strings.Contains(r.stdout, "the next one") || !strings.Contains(r.stdout, "All 10 lessons are done") {
+		t.Errorf("with every lesson done:\n%s", r.stdout)
+	}
 }
 
 func TestLessonsDamagedProgressIsAWarning(t *testing.T) {

@@ -141,7 +141,8 @@ func mix(x uint64) uint64 {
 // unit maps a hash to [0, 1).
 func unit(h uint64) float64 { return float64(h>>11) / (1 << 53) }
 
-// dumpedEvent is one line of a source dump (DESIGN §3.4).
+// dumpedEvent is one line of a source dump (--dump-source, whose format the
+// README gives).
 type dumpedEvent struct {
 	ID     uint64 `json:"id"`
 	Time   int64  `json:"time"`

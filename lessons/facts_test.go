@@ -88,7 +88,9 @@ func lessonFacts(t *testing.T) map[string][]fact {
 			{text: "5 s in `clicks`", check: func() bool { return src.Watermark == 5*time.Second }},
 			{text: "10-minute windows", ref: "Watermark example (10-minute windows sliding every 5, 10-minute threshold)"},
 		},
-		"output-modes": {},
+		"output-modes": {
+			{text: "measured on Spark 4.3", ref: "Spark 4.3.0 (local[1], file source with one file per micro-batch): Mode acceptance as the guide's tables: append refused for an aggregation without a watermark"},
+		},
 		"node-failure": {
 			{text: "after 5 s", check: func() bool { return cfg.Deployment == engine.DeployManaged && cfg.Provision == 5*time.Second }},
 			{text: "provision=5s", check: func() bool { return cfg.Provision == 5*time.Second }},
@@ -100,7 +102,11 @@ func lessonFacts(t *testing.T) map[string][]fact {
 			{text: "counts 1 000 clicks", ref: "6 pages × 1 000 clicks per 15-second window, so every count must be exactly 1 000"},
 		},
 		"membership": {
-			{text: "about 9.6 bits per element at\n1%", check: func() bool { return math.Abs(filter.BitsFor(1, 0.01)-9.585) < 0.01 }},
+			{text: "about 1.44·log₂(1/p)", check: func() bool {
+				// −ln p / (ln 2)² = log₂(1/p) / ln 2, and 1/ln 2 ≈ 1.4427.
+				return math.Abs(filter.BitsFor(1, 0.001)/math.Log2(1000)-1.44) < 0.005
+			}},
+			{text: "9.6 at 1%", check: func() bool { return math.Abs(filter.BitsFor(1, 0.01)-9.585) < 0.01 }},
 			{text: "(m/n)·ln 2", check: func() bool { return filter.OptimalK(100, 10) == 10*math.Ln2 }},
 			{text: "−n·ln p / (ln 2)²", check: func() bool { return filter.BitsFor(10, 0.5) == -10*math.Log(0.5)/(math.Ln2*math.Ln2) }},
 			{text: "95851 bits and 7 hash functions", check: func() bool {
@@ -123,6 +129,9 @@ func lessonFacts(t *testing.T) map[string][]fact {
 		},
 		"precise": {
 			{text: "(`1000` by default here)", check: func() bool { return cfg.CheckpointInterval == 1000 }},
+			{text: "in Flink 2.0;", ref: "`TwoPhaseCommitSinkFunction` and every `SinkFunction` API were removed in Flink 2.0; the current two-phase-commit API is Sink V2 with a `Committer` (`SupportsCommitter`)."},
+			{text: "in Flink 2.x a Sink V2", ref: "the current two-phase-commit API is Sink V2 with a `Committer` (`SupportsCommitter`). The behaviour is unchanged."},
+			{text: "Flink 2.0 release notes", ref: "`TwoPhaseCommitSinkFunction` and every `SinkFunction` API were removed in Flink 2.0"},
 			{text: "(Flink 1.11 and later)", ref: "Unaligned checkpoints (Flink 1.11+) let barriers overtake in-flight records, which are stored in the checkpoint, and stay exactly-once"},
 		},
 		"high-availability": {},
@@ -153,6 +162,9 @@ func lessonFacts(t *testing.T) map[string][]fact {
 			}},
 		},
 		"jobmanager": {
+			{text: "above its default of 1", ref: "on Kubernetes standbys are optional (`kubernetes.jobmanager.replicas`, default 1) and the Deployment restarts the pod"},
+			{text: "ZooKeeper's session times out (60 s by default)", ref: "ZooKeeper session timeout 60 s by default"},
+			{text: "`heartbeat.timeout` (50 s by default)", ref: "Failure detection: task managers by heartbeat (`heartbeat.timeout`, default 50 s)"},
 			{text: "the lease lasts 15 s, the leader\nmust renew it within a deadline of 15 s, and a standby retries every 5 s", ref: "Kubernetes HA's leader election (KubernetesHighAvailabilityOptions): lease duration 15 s, renew deadline 15 s, retry period 5 s"},
 			{text: "its last renewal\nplus 15 s", ref: "a follower takes over once the leader's lease (renew time + 15 s) has passed"},
 			{text: "takes the 15 s lease", check: func() bool { return engine.DefaultConfig().Lease == 15*time.Second }},

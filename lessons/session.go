@@ -70,7 +70,7 @@ func (r *runner) exec(ctx context.Context, line string) (Observation, error) {
 	}
 	if r.rt != nil {
 		o.Events, _ = r.sub.Drain()
-		if rep, repErr := r.sess.Report(); repErr == nil {
+		if rep, repErr := r.sess.ReportContext(ctx); repErr == nil {
 			o.Report = rep
 		}
 	}

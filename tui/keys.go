@@ -88,7 +88,7 @@ type ConfirmKeys struct {
 func DefaultConfirmKeys() ConfirmKeys {
 	return ConfirmKeys{
 		Yes: key.NewBinding(key.WithKeys("y", "enter"), key.WithHelp("y", "restart the job")),
-		No:  key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n", "keep it running")),
+		No:  key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n", "leave it as it is")),
 	}
 }
 

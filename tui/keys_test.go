@@ -376,6 +376,21 @@ func TestPaletteKeys(t *testing.T) {
 	if !m.palette.Active() || !strings.Contains(m.palette.Err(), "run takes one argument") {
 		t.Fatalf("a bad line: active %v, err %q", m.palette.Active(), m.palette.Err())
 	}
+	// The error takes the line's place, whole; what is typed next starts a
+	// new line (a colon typed out of habit is not part of it), and ↑ brings
+	// the refused line back to edit.
+	if v := m.View(); !strings.Contains(v, "column 7: run takes one argument") || strings.Contains(v, "run 5 seconds") {
+		t.Errorf("the palette after a refusal:\n%s", v)
+	}
+	m, _ = press(t, m, ":", "r")
+	if got := m.palette.Value(); got != "r" || m.palette.Err() != "" {
+		t.Fatalf("typing after a refusal gave %q (err %q)", got, m.palette.Err())
+	}
+	m = typeText(t, m, "un -1")
+	m, _ = press(t, m, "enter", "up")
+	if got := m.palette.Value(); got != "run -1" {
+		t.Fatalf("up after a refusal recalled %q", got)
+	}
 	m, _ = press(t, m, "esc", ":", "up")
 	if got := m.palette.Value(); got != "kill count[1]" {
 		t.Fatalf("up recalled %q", got)
@@ -402,8 +417,13 @@ func TestPaletteSetAfterTheStartOffersARestart(t *testing.T) {
 	if m.Confirming() != "set sink table" || len(eng.reqs) != 0 {
 		t.Fatalf("confirming %q, sent %v", m.Confirming(), eng.reqs)
 	}
-	if !strings.Contains(plain(m.View()), "Restart the job?") {
+	if !strings.Contains(plain(m.View()), "Restart the job?") || !strings.Contains(plain(m.View()), "already running") {
 		t.Error("no restart question on screen")
+	}
+	// A failed job is not called running.
+	m.frame.Snap.State = "failed"
+	if v := plain(m.View()); !strings.Contains(v, "The job has failed") || strings.Contains(v, "already running") {
+		t.Errorf("the restart question for a failed job:\n%s", v)
 	}
 }
 

@@ -109,6 +109,9 @@ var asciiFor = map[rune]string{
 	'–': "-", '—': "-", '−': "-", '±': "+", '≥': ">", '≤': "<", '≠': "#", '≈': "~",
 	'“': "\"", '”': "\"", '‘': "'", '’': "'", '│': "|", '─': "-", '⏸': "=", '⏵': ">",
 	'▰': "#", '▱': "-", // queue gauges (draw.Bar)
+	'◐': "~", '◌': "o", // restarting and unknown node states
+	'‹': "<", '›': ">", '↳': ">", '↘': "\\", '▮': "#",
+	'²': "2", '₂': "2", 'Σ': "E", 'γ': "g", 'é': "e", '⌈': "[", '⌉': "]", '§': "S", // lesson text
 }
 
 // toASCII replaces every non-ASCII character of s outside escape

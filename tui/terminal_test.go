@@ -1,6 +1,10 @@
 package tui
 
 import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -99,4 +103,51 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// Every character the lab's code or a lesson's text can draw has an ASCII
+// stand-in of its width, so a plain terminal never shows "?" where the lab
+// meant a glyph (a restarting node was once "? restarting").
+func TestEveryGlyphTheLabDrawsHasASCII(t *testing.T) {
+	var missing []string
+	seen := map[rune]bool{}
+	check := func(path string) {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range string(b) {
+			if r < utf8.RuneSelf || seen[r] {
+				continue
+			}
+			seen[r] = true
+			if strings.Contains(asciiRune(r), "?") {
+				missing = append(missing, fmt.Sprintf("%q (%U, first in %s)", r, r, path))
+			}
+		}
+	}
+	for _, root := range []string{".", "../lessons/content"} {
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() && d.Name() == "testdata" {
+				return filepath.SkipDir
+			}
+			name := d.Name()
+			if !d.IsDir() && (strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") || strings.HasSuffix(name, ".md") || strings.HasSuffix(name, ".yaml")) {
+				check(path)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(seen) < 20 {
+		t.Fatalf("only %d non-ASCII characters found: the walk missed the sources", len(seen))
+	}
+	for _, m := range missing {
+		t.Errorf("no ASCII for %s", m)
+	}
 }

@@ -293,15 +293,22 @@ func (m Model) overlayHelp(body []string, k helpKeys) []string {
 // overlayConfirm asks whether to restart the job with a setting.
 func (m Model) overlayConfirm(body []string) []string {
 	st := m.st
+	started := "The job is already running"
+	switch m.frame.Snap.State {
+	case "failed":
+		started = "The job has failed"
+	case "finished":
+		started = "The job has finished"
+	}
 	text := []string{
-		"The job is already running, and settings are fixed",
+		started + ", and settings are fixed",
 		"when it starts. Restart it from the beginning with",
 		"",
 		"  " + st.Accent.Render(m.confirm),
 		"",
 		st.Muted.Render("(the session's script keeps your settings, not the runs)"),
 		"",
-		st.Accent.Render("y") + " restart   " + st.Accent.Render("n") + " keep it running",
+		st.Accent.Render("y") + " restart   " + st.Accent.Render("n") + " leave it as it is",
 	}
 	w := 0
 	for _, l := range text {

@@ -19,7 +19,7 @@ var shortFields = map[string]string{
 }
 
 // Field looks a dotted report field up, as `expect` and graders see it: the
-// report's JSON form, so the names are exactly those of DESIGN §3.3.
+// report's JSON form, so the names are exactly those the README's Report fields list.
 func Field(rep *report.Report, name string) (any, error) {
 	if full, ok := shortFields[name]; ok {
 		name = full

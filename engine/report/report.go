@@ -4,8 +4,8 @@
 // engine fills it in, and everything that judges a run reads it.
 package report
 
-// Report is what a run did. Its JSON form is a stable contract (DESIGN §3.3):
-// keys are only ever added, never renamed.
+// Report is what a run did. Its JSON form is a stable contract (the
+// README's Report fields): keys are only ever added, never renamed.
 type Report struct {
 	Job          JobReport        `json:"job"`
 	Config       ConfigReport     `json:"config"`

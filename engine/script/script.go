@@ -1,4 +1,4 @@
-// Package script parses lab scripts (DESIGN §3.2): the one command language
+// Package script parses lab scripts: the one command language
 // that TUI keys, the command palette, lessons, exercises and `streamlab run`
 // all speak.
 //

@@ -11,7 +11,8 @@ import (
 	"github.com/streamlab/streamlab/internal/poserr"
 )
 
-// designBlock is the example of DESIGN §3.2, copied as a whole.
+// designBlock uses every core verb, with the trailing comments a script may
+// carry.
 const designBlock = `job clicks                         # a built-in job, or: job path/to/job.yaml
 set semantics exactly-once         # at-most-once | at-least-once | exactly-once
 set ha passive-standby             # none | upstream-backup | passive-standby | active-standby

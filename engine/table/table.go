@@ -2,7 +2,7 @@
 //
 // It is a real SQLite file (pure Go driver modernc.org/sqlite), so a learner
 // can open what a job wrote with any SQLite client and see for themselves
-// whether a failure produced duplicates (DESIGN §3.4). Every write is one
+// whether a failure produced duplicates. Every write is one
 // micro-batch in one SQL transaction: a batch lands completely or not at all,
 // which is the property the exactly-once lessons build on.
 package table

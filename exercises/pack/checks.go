@@ -24,7 +24,7 @@ const (
 	TypeString = "string"
 )
 
-// fieldTypes maps every report field (DESIGN §3.3) to its type, read off
+// fieldTypes maps every report field (the README's Report fields) to its type, read off
 // the report's JSON form so that it cannot drift from the engine.
 var fieldTypes = func() map[string]string {
 	rep := report.Report{Job: report.JobReport{Error: "x"}, Config: report.ConfigReport{Note: "x"}}

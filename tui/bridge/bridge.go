@@ -300,7 +300,7 @@ func (b *Bridge) report() *report.Report {
 	if b.pace.busy {
 		return b.sess.ReportSoFar()
 	}
-	rep, err := b.sess.Report()
+	rep, err := b.sess.ReportContext(b.runContext())
 	if err != nil {
 		return nil
 	}

@@ -172,7 +172,7 @@ func plain(err error) error {
 
 // reportSummary is the one-line gist of the report.
 func (b *Bridge) reportSummary() string {
-	rep, err := b.sess.Report()
+	rep, err := b.sess.ReportContext(b.runContext())
 	if err != nil {
 		return err.Error()
 	}

@@ -271,3 +271,31 @@ func TestPlayedRunRestoresRunningOrPaused(t *testing.T) {
 		}
 	}
 }
+
+// A lab closed while it fast-forwards a huge run (a dropped connection, an
+// idle timeout) stops the work: the run and the failure-free run its report
+// is compared with both give up when the lab's context ends, so a student
+// who leaves cannot keep the server busy.
+func TestFinishingAHugeRunStopsWithTheLab(t *testing.T) {
+	b := newBridge(t, Options{Job: "clicks", Seed: 1})
+	ctx, cancel := context.WithCancel(context.Background())
+	b.ctx = ctx
+	for _, line := range []string{"set window 1s", "set window.slide 1ms", "run 10000000"} {
+		b.Handle(Request{Kind: Line, Line: line})
+	}
+	if !b.Playing() {
+		t.Fatal("run 10000000 is not playing")
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		b.Handle(Request{Kind: Finish})
+	}()
+	// A billion window updates take minutes; the cancel lands inside them.
+	time.AfterFunc(200*time.Millisecond, cancel)
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("finishing the run went on for 10 s after the lab's context ended")
+	}
+}

@@ -118,6 +118,20 @@ func TestExactSetShowsItsMemory(t *testing.T) {
 	}
 }
 
+// A rotating filter is not drawn as an exact set: it errs both ways.
+func TestRotatingFilterSaysItForgets(t *testing.T) {
+	s := &engine.FilterStats{Stats: filter.Stats{Kind: filter.KindRotating, Inserted: 2500, Bytes: 2_400, FillRatio: 0.41, BitsPerElement: 7.7}, Spec: "rotating n=1000 p=0.01", Drops: 155, FalseDrops: 56}
+	view := ansi.Strip(pane(52, 10, engine.Snapshot{Filter: s}).View())
+	for _, want := range []string{"Filter · rotating n=1000 p=0.01", "rotating Bloom", "forgets old ids", "2.4 kB", "7.7 bits/id", "41.0%", "155 as seen", "56 new ids", "passes"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("no %q in\n%s", want, view)
+		}
+	}
+	if strings.Contains(view, "never wrong") || strings.Contains(view, "exact set") {
+		t.Errorf("a rotating filter drawn as an exact set:\n%s", view)
+	}
+}
+
 func TestBloomNumbersAtEveryWidth(t *testing.T) {
 	snap := engine.Snapshot{Filter: bloomStats(512, 3), Density: make([]float64, engine.DensityBuckets)}
 	for _, c := range []struct {

@@ -40,6 +40,8 @@ func (m Model) Lines() []string {
 			body = m.fpChart(iw, ih)
 		case m.stats.Kind == filter.KindBloom:
 			body = m.bloom(iw, ih)
+		case m.stats.Kind == filter.KindRotating:
+			body = m.rotating(iw)
 		default:
 			body = m.exact(iw)
 		}
@@ -100,6 +102,25 @@ func (m Model) exact(w int) []string {
 		m.kv("dropped", draw.Count(s.Drops)+st.Muted.Render(" duplicates"), w),
 	}
 	return out
+}
+
+// rotating describes a rotating Bloom filter: bounded memory, paid for
+// with both kinds of mistake — false drops of new ids, and duplicates that
+// come back after the older generation was dropped and pass as new.
+func (m Model) rotating(w int) []string {
+	s, st := m.stats, m.st
+	falses := st.OK.Render(draw.Count(s.FalseDrops))
+	if s.FalseDrops > 0 {
+		falses = st.Bad.Render(draw.Count(s.FalseDrops))
+	}
+	return []string{
+		st.Warn.Render("rotating Bloom") + st.Muted.Render(" · forgets old ids"),
+		m.kv("memory", draw.Bytes(s.Bytes)+st.Muted.Render(" · ")+bitsPerID(s.BitsPerElement), w),
+		m.kv("fill", draw.Percent(s.FillRatio), w),
+		m.kv("dropped", draw.Count(s.Drops)+st.Muted.Render(" as seen"), w),
+		m.kv("false drops", falses+st.Muted.Render(" new ids"), w),
+		st.Muted.Render("a duplicate older than two generations passes"),
+	}
 }
 
 // expected writes the formula's expected false drops: 35.2, 962, 12k.

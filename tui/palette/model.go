@@ -6,6 +6,7 @@
 package palette
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -13,6 +14,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/streamlab/streamlab/engine/script"
+	"github.com/streamlab/streamlab/internal/poserr"
 	"github.com/streamlab/streamlab/tui/styles"
 )
 
@@ -38,8 +40,11 @@ type Model struct {
 	draft   string // what was typed before browsing
 	matches []string
 	err     string
-	nodes   []string
-	width   int
+	// rejected is the last line the parser refused: the input is cleared
+	// so that nothing typed next is appended to it, and ↑ brings it back.
+	rejected string
+	nodes    []string
+	width    int
 }
 
 // New returns a closed palette.
@@ -78,7 +83,7 @@ func (m *Model) SetWidth(w int) {
 
 // Open opens the palette, empty, with the cursor in it.
 func (m *Model) Open() tea.Cmd {
-	m.active, m.err, m.matches = true, "", nil
+	m.active, m.err, m.matches, m.rejected = true, "", nil, ""
 	m.hist, m.draft = len(m.history), ""
 	m.input.SetValue("")
 	return m.input.Focus()
@@ -122,12 +127,18 @@ func (m Model) Update(msg tea.Msg) (Model, Outcome, tea.Cmd) {
 		return m, Outcome{}, nil
 	}
 	m.err = ""
+	// The prompt is a colon already: one typed out of habit at the start
+	// of a line (after a refusal, say) is not part of it.
+	if m.input.Value() == "" && k.Type == tea.KeyRunes && string(k.Runes) == ":" {
+		return m, Outcome{}, nil
+	}
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(msg)
 	return m, Outcome{}, cmd
 }
 
-// submit checks the line's syntax: a bad line stays, with the error; a
+// submit checks the line's syntax: a bad line is replaced by the error,
+// at its column, until the next key (↑ brings the line back to edit); a
 // good one goes into the history and out to be run.
 func (m Model) submit() (Model, Outcome, tea.Cmd) {
 	line := strings.TrimSpace(m.input.Value())
@@ -136,7 +147,15 @@ func (m Model) submit() (Model, Outcome, tea.Cmd) {
 		return m, Outcome{Closed: true}, nil
 	}
 	if _, err := script.ParseLine("palette", 1, line); err != nil {
-		m.err = strings.TrimPrefix(err.Error(), "palette:1:")
+		m.err = err.Error()
+		if pe, ok := poserr.As(err, nil); ok {
+			m.err = pe.Msg
+			if pe.Col > 0 {
+				m.err = fmt.Sprintf("column %d: %s", pe.Col, pe.Msg)
+			}
+		}
+		m.rejected = line
+		m.input.SetValue("")
 		return m, Outcome{}, nil
 	}
 	if n := len(m.history); n == 0 || m.history[n-1] != line {
@@ -151,6 +170,15 @@ func (m Model) submit() (Model, Outcome, tea.Cmd) {
 
 // browse moves through the history; past the newest line is the draft.
 func (m *Model) browse(d int) {
+	if m.rejected != "" {
+		if d < 0 && m.input.Value() == "" {
+			m.input.SetValue(m.rejected)
+			m.input.CursorEnd()
+			m.rejected = ""
+			return
+		}
+		m.rejected = ""
+	}
 	if len(m.history) == 0 {
 		return
 	}
@@ -185,12 +213,14 @@ func (m *Model) complete() {
 }
 
 // View draws the palette's line (and, under it, nothing: the error and the
-// matches go on the line itself to keep the layout fixed).
+// matches go on the line itself to keep the layout fixed). An error takes
+// the line's place, so that it is never cut off behind a long input.
 func (m Model) View() string {
+	if m.err != "" {
+		return m.st.Prompt.Render(":") + m.st.Bad.Render("✗ "+m.err) + m.st.Muted.Render("  (↑ edits the line)")
+	}
 	line := m.input.View()
 	switch {
-	case m.err != "":
-		line += "  " + m.st.Bad.Render(m.err)
 	case len(m.matches) > 1:
 		line += "  " + m.st.Muted.Render(strings.Join(m.matches, " "))
 	}

@@ -4,7 +4,7 @@
 // run made, and computes the rows the sink must end with.
 //
 // It shares no code with the engine on purpose: it is written from the
-// documented semantics (DESIGN, the Structured Streaming programming guide's
+// documented semantics (the README, the Structured Streaming programming guide's
 // windows, watermarks and output modes) rather than from the engine's
 // operators, so a bug in what an operator means shows up as a difference
 // instead of being repeated on both sides. It only reads jobspec, which
@@ -62,7 +62,7 @@ type Row struct {
 
 // Admissions mirrors what a lab script lets into the source: `run N`
 // (Records) and `run 10s` (For). Each admission ends a micro-batch with a
-// trigger (DESIGN: a run ends with a trigger, so its output commits).
+// trigger (a run ends with a trigger, so its output commits).
 type Admissions struct {
 	rate   int64 // records per virtual second
 	limit  int64 // records admitted
@@ -131,7 +131,7 @@ type Output struct {
 // admissions ended (Admissions.Bounds); events must cover every admitted
 // offset.
 //
-// The semantics, from the Structured Streaming guide and DESIGN:
+// The semantics, from the Structured Streaming guide and the README:
 //   - parse keys an event by its action (and drops one without); map lower-
 //     cases the action; filter drops the listed actions.
 //   - a window-count (the last operator) counts records per key (the one

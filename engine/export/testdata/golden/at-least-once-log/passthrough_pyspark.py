@@ -1,0 +1,129 @@
+# passthrough_pyspark.py: job "passthrough" of the lab script at-least-once-log.lab, for Spark 4.3.0,
+# written by `streamlab export --to pyspark`. It reads events.jsonl beside it: the 400 events the
+# script's runs admitted, as `streamlab run --dump-source` writes them.
+#
+# Run it (Spark local mode in the same process; Java 17 needed):
+#   python3 -m venv venv && venv/bin/pip install pyspark==4.3.0
+#   venv/bin/python passthrough_pyspark.py
+# It splits the events into one file per trigger (100 events, the lab's micro-batch) under passthrough_pyspark.work/,
+# reads one file per micro-batch (maxFilesPerTrigger 1) until all are read (availableNow),
+# and keeps its checkpoint there too; each run starts afresh.
+# Output: one JSON object a line appended to passthrough_pyspark.out.jsonl beside it, emptied at each run.
+#
+# The lab's settings:
+#   semantics at-least-once (in effect: at-least-once), ha upstream-backup
+#   mode update, sink log
+#   restart fixed-delay attempts=2 delay=1s
+#   checkpoint.interval 1000 records, deployment standalone, jobmanager.ha none
+#   source.rate 100/s, source.trigger 1s, source.watermark 5s
+#   operator map: map, parallelism 1
+#   operator filter: filter, parallelism 1, drops scroll
+#
+# What does not carry over as the lab does it:
+#   - ha upstream-backup has no Spark equivalent: Spark replays the micro-batch from its checkpoint
+#     (offsets and state in checkpointLocation), like the lab's passive standby.
+#   - checkpoint.interval: Spark records progress at every micro-batch (one file of 100 events, the
+#     lab's trigger of 1s at source.rate 100/s); it has no separate checkpoint interval.
+#   - restart fixed-delay attempts=2: Spark has no restart strategy; a failed task is retried within
+#     the running query up to spark.task.maxFailures times (local[N,3] here: the first try and 2
+#     retries). Spark does not wait between retries: delay=1s does not carry over.
+#   - deployment standalone: Spark local mode has no executors to lose; a kill is a task failure.
+#   - line 6, kill map at 50: Spark has no nodes to kill; a UDF raises once, at the event at offset 50 (after 50 records),
+#     a task failure standing in for a lost executor; a marker file keeps it from failing again
+#     when the task is retried. For a node behind a filter or a shuffle the lab counts only that
+#     node's records, so there the failure comes earlier than in the lab.
+#   - line 8, kill source: Spark has no nodes to kill; a UDF raises once, at the event at offset 300 (when the lab killed it, after the 300 records admitted before that line),
+#     a task failure standing in for a lost executor; a marker file keeps it from failing again
+#     when the task is retried. For a node behind a filter or a shuffle the lab counts only that
+#     node's records, so there the failure comes earlier than in the lab.
+#   - line 9, restart source: not carried over: the real engine restarts failed tasks itself, by its restart strategy; on the compose cluster a lost task manager comes back with `docker compose start taskmanager`.
+
+import json
+import os
+import shutil
+import sqlite3
+
+from pyspark.sql import SparkSession
+from pyspark.sql import functions as F
+from pyspark.sql.types import BooleanType
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+EVENTS = os.path.join(HERE, "events.jsonl")
+WORK = os.path.join(HERE, "passthrough_pyspark.work")
+MARKERS = os.path.join(WORK, "fired")
+LOG = os.path.join(HERE, "passthrough_pyspark.out.jsonl")
+PER_BATCH = 100  # source.rate x source.trigger
+# An id is an unsigned 64-bit number, beyond Spark's LONG: it is read as text.
+SCHEMA = "`id` STRING, `time` LONG, `action` STRING, `key` STRING, `offset` LONG, `device` INT"
+# The kills, by the offset of the event at which each fails (see the header).
+KILLS = {50: "map", 300: "source"}
+
+
+def fail_once(offset):
+    """Raises once at each kill's event: a task failure standing in for a lost executor. Spark
+    retries the task (spark.task.maxFailures); the marker file keeps the retry from failing."""
+    node = KILLS.get(offset)
+    if node is None:
+        return True
+    marker = os.path.join(MARKERS, node)
+    if os.path.exists(marker):
+        return True
+    os.makedirs(MARKERS, exist_ok=True)
+    open(marker, "w").close()
+    raise RuntimeError("streamlab: %s killed at offset %d" % (node, offset))
+
+
+def split_events():
+    """Writes the events as one file per trigger, read one per micro-batch."""
+    shutil.rmtree(WORK, ignore_errors=True)
+    folder = os.path.join(WORK, "input")
+    os.makedirs(folder)
+    with open(EVENTS) as f:
+        lines = [line for line in f if line.strip()]
+    for i in range(0, len(lines), PER_BATCH):
+        with open(os.path.join(folder, "batch-%06d.json" % (i // PER_BATCH)), "w") as out:
+            out.writelines(lines[i:i + PER_BATCH])
+    return folder
+
+
+def write(batch, batch_id):
+    """The log sink: appends the micro-batch's rows to LOG, one JSON object a line; a batch run
+    again after a failure appends its rows again (foreachBatch is at-least-once)."""
+    with open(LOG, "a") as log:
+        for r in batch.collect():
+            row = r.asDict()
+            row["id"] = int(row["id"])  # read as text: print the number, as in the events
+            log.write(json.dumps(row, sort_keys=True) + "\n")
+
+
+def main():
+    folder = split_events()
+    open(LOG, "w").close()
+    # local[threads,maxFailures]: how often a failed task is tried (see the header on restart).
+    spark = (SparkSession.builder.master("local[1,3]").appName("passthrough")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.sql.shuffle.partitions", "1")
+        .getOrCreate())
+    spark.sparkContext.setLogLevel("WARN")
+    events = spark.readStream.schema(SCHEMA).option("maxFilesPerTrigger", 1).json(folder)
+    events = events.withColumn("ts", F.timestamp_millis("time"))
+    events = events.filter(F.udf(fail_once, BooleanType()).asNondeterministic()("offset"))
+    # source.watermark: the largest event time seen minus 5000 ms, moved at the end of each batch.
+    events = events.withWatermark("ts", "5000 milliseconds")
+    # map: lower-cases the action.
+    events = events.withColumn("action", F.lower("action"))
+    # filter: drops the actions scroll.
+    events = events.filter(~F.col("action").isin(["scroll"]))
+    events = events.select("id", "time", "action", "key", "offset")
+    query = (events.writeStream.outputMode("update")
+        .option("checkpointLocation", os.path.join(WORK, "checkpoint"))
+        .foreachBatch(write)
+        .trigger(availableNow=True)
+        .start())
+    query.awaitTermination()
+    spark.stop()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,124 @@
+# clicks_pyspark.py: job "clicks" of the lab script at-most-once.lab, for Spark 4.3.0,
+# written by `streamlab export --to pyspark`. It reads events.jsonl beside it: the 300 events the
+# script's runs admitted, as `streamlab run --dump-source` writes them.
+#
+# Run it (Spark local mode in the same process; Java 17 needed):
+#   python3 -m venv venv && venv/bin/pip install pyspark==4.3.0
+#   venv/bin/python clicks_pyspark.py
+# It splits the events into one file per trigger (100 events, the lab's micro-batch) under clicks_pyspark.work/,
+# reads one file per micro-batch (maxFilesPerTrigger 1) until all are read (availableNow),
+# and keeps its checkpoint there too; each run starts afresh.
+# Output: one JSON object a line appended to clicks_pyspark.out.jsonl beside it, emptied at each run.
+#
+# The lab's settings:
+#   semantics at-most-once (in effect: at-most-once), ha none
+#   mode complete, sink log
+#   restart exponential-delay initial=500ms max=30s multiplier=2 reset=1h0m0s jitter=0 attempts=5
+#   checkpoint.interval 1000 records, deployment managed, jobmanager.ha none
+#   source.rate 100/s, source.trigger 1s, source.watermark none
+#   operator parse: parse, parallelism 1
+#   operator count: window-count, parallelism 2, window 10s slide 10s, per action
+#
+# What does not carry over as the lab does it:
+#   - at-most-once (gap recovery) has no Spark equivalent: a streaming query always records its
+#     offsets in checkpointLocation and replays the failed micro-batch, so nothing is lost.
+#   - checkpoint.interval: Spark records progress at every micro-batch (one file of 100 events, the
+#     lab's trigger of 1s at source.rate 100/s); it has no separate checkpoint interval.
+#   - restart exponential-delay: Spark has no restart strategy; a failed task is retried within the running query
+#     up to spark.task.maxFailures times (4, Spark's default on a cluster; local[N,4] here), with no
+#     backoff.
+#   - deployment managed: Spark local mode has no executors to replace; a kill is a task failure.
+#   - line 7, kill count[0]: Spark has no nodes to kill; a UDF raises once, at the event at offset 200 (when the lab killed it, after the 200 records admitted before that line),
+#     a task failure standing in for a lost executor; a marker file keeps it from failing again
+#     when the task is retried. For a node behind a filter or a shuffle the lab counts only that
+#     node's records, so there the failure comes earlier than in the lab.
+#   - line 8, step 3: not carried over: stepping the lab's scheduler has no counterpart; the records it admitted are in the events file.
+
+import json
+import os
+import shutil
+import sqlite3
+
+from pyspark.sql import SparkSession
+from pyspark.sql import functions as F
+from pyspark.sql.types import BooleanType
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+EVENTS = os.path.join(HERE, "events.jsonl")
+WORK = os.path.join(HERE, "clicks_pyspark.work")
+MARKERS = os.path.join(WORK, "fired")
+LOG = os.path.join(HERE, "clicks_pyspark.out.jsonl")
+PER_BATCH = 100  # source.rate x source.trigger
+# An id is an unsigned 64-bit number, beyond Spark's LONG: it is read as text.
+SCHEMA = "`id` STRING, `time` LONG, `action` STRING, `key` STRING, `offset` LONG, `device` INT"
+# The kills, by the offset of the event at which each fails (see the header).
+KILLS = {200: "count[0]"}
+
+
+def fail_once(offset):
+    """Raises once at each kill's event: a task failure standing in for a lost executor. Spark
+    retries the task (spark.task.maxFailures); the marker file keeps the retry from failing."""
+    node = KILLS.get(offset)
+    if node is None:
+        return True
+    marker = os.path.join(MARKERS, node)
+    if os.path.exists(marker):
+        return True
+    os.makedirs(MARKERS, exist_ok=True)
+    open(marker, "w").close()
+    raise RuntimeError("streamlab: %s killed at offset %d" % (node, offset))
+
+
+def split_events():
+    """Writes the events as one file per trigger, read one per micro-batch."""
+    shutil.rmtree(WORK, ignore_errors=True)
+    folder = os.path.join(WORK, "input")
+    os.makedirs(folder)
+    with open(EVENTS) as f:
+        lines = [line for line in f if line.strip()]
+    for i in range(0, len(lines), PER_BATCH):
+        with open(os.path.join(folder, "batch-%06d.json" % (i // PER_BATCH)), "w") as out:
+            out.writelines(lines[i:i + PER_BATCH])
+    return folder
+
+
+def write(batch, batch_id):
+    """The log sink: appends the micro-batch's rows to LOG, one JSON object a line; a batch run
+    again after a failure appends its rows again (foreachBatch is at-least-once)."""
+    with open(LOG, "a") as log:
+        for r in batch.collect():
+            row = r.asDict()
+            log.write(json.dumps(row, sort_keys=True) + "\n")
+
+
+def main():
+    folder = split_events()
+    open(LOG, "w").close()
+    # local[threads,maxFailures]: how often a failed task is tried (see the header on restart).
+    spark = (SparkSession.builder.master("local[2,4]").appName("clicks")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.sql.shuffle.partitions", "2")
+        .getOrCreate())
+    spark.sparkContext.setLogLevel("WARN")
+    events = spark.readStream.schema(SCHEMA).option("maxFilesPerTrigger", 1).json(folder)
+    events = events.withColumn("ts", F.timestamp_millis("time"))
+    events = events.filter(F.udf(fail_once, BooleanType()).asNondeterministic()("offset"))
+    # parse: drops events without an action and keys the rest by action.
+    events = events.filter(F.col("action") != "").withColumn("key", F.col("action"))
+    # count: counts per action in event-time windows.
+    events = (events.groupBy(F.window("ts", "10000 milliseconds"), F.col("key").alias("key")).count()
+        .select(F.unix_millis(F.col("window.start")).alias("window_start"),
+            F.unix_millis(F.col("window.end")).alias("window_end"),
+            F.col("key"), F.col("count").alias("value")))
+    query = (events.writeStream.outputMode("complete")
+        .option("checkpointLocation", os.path.join(WORK, "checkpoint"))
+        .foreachBatch(write)
+        .trigger(availableNow=True)
+        .start())
+    query.awaitTermination()
+    spark.stop()
+
+
+if __name__ == "__main__":
+    main()

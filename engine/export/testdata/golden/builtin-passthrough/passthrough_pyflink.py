@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+# passthrough_pyflink.py: job "passthrough" of the lab script builtin-passthrough.lab, for Flink 2.3.0,
+# written by `streamlab export --to pyflink`. It reads events.jsonl beside it: the 300 events the
+# script's runs admitted, as `streamlab run --dump-source` writes them.
+#
+# Run it locally (PyFlink starts a Flink mini cluster in the same process; Java 17 needed):
+#   python3 -m venv venv && venv/bin/pip install apache-flink==2.3.0
+#   venv/bin/python passthrough_pyflink.py
+# Run it on a cluster of one JobManager and two TaskManagers (docker-compose.yaml beside it,
+# in the manner of Flink's Operations Playground; the web UI is on http://localhost:8081):
+#   docker compose up -d --build
+#   docker compose exec jobmanager flink run -py /opt/streamlab/passthrough_pyflink.py
+#   docker compose kill taskmanager-2     # a real task manager failure, beside the kills below
+#   docker compose down
+# STREAMLAB_PACE=0 reads the events as fast as possible; 1 (the default) paces them at
+# source.rate, so that checkpoints and watermarks fall where the lab's do.
+# Output: one JSON object a line appended to passthrough_pyflink.out.jsonl beside it, emptied at each run.
+#
+# The lab's settings:
+#   semantics at-most-once (in effect: at-most-once), ha none
+#   mode update, sink log
+#   restart exponential-delay initial=1s max=1m0s multiplier=1.5 reset=1h0m0s jitter=0.1
+#   checkpoint.interval 1000 records, deployment managed, jobmanager.ha none
+#   source.rate 100/s, source.trigger 1s, source.watermark 5s
+#   operator map: map, parallelism 1
+#   operator filter: filter, parallelism 1, drops scroll
+#
+# What does not carry over as the lab does it:
+#   - at-most-once (gap recovery) has no Flink equivalent: without checkpoints a restarted Flink job
+#     reads its source from the start again, so records are repeated rather than lost.
+#     Checkpointing is off here, as in the lab.
+#   - restart exponential-delay is set explicitly: with checkpointing off and nothing set, Flink
+#     does not restart at all (NoRestartBackoffTimeStrategy).
+#   - deployment managed: a resource manager (Kubernetes, YARN) would replace a lost task manager
+#     after about 5s; the compose cluster is standalone, and here a kill is a task failure, so no
+#     task manager is lost.
+#   - source.watermark 5s: Flink's bounded out-of-orderness watermark is the largest event time minus
+#     5000 ms minus 1 ms, emitted every pipeline.auto-watermark-interval (set to the lab's trigger, 1s);
+#     which late records a real run drops depends on that cadence.
+
+import json
+import os
+import shutil
+import sqlite3
+import sys
+import time
+
+from pyflink.common import Configuration, Duration, Time, Types, WatermarkStrategy
+from pyflink.common.watermark_strategy import TimestampAssigner
+from pyflink.datastream import StreamExecutionEnvironment
+from pyflink.datastream.connectors.file_system import FileSource, StreamFormat
+from pyflink.datastream.functions import KeyedProcessFunction, MapFunction, ProcessWindowFunction
+from pyflink.datastream.state import ValueStateDescriptor
+from pyflink.datastream.window import SlidingEventTimeWindows, TumblingEventTimeWindows
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+EVENTS = os.path.join(HERE, "events.jsonl")
+# Kills that have fired: one empty file per node, so that each fails once across restarts.
+MARKERS = os.path.join(HERE, "passthrough_pyflink.fired")
+LOG = os.path.join(HERE, "passthrough_pyflink.out.jsonl")
+RATE = 100  # source.rate: events per second
+PACE = float(os.environ.get("STREAMLAB_PACE", "1"))
+
+
+class Parse(MapFunction):
+    """Reads one line of the events file, at the lab's source.rate unless PACE is 0."""
+
+    def map(self, line):
+        if PACE > 0:
+            time.sleep(1.0 / (RATE * PACE))
+        return json.loads(line)
+
+
+class EventTime(TimestampAssigner):
+    def extract_timestamp(self, value, record_timestamp):
+        return value["time"]
+
+
+class Append(MapFunction):
+    """The log sink: appends each row to LOG as one JSON object a line, as it is processed, so a
+    row processed again after a restore shows twice, as in the lab's append-only log."""
+
+    def open(self, runtime_context):
+        self.log = open(LOG, "a")
+
+    def map(self, row):
+        self.log.write(json.dumps(row, sort_keys=True) + "\n")
+        self.log.flush()
+        return row
+
+    def close(self):
+        self.log.close()
+
+
+def main():
+    shutil.rmtree(MARKERS, ignore_errors=True)
+    open(LOG, "w").close()
+    config = Configuration()
+    config.set_string("restart-strategy.type", "exponential-delay")
+    config.set_string("restart-strategy.exponential-delay.initial-backoff", "1000 ms")
+    config.set_string("restart-strategy.exponential-delay.max-backoff", "60000 ms")
+    config.set_string("restart-strategy.exponential-delay.backoff-multiplier", "1.5")
+    config.set_string("restart-strategy.exponential-delay.reset-backoff-threshold", "3600000 ms")
+    config.set_string("restart-strategy.exponential-delay.jitter-factor", "0.1")
+    config.set_string("pipeline.auto-watermark-interval", "1000 ms")
+    # The Python workers run with this program's interpreter (the one PyFlink is installed in).
+    config.set_string("python.executable", sys.executable)
+    env = StreamExecutionEnvironment.get_execution_environment(config)
+    env.set_parallelism(1)
+
+    source = FileSource.for_record_stream_format(StreamFormat.text_line_format(), EVENTS).build()
+    events = env.from_source(source, WatermarkStrategy.no_watermarks(), "source").map(Parse()).name("parse-json")
+    events = events.assign_timestamps_and_watermarks(
+        WatermarkStrategy.for_bounded_out_of_orderness(Duration.of_millis(5000)).with_timestamp_assigner(EventTime()))
+    # map: lower-cases the action.
+    events = events.map(lambda e: dict(e, action=e["action"].lower())).name("map").set_parallelism(1)
+    # filter: drops the actions scroll.
+    events = events.filter(lambda e: e["action"] not in ["scroll"]).name("filter").set_parallelism(1)
+    # The log sink, with one writer.
+    events.map(Append()).name("sink").set_parallelism(1).filter(lambda row: False).print()
+    env.execute("passthrough")
+
+
+if __name__ == "__main__":
+    main()

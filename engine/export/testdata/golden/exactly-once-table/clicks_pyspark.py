@@ -1,0 +1,130 @@
+# clicks_pyspark.py: job "clicks" of the lab script exactly-once-table.lab, for Spark 4.3.0,
+# written by `streamlab export --to pyspark`. It reads events.jsonl beside it: the 700 events the
+# script's runs admitted, as `streamlab run --dump-source` writes them.
+#
+# Run it (Spark local mode in the same process; Java 17 needed):
+#   python3 -m venv venv && venv/bin/pip install pyspark==4.3.0
+#   venv/bin/python clicks_pyspark.py
+# It splits the events into one file per trigger (100 events, the lab's micro-batch) under clicks_pyspark.work/,
+# reads one file per micro-batch (maxFilesPerTrigger 1) until all are read (availableNow),
+# and keeps its checkpoint there too; each run starts afresh.
+# Output: SQLite table results in clicks_pyspark.db beside it, replaced at each run.
+#
+# The lab's settings:
+#   semantics exactly-once (in effect: exactly-once), ha passive-standby
+#   mode update, sink table
+#   restart fixed-delay attempts=3 delay=1s
+#   checkpoint.interval 200 records, deployment managed, jobmanager.ha none
+#   source.rate 100/s, source.trigger 1s, source.watermark 5s
+#   operator parse: parse, parallelism 1
+#   operator count: window-count, parallelism 2, window 10s slide 10s, per action
+#
+# What does not carry over as the lab does it:
+#   - sink.commit transactional: foreachBatch writes each micro-batch in one SQLite transaction of
+#     upserts, not a two-phase commit; a batch run again after a failure overwrites its own rows.
+#   - checkpoint.interval: Spark records progress at every micro-batch (one file of 100 events, the
+#     lab's trigger of 1s at source.rate 100/s); it has no separate checkpoint interval.
+#   - restart fixed-delay attempts=3: Spark has no restart strategy; a failed task is retried within
+#     the running query up to spark.task.maxFailures times (local[N,4] here: the first try and 3
+#     retries). Spark does not wait between retries: delay=1s does not carry over.
+#   - deployment managed: Spark local mode has no executors to replace; a kill is a task failure.
+#   - line 7, kill count[1] at 100: Spark has no nodes to kill; a UDF raises once, at the event at offset 100 (after 100 records),
+#     a task failure standing in for a lost executor; a marker file keeps it from failing again
+#     when the task is retried. For a node behind a filter or a shuffle the lab counts only that
+#     node's records, so there the failure comes earlier than in the lab.
+#   - line 9, kill sink at commit: not carried over: the moment between a completed checkpoint and the sink's commit cannot be picked from user code.
+#   - line 11, expect sink.lost == 0: not carried over: an expectation on the lab's report; compare this program's output with `streamlab run` of the same script.
+
+import json
+import os
+import shutil
+import sqlite3
+
+from pyspark.sql import SparkSession
+from pyspark.sql import functions as F
+from pyspark.sql.types import BooleanType
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+EVENTS = os.path.join(HERE, "events.jsonl")
+WORK = os.path.join(HERE, "clicks_pyspark.work")
+MARKERS = os.path.join(WORK, "fired")
+DATABASE = os.path.join(HERE, "clicks_pyspark.db")
+PER_BATCH = 100  # source.rate x source.trigger
+# An id is an unsigned 64-bit number, beyond Spark's LONG: it is read as text.
+SCHEMA = "`id` STRING, `time` LONG, `action` STRING, `key` STRING, `offset` LONG, `device` INT"
+# The kills, by the offset of the event at which each fails (see the header).
+KILLS = {100: "count[1]"}
+
+
+def fail_once(offset):
+    """Raises once at each kill's event: a task failure standing in for a lost executor. Spark
+    retries the task (spark.task.maxFailures); the marker file keeps the retry from failing."""
+    node = KILLS.get(offset)
+    if node is None:
+        return True
+    marker = os.path.join(MARKERS, node)
+    if os.path.exists(marker):
+        return True
+    os.makedirs(MARKERS, exist_ok=True)
+    open(marker, "w").close()
+    raise RuntimeError("streamlab: %s killed at offset %d" % (node, offset))
+
+
+def split_events():
+    """Writes the events as one file per trigger, read one per micro-batch."""
+    shutil.rmtree(WORK, ignore_errors=True)
+    folder = os.path.join(WORK, "input")
+    os.makedirs(folder)
+    with open(EVENTS) as f:
+        lines = [line for line in f if line.strip()]
+    for i in range(0, len(lines), PER_BATCH):
+        with open(os.path.join(folder, "batch-%06d.json" % (i // PER_BATCH)), "w") as out:
+            out.writelines(lines[i:i + PER_BATCH])
+    return folder
+
+
+def write(batch, batch_id):
+    """The table sink: the micro-batch's rows, upserted into SQLite table results in one transaction.
+    A batch run again after a failure overwrites its own rows."""
+    rows = [tuple(r[c] for c in ("window_start", "window_end", "key", "value")) for r in batch.collect()]
+    db = sqlite3.connect(DATABASE, timeout=60)
+    with db:
+        db.execute("CREATE TABLE IF NOT EXISTS results (window_start INTEGER NOT NULL, window_end INTEGER NOT NULL, key TEXT NOT NULL, value INTEGER NOT NULL, PRIMARY KEY (window_start, key))")
+        db.executemany("INSERT INTO results (window_start, window_end, key, value) VALUES (?, ?, ?, ?) ON CONFLICT (window_start, key) DO UPDATE SET window_end = excluded.window_end, value = excluded.value", rows)
+    db.close()
+
+
+def main():
+    folder = split_events()
+    if os.path.exists(DATABASE):
+        os.remove(DATABASE)
+    # local[threads,maxFailures]: how often a failed task is tried (see the header on restart).
+    spark = (SparkSession.builder.master("local[2,4]").appName("clicks")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.sql.shuffle.partitions", "2")
+        .getOrCreate())
+    spark.sparkContext.setLogLevel("WARN")
+    events = spark.readStream.schema(SCHEMA).option("maxFilesPerTrigger", 1).json(folder)
+    events = events.withColumn("ts", F.timestamp_millis("time"))
+    events = events.filter(F.udf(fail_once, BooleanType()).asNondeterministic()("offset"))
+    # source.watermark: the largest event time seen minus 5000 ms, moved at the end of each batch.
+    events = events.withWatermark("ts", "5000 milliseconds")
+    # parse: drops events without an action and keys the rest by action.
+    events = events.filter(F.col("action") != "").withColumn("key", F.col("action"))
+    # count: counts per action in event-time windows.
+    events = (events.groupBy(F.window("ts", "10000 milliseconds"), F.col("key").alias("key")).count()
+        .select(F.unix_millis(F.col("window.start")).alias("window_start"),
+            F.unix_millis(F.col("window.end")).alias("window_end"),
+            F.col("key"), F.col("count").alias("value")))
+    query = (events.writeStream.outputMode("update")
+        .option("checkpointLocation", os.path.join(WORK, "checkpoint"))
+        .foreachBatch(write)
+        .trigger(availableNow=True)
+        .start())
+    query.awaitTermination()
+    spark.stop()
+
+
+if __name__ == "__main__":
+    main()
