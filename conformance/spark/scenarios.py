@@ -481,8 +481,6 @@ class Harness:
          "job late-open.yaml\nset mode update\nset sink table\nrun 6\nrun 5s\n"),
         ("export: clicks seed 7, update, table", None,
          "job clicks\nset seed 7\nset mode update\nset sink table\nrun 1000\n"),
-        ("export: clicks seed 7, append, table", None,
-         "job clicks\nset seed 7\nset mode append\nset sink table\nrun 1000\n"),
         ("export: clicks seed 7, exactly-once table, count[1] killed at 300", None,
          "job clicks\nset seed 7\nset semantics exactly-once\nset sink table\nkill count[1] at 300\nrun 1000\nrun 10s\n"),
     )
