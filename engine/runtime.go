@@ -61,6 +61,26 @@ type Runtime struct {
 	pace int64
 }
 
+// dedupAfterAggregation reports whether a dedup stage filters an
+// aggregation's result rows. One that filters input events before they
+// are counted runs in every mode, as Spark runs dropDuplicates before a
+// groupBy in complete mode; one after it would drop the rows complete
+// mode repeats on purpose.
+func dedupAfterAggregation(spec jobspec.Spec) bool {
+	counted := false
+	for _, o := range spec.Operators {
+		switch o.Kind {
+		case jobspec.KindWindowCount:
+			counted = true
+		case jobspec.KindDedup:
+			if counted {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // New prepares a job to run. Nothing is admitted until Run or Admit.
 func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 	if cfg.QueueCap <= 0 {
@@ -74,8 +94,8 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 		return nil, fmt.Errorf("%w: %v", ErrBadConfig, err)
 	}
 	spec = withDedup(spec, cfg.Filter)
-	if cfg.Mode == ModeComplete && slices.ContainsFunc(spec.Operators, func(o jobspec.Operator) bool { return o.Kind == jobspec.KindDedup }) {
-		return nil, fmt.Errorf("%w: a dedup stage cannot run in complete mode: every batch repeats the whole table on purpose, and the filter would drop the rows that did not change; use update or append", ErrBadConfig)
+	if cfg.Mode == ModeComplete && dedupAfterAggregation(spec) {
+		return nil, fmt.Errorf("%w: a dedup stage after an aggregation cannot run in complete mode: every batch repeats the whole table on purpose, and the filter would drop the rows that did not change; use update or append, or dedup the input before it is counted", ErrBadConfig)
 	}
 	if cfg.Sink != SinkLog && cfg.Sink != SinkTable {
 		return nil, fmt.Errorf("%w: unknown sink %q; expected log or table", ErrBadConfig, cfg.Sink)
