@@ -57,15 +57,6 @@ func bloom(t *testing.T, s filter.Spec) filter.Stats {
 	return f.Stats()
 }
 
-// engineSource reports whether an engine source file says text.
-func engineSource(t *testing.T, file, text string) bool {
-	b, err := os.ReadFile("../engine/" + file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return strings.Contains(string(b), text)
-}
-
 func restartDefaults(t *testing.T, kind string) restart.Strategy {
 	s, err := restart.Default(kind)
 	if err != nil {
