@@ -174,42 +174,22 @@ func parseRun(c *Command, toks []token, missing int) *poserr.Error {
 	return nil
 }
 
+// parseKill reads `kill NODE [at N | at commit]`: a lost task manager.
 func parseKill(c *Command, toks []token, missing int) *poserr.Error {
-	const example = `e.g. "kill count[1]", "kill count[1] at 1200" or "kill sink at commit"`
-	if len(toks) == 0 {
-		return errAt(missing, "kill needs a node name, %s", example)
-	}
-	if err := checkNode(toks[0]); err != nil {
-		return err
-	}
-	c.Node = toks[0].text
-	switch {
-	case len(toks) == 1:
-	case toks[1].text != "at":
-		return errAt(toks[1].col, `expected "at N" after the node, got %q; %s`, toks[1].text, example)
-	case len(toks) == 2:
-		return errAt(missing, `"at" needs a record count, %s`, example)
-	case len(toks) > 3:
-		return errAt(toks[3].col, `kill takes NODE [at N], got extra %q`, toks[3].text)
-	case toks[2].text == "commit":
-		c.AtCommit = true
-	default:
-		n, err := parseCount(toks[2].text)
-		if err != nil {
-			return errAt(toks[2].col, `"at" needs a non-negative record count or "commit", got %q; %s`, toks[2].text, example)
-		}
-		c.At, c.HasAt = n, true
-	}
-	c.addArgs(toks)
-	return nil
+	return parseFailure(c, toks, missing, `e.g. "kill count[1]", "kill count[1] at 1200" or "kill sink at commit"`, true)
 }
 
 // parseFail reads `fail NODE [at N]`: a task that throws has no moment
 // like a commit to wait for, only a record count.
 func parseFail(c *Command, toks []token, missing int) *poserr.Error {
-	const example = `e.g. "fail count[1]" or "fail count[1] at 1200"`
+	return parseFailure(c, toks, missing, `e.g. "fail count[1]" or "fail count[1] at 1200"`, false)
+}
+
+// parseFailure reads the node and the `at` of kill and fail; only kill
+// may wait for a commit.
+func parseFailure(c *Command, toks []token, missing int, example string, commit bool) *poserr.Error {
 	if len(toks) == 0 {
-		return errAt(missing, "fail needs a node name, %s", example)
+		return errAt(missing, "%s needs a node name, %s", c.Verb, example)
 	}
 	if err := checkNode(toks[0]); err != nil {
 		return err
@@ -222,11 +202,17 @@ func parseFail(c *Command, toks []token, missing int) *poserr.Error {
 	case len(toks) == 2:
 		return errAt(missing, `"at" needs a record count, %s`, example)
 	case len(toks) > 3:
-		return errAt(toks[3].col, `fail takes NODE [at N], got extra %q`, toks[3].text)
+		return errAt(toks[3].col, `%s takes NODE [at N], got extra %q`, c.Verb, toks[3].text)
+	case commit && toks[2].text == "commit":
+		c.AtCommit = true
 	default:
 		n, err := parseCount(toks[2].text)
 		if err != nil {
-			return errAt(toks[2].col, `"at" needs a non-negative record count, got %q; %s`, toks[2].text, example)
+			want := "a non-negative record count"
+			if commit {
+				want += ` or "commit"`
+			}
+			return errAt(toks[2].col, `"at" needs %s, got %q; %s`, want, toks[2].text, example)
 		}
 		c.At, c.HasAt = n, true
 	}
