@@ -349,12 +349,7 @@ func pyflink(p *Plan) string {
 	b.l(0, "")
 	b.l(0, "def main():")
 	b.l(1, "shutil.rmtree(MARKERS, ignore_errors=True)")
-	if p.Config.Sink == engine.SinkTable {
-		b.l(1, "if os.path.exists(DATABASE):")
-		b.l(2, "os.remove(DATABASE)")
-	} else {
-		b.l(1, "open(LOG, \"w\").close()")
-	}
+	emptyOutput(&b, p)
 	b.l(1, "config = Configuration()")
 	for _, kv := range FlinkConfig(p) {
 		b.l(1, "config.set_string(%s, %s)", pyString(kv[0]), pyString(kv[1]))

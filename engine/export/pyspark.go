@@ -156,12 +156,7 @@ func pyspark(p *Plan) string {
 	b.l(0, "")
 	b.l(0, "def main():")
 	b.l(1, "folder = split_events()")
-	if p.Config.Sink == engine.SinkTable {
-		b.l(1, "if os.path.exists(DATABASE):")
-		b.l(2, "os.remove(DATABASE)")
-	} else {
-		b.l(1, "open(LOG, \"w\").close()")
-	}
+	emptyOutput(&b, p)
 	par := 1
 	for _, o := range p.Spec.Operators {
 		par = max(par, o.Parallelism)
@@ -229,4 +224,15 @@ func pyspark(p *Plan) string {
 	b.l(0, "if __name__ == \"__main__\":")
 	b.l(1, "main()")
 	return b.String()
+}
+
+// emptyOutput writes the lines that empty a Python program's output at
+// its start (the SQLite file, or the log), so that each run stands alone.
+func emptyOutput(b *code, p *Plan) {
+	if p.Config.Sink == engine.SinkTable {
+		b.l(1, "if os.path.exists(DATABASE):")
+		b.l(2, "os.remove(DATABASE)")
+		return
+	}
+	b.l(1, "open(LOG, \"w\").close()")
 }
