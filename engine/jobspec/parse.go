@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode"
 
 	"go.yaml.in/yaml/v3"
 
@@ -208,6 +209,12 @@ func (d *decoder) source(e yamlpos.Entry) Source {
 			src.Start = d.Time(f)
 		case "file":
 			src.File = d.String(f)
+			if strings.ContainsFunc(src.File, unicode.IsControl) {
+				// Never echoed: a control character could rewrite the
+				// reader's terminal, and a NUL ends a path for the kernel.
+				d.FailAt(f, "file: expected a file name, got one with a control character")
+				src.File = ""
+			}
 		}
 	}
 	return src

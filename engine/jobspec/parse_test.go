@@ -172,6 +172,8 @@ func TestParseErrors(t *testing.T) {
 		{"duration without unit", "name: j\nsource:\n  disorder: 5\n" + ops, "j.yaml:3:13: ", []string{"disorder: expected a duration such as 2s", "got integer 5"}},
 		{"bad duration", "name: j\nsource:\n  late_by: 5 minutes\n" + ops, "j.yaml:3:12: ", []string{"late_by: expected a duration", `got string "5 minutes"`}},
 		{"negative duration", "name: j\nsource:\n  watermark: -5s\n" + ops, "j.yaml:3:14: ", []string{"watermark: -5s must not be negative"}},
+		{"file with a NUL", "name: j\nsource:\n  file: \"ev\\0ents.jsonl\"\n" + ops, "j.yaml:3:9: ", []string{"file: expected a file name, got one with a control character"}},
+		{"file with an escape", "name: j\nsource:\n  file: \"\\e[2Jx\"\n" + ops, "j.yaml:3:9: ", []string{"file: expected a file name, got one with a control character"}},
 		{"zero trigger", "name: j\nsource:\n  trigger: 0s\n" + ops, "j.yaml:3:12: ", []string{"trigger: 0s must be positive"}},
 		{"late fraction string", "name: j\nsource:\n  late_fraction: lots\n" + ops, "j.yaml:3:18: ", []string{`late_fraction: expected a number, got string "lots"`}},
 		{"late fraction range", "name: j\nsource:\n  late_fraction: 1.01\n" + ops, "j.yaml:3:18: ", []string{"late_fraction: 1.01 is out of range 0..1"}},

@@ -147,8 +147,33 @@ func Load(ex *pack.Exercise, dir string) (*Answer, error) {
 	a, err := Parse(ex, p, data)
 	if a != nil {
 		a.Path = p
+		if err == nil {
+			err = confineEvents(a)
+		}
 	}
 	return a, err
+}
+
+// confineEvents checks that the events file an answer's job replays is
+// reached without leaving the answer's directory: Parse has checked the
+// name, and this checks the way there, where a folder on it may be a
+// link elsewhere.
+func confineEvents(a *Answer) error {
+	if a.Job == nil || a.Job.Source.File == "" {
+		return nil
+	}
+	d, err := untrusted.OpenDir(filepath.Dir(a.Path), 0)
+	if err != nil {
+		return &poserr.Error{Kind: ErrBadAnswer, File: a.File, Msg: fmt.Sprintf("cannot read the answer's directory: %v", err)}
+	}
+	defer d.Close()
+	st, err := d.Stat(filepath.ToSlash(a.Job.Source.File))
+	if err == nil && st.Mode().IsRegular() {
+		return nil
+	}
+	return &poserr.Error{Kind: ErrBadAnswer, File: a.File, Msg: fmt.Sprintf(
+		"source.file %s must be a regular file inside the answer's directory, reached without a link out of it",
+		untrusted.Quote(a.Job.Source.File, 80))}
 }
 
 // Parse parses the answer to ex held in data; file names it in messages.

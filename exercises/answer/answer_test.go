@@ -295,3 +295,51 @@ func TestForgivingPredictions(t *testing.T) {
 		}
 	}
 }
+
+// TestEventsFileStaysInsideTheAnswer: the events a job-file answer replays
+// are read only from inside the answer's directory. A folder on the way
+// that links elsewhere is refused before the engine opens anything, so an
+// answer cannot make the grader read (and quote) a file of the machine.
+func TestEventsFileStaysInsideTheAnswer(t *testing.T) {
+	ex := load(t, "j", strings.NewReplacer("id: c", "id: j", "settings.lab", "job.yaml", "allow: [restart, semantics]\n", "").Replace(configuration), "job.yaml")
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(outside, "events.jsonl"), []byte(`{"id":1,"time":"2026-01-01T12:00:00Z","action":"open"}`+"\n"), 0o644)
+	job := func(file string) string {
+		return "name: mine\nsource:\n  file: " + file + "\noperators:\n  - name: p\n    kind: parse\n"
+	}
+	for _, tt := range []struct {
+		name, file string
+		link       bool // the answer's folder "data" links to outside
+		ok         bool
+	}{
+		{"beside the answer", "data/events.jsonl", false, true},
+		{"through a linked folder", "data/events.jsonl", true, false},
+		{"missing", "data/none.jsonl", false, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if tt.link {
+				if err := os.Symlink(outside, filepath.Join(dir, "data")); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				os.Mkdir(filepath.Join(dir, "data"), 0o755)
+				os.WriteFile(filepath.Join(dir, "data", "events.jsonl"), []byte(`{"id":1,"time":"2026-01-01T12:00:00Z","action":"open"}`+"\n"), 0o644)
+			}
+			os.WriteFile(filepath.Join(dir, "job.yaml"), []byte(job(tt.file)), 0o644)
+			a, err := answer.Load(ex, dir)
+			if tt.ok {
+				if err != nil || a.Job == nil {
+					t.Fatalf("Load: %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), "must be a regular file inside the answer's directory") {
+				t.Fatalf("Load = %v, want a refusal", err)
+			}
+			if strings.Contains(err.Error(), outside) {
+				t.Errorf("the refusal names the place the link leads: %v", err)
+			}
+		})
+	}
+}

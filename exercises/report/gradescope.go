@@ -35,12 +35,14 @@ type (
 // Gradescope writes the result as Gradescope's results.json.
 func Gradescope(w io.Writer, res *grade.Result) error {
 	doc := gsResults{Score: res.Score, Visibility: "visible", StdoutVisibility: "hidden", Tests: []gsTest{}}
-	passed := 0
+	var shown, shownMax, later float64
 	for i, e := range res.Exercises {
-		if e.Passed {
-			passed++
-		}
 		for j, c := range e.Checks {
+			if hidden(c) {
+				later += c.Points
+			} else {
+				shown, shownMax = shown+c.Score, shownMax+c.Points
+			}
 			t := gsTest{Name: testName(e, c), Number: fmt.Sprintf("%d.%d", i+1, j+1),
 				Score: c.Score, MaxScore: c.Points, Status: "passed", Output: detail(c),
 				Tags: []string{e.ID, e.Kind}, Visibility: "visible"}
@@ -53,8 +55,12 @@ func Gradescope(w io.Writer, res *grade.Result) error {
 			doc.Tests = append(doc.Tests, t)
 		}
 	}
-	doc.Output = fmt.Sprintf("streamlab grade: %s/%s points; %d of %d exercises passed.",
-		num(res.Score), num(res.MaxScore), passed, len(res.Exercises))
+	// The output is shown at once, so it counts only the checks shown at
+	// once: a total with the hidden checks in it would tell their result.
+	doc.Output = fmt.Sprintf("streamlab grade: %s/%s points in the checks shown now.", num(shown), num(shownMax))
+	if later > 0 {
+		doc.Output += fmt.Sprintf(" Checks worth %s more points are shown after the due date.", num(later))
+	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
