@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -61,6 +62,38 @@ func TestPasswordsFalsePositivesMatchTheory(t *testing.T) {
 		}
 		if again := runPasswords(t, f, 40000); again.Filter != fr {
 			t.Errorf("%s: not deterministic: %+v then %+v", f, fr, again.Filter)
+		}
+	}
+}
+
+// An exact set holding the compromised list flags every compromised login
+// the Bloom filter flags and no clean one, at the list's memory; a check
+// without the list, or with one that forgets half of it, is refused.
+func TestPasswordsExactSetHasNoFalseAlarms(t *testing.T) {
+	bloom := runPasswords(t, filter.Spec{Kind: filter.KindBloom, N: 10000, P: 0.01}, 5000)
+	exact := runPasswords(t, filter.Spec{Kind: filter.KindExact}, 5000)
+	if exact.Filter.Kind != filter.KindExact || exact.Filter.FalseDrops != 0 || exact.Filter.MeasuredFP != 0 {
+		t.Errorf("exact set: %+v", exact.Filter)
+	}
+	if bloom.Filter.FalseDrops == 0 {
+		t.Fatalf("the Bloom filter made no false alarm in 5000 logins: %+v", bloom.Filter)
+	}
+	if hits := bloom.Sink.Delivered - bloom.Filter.FalseDrops; exact.Sink.Delivered != hits {
+		t.Errorf("exact set flagged %d logins, the Bloom filter %d of which %d false", exact.Sink.Delivered, bloom.Sink.Delivered, bloom.Filter.FalseDrops)
+	}
+	if exact.Filter.Bytes <= 4*bloom.Filter.Bytes {
+		t.Errorf("exact set %d bytes, Bloom filter %d: the list should cost far more than its bits", exact.Filter.Bytes, bloom.Filter.Bytes)
+	}
+	spec, _ := jobspec.Builtin("passwords")
+	for _, f := range []filter.Spec{{Kind: filter.KindNone}, {Kind: filter.KindRotating, N: 1000, P: 0.01}} {
+		cfg := engine.DefaultConfig()
+		cfg.Filter = f
+		rt, err := engine.New(spec, cfg)
+		if err == nil {
+			rt.Close()
+			t.Errorf("%s: accepted for a breach check", f)
+		} else if !errors.Is(err, engine.ErrBadConfig) || !strings.Contains(err.Error(), "needs bloom") {
+			t.Errorf("%s: %v", f, err)
 		}
 	}
 }

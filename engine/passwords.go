@@ -66,12 +66,18 @@ type breachCheck struct {
 	clean                 int64
 }
 
-// newBreachCheck loads the list into a Bloom filter sized by spec (by
-// default n = the list's size, p = 1%).
+// newBreachCheck loads the list into the filter spec names: a Bloom filter
+// (by default n = the list's size, p = 1%), or an exact set, which never
+// flags a clean password and costs the list's memory. A check cannot go
+// without the list, and a rotating filter would forget its older half, so
+// both are refused rather than quietly replaced.
 func newBreachCheck(spec filter.Spec) (*breachCheck, error) {
 	list := compromised()
-	if spec.Kind != filter.KindBloom {
+	switch spec.Kind {
+	case "":
 		spec = filter.Spec{Kind: filter.KindBloom, N: uint(len(list)), P: 0.01}
+	case filter.KindNone, filter.KindRotating:
+		return nil, fmt.Errorf("%w: filter %s: a breach check holds the whole compromised list, so it needs bloom (a few bits a password, some false alarms) or exact (none, at the list's memory)", ErrBadConfig, spec.Kind)
 	}
 	f, err := filter.New(spec)
 	if err != nil {
