@@ -65,7 +65,11 @@ and a check scores only if it holds under every one.
 --class DIR grades a whole class: DIR holds one subdirectory of answers per
 student, named by the student's ID (the student for per-student seeds when
 there is a secret). --format csv writes a gradebook, a row per student with
-each exercise's score; text and json work too. Students are graded in
+each exercise's score; text and json work too. --student-prefix P makes
+each student's ID P and the folder's name: GitHub Classroom's CI grades
+under GITHUB_REPOSITORY, "org/assignment-login", so a class cloned into
+folders named "assignment-login" needs --student-prefix org/ for the
+gradebook to use the seeds each student's CI used. Students are graded in
 parallel, one per processor; the report is the same as one after another.
 The report is always written: a cell whose grading broke (the wall-time
 guard) reads "error", and the exit status is then 2.
@@ -91,6 +95,7 @@ exercise), 2 for misuse: bad flags, a broken exercise pack.`,
 	secret := fs.String("secret", "", "the pack's secret for per-student seeds (default $STREAMLAB_GRADE_SECRET)")
 	hidden := fs.String("hidden", "", "add the hidden checks and secret of the instructor's overlay in `DIR`")
 	class := fs.String("class", "", "grade every student: `DIR` holds a subdirectory of answers per student")
+	prefix := fs.String("student-prefix", "", "with --class, each student's ID is `P` and the folder's name (\"org/\" for GitHub Classroom repositories)")
 
 	cmd.RunE = func(cmd *cobra.Command, args []string) (retErr error) {
 		cfg, err := c.load(cmd, gradeFormats)
@@ -117,8 +122,11 @@ exercise), 2 for misuse: bad flags, a broken exercise pack.`,
 			exs = o.Apply(exs)
 			opts.Secret = o.Secret
 		}
+		if *prefix != "" && *class == "" {
+			return badInput(errors.New("--student-prefix names the students of --class DIR; give --student for one"))
+		}
 		if *class != "" {
-			return c.gradeClass(cmd, exs, *class, *student, *secret, *out, cfg.Format, opts)
+			return c.gradeClass(cmd, exs, *class, *prefix, *student, *secret, *out, cfg.Format, opts)
 		}
 		if cfg.Format == "csv" {
 			return badInput(errors.New("--format csv is the gradebook of a class: give --class DIR"))
@@ -170,7 +178,7 @@ var gradeFormats = append(append([]string{}, allFormats...), "csv")
 
 // gradeClass grades every student's answers under dir, a subdirectory per
 // student, and writes the class's report.
-func (c *cli) gradeClass(cmd *cobra.Command, exs []*pack.Exercise, dir, student, secret, out, format string, opts grade.Options) error {
+func (c *cli) gradeClass(cmd *cobra.Command, exs []*pack.Exercise, dir, prefix, student, secret, out, format string, opts grade.Options) error {
 	if student != "" {
 		return badInput(errors.New("--class grades every student; --student names one"))
 	}
@@ -197,7 +205,7 @@ func (c *cli) gradeClass(cmd *cobra.Command, exs []*pack.Exercise, dir, student,
 			names = append(names, name)
 		}
 	}
-	graded := gradeStudents(cmd.Context(), exs, dir, names, opts)
+	graded := gradeStudents(cmd.Context(), exs, dir, prefix, names, opts)
 	var students []report.Student
 	var interrupted error
 	var broke []string // student: exercises whose grading broke
@@ -275,7 +283,7 @@ type graded struct {
 // there are processors: each grading is deterministic and independent of the
 // others, so the results, kept in the order of names, are those of grading
 // one after another.
-func gradeStudents(ctx context.Context, exs []*pack.Exercise, dir string, names []string, opts grade.Options) []graded {
+func gradeStudents(ctx context.Context, exs []*pack.Exercise, dir, prefix string, names []string, opts grade.Options) []graded {
 	out := make([]graded, len(names))
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
@@ -286,7 +294,7 @@ func gradeStudents(ctx context.Context, exs []*pack.Exercise, dir string, names 
 			defer func() { <-sem; wg.Done() }()
 			o := opts
 			if o.Secret != "" {
-				o.Student = name
+				o.Student = prefix + name
 			}
 			out[i].res, out[i].err = grade.All(ctx, exs, filepath.Join(dir, name), o)
 		}()

@@ -301,8 +301,25 @@ func TestGradeClass(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &back); err != nil || len(back) != 2 || back[1].Student != "alice" || !back[1].Result.Passed {
 		t.Errorf("json: %v\n%s", err, r.stdout)
 	}
+	// GitHub Classroom's CI grades each student under GITHUB_REPOSITORY,
+	// "org/hw-alice"; a class cloned into folders named "hw-alice" is
+	// graded under the same seeds with --student-prefix org/.
+	key, err = grade.Key(context.Background(), ex, grade.Options{Student: "org/hw-alice", Secret: "k2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gh := t.TempDir()
+	os.MkdirAll(filepath.Join(gh, "hw-alice"), 0o755)
+	os.WriteFile(filepath.Join(gh, "hw-alice", "answers.yaml"), key, 0o644)
+	if r := streamlab(t, "", "grade", "--class", gh, "--secret", "k2", "--format", "csv", "gap-recovery"); r.code != 1 || strings.Contains(r.stdout, "\nhw-alice,8,") {
+		t.Errorf("without the prefix, the folder's name is the student: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := streamlab(t, "", "grade", "--class", gh, "--student-prefix", "org/", "--secret", "k2", "--format", "csv", "gap-recovery"); r.code != 0 || !strings.Contains(r.stdout, "\nhw-alice,8,8,8,yes\n") {
+		t.Errorf("--student-prefix org/: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
 	for _, args := range [][]string{
 		{"grade", "--format", "csv", "gap-recovery"},
+		{"grade", "--student-prefix", "org/", "gap-recovery"},
 		{"grade", "--class", class, "--format", "junit"},
 		{"grade", "--class", class, "--student", "x", "--secret", "k"},
 		{"grade", "--class", filepath.Join(class, "nosuch")},
