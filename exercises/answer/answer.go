@@ -103,10 +103,13 @@ func (v *Value) coerce(key, want string, fraction bool, got string) {
 }
 
 // Locate returns where the answer to ex is under dir: dir/ID/FILE when
-// dir has a directory named after the exercise, else dir/FILE.
+// dir has a directory named after the exercise, else dir/FILE. A link
+// of that name counts as the directory without being followed: whether
+// its target exists must not change the answer's path, or the grader's
+// messages would tell a student which directories the machine has.
 func Locate(ex *pack.Exercise, dir string) string {
 	sub := filepath.Join(dir, ex.ID)
-	if st, err := os.Stat(sub); err == nil && st.IsDir() {
+	if st, err := os.Lstat(sub); err == nil && (st.IsDir() || st.Mode()&fs.ModeSymlink != 0) {
 		return filepath.Join(sub, ex.Answer)
 	}
 	return filepath.Join(dir, ex.Answer)

@@ -343,3 +343,26 @@ func TestEventsFileStaysInsideTheAnswer(t *testing.T) {
 		})
 	}
 }
+
+// TestLinkedExerciseFolderTellsNothing: an exercise's folder that links out
+// of the answers is refused the same way whether its target exists or not,
+// so the grader's message is no way to ask which directories the machine
+// has.
+func TestLinkedExerciseFolderTellsNothing(t *testing.T) {
+	ex := load(t, "c", configuration, "settings.lab")
+	message := func(target string) string {
+		dir := t.TempDir()
+		if err := os.Symlink(target, filepath.Join(dir, "c")); err != nil {
+			t.Fatal(err)
+		}
+		_, err := answer.Load(ex, dir)
+		if err == nil {
+			t.Fatalf("a link to %s was followed", target)
+		}
+		return strings.ReplaceAll(err.Error(), dir, "DIR")
+	}
+	exists, missing := message(t.TempDir()), message(filepath.Join(t.TempDir(), "nosuch"))
+	if exists != missing || !strings.Contains(exists, "outside the directory") {
+		t.Errorf("a link to a directory that exists: %s\na link to none: %s", exists, missing)
+	}
+}
