@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"fmt"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/streamlab/streamlab/engine/bus"
@@ -31,5 +34,24 @@ func TestLineageIsBounded(t *testing.T) {
 	last := l.rows[rowKey{off: 3 * maxLineageRows}]
 	if last == nil || len(last.copies) != keptCopies || last.total != 3*keptCopies+1 || last.copies[0].batch == 9 {
 		t.Fatalf("the last row: %d copies kept of %d, first from batch %d", len(last.copies), last.total, last.copies[0].batch)
+	}
+}
+
+// The README states the lineage's bounds; they are these constants.
+func TestReadmeStatesTheLineageBounds(t *testing.T) {
+	data, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := strings.Join(strings.Fields(string(data)), " ")
+	for _, want := range []string{
+		fmt.Sprintf("the latest %d %03d rows", maxLineageRows/1000, maxLineageRows%1000),
+		fmt.Sprintf("(up to %d %03d)", maxPinnedRows/1000, maxPinnedRows%1000),
+		fmt.Sprintf("(%s in all;", map[int]string{6: "six"}[keptCopies]),
+		fmt.Sprintf("and %d failures", maxEpisodes),
+	} {
+		if !strings.Contains(readme, want) {
+			t.Errorf("the README does not say %q", want)
+		}
 	}
 }
