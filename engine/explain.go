@@ -352,6 +352,8 @@ func (r *Runtime) causes(p Provenance) []string {
 		out = append(out, r.extraCauses(p)...)
 	case p.Got < p.Expected:
 		out = append(out, r.lossCauses(p)...)
+	case p.Expected == 0:
+		out = append(out, "the job's operators pass nothing of it on: the failure-free run writes nothing for it either")
 	default:
 		out = append(out, "the sink holds what the failure-free run holds for this row")
 		if len(p.Episodes) > 0 {
@@ -367,9 +369,10 @@ func (r *Runtime) causes(p Provenance) []string {
 	return out
 }
 
-// extraCauses names the failure and the replay behind each extra copy.
+// extraCauses names the failure and the replay behind each extra copy,
+// after what is extra.
 func (r *Runtime) extraCauses(p Provenance) []string {
-	var out []string
+	out := []string{fmt.Sprintf("%d more than the failure-free run: a replay sent again records that had already reached the sink, or a counter that kept its state", p.Got-p.Expected)}
 	named := map[int]bool{}
 	for _, c := range p.Copies {
 		if c.Episode < 0 || named[c.Episode] {
@@ -380,36 +383,42 @@ func (r *Runtime) extraCauses(p Provenance) []string {
 		out = append(out, fmt.Sprintf("written again by %s attempt %d in batch %d, after %s and the restart at %s (%s)",
 			c.Node, c.Attempt, c.Batch, e.failure(), clockMS(e.Restart.TimeMS), e.Restart.Text))
 	}
-	if len(out) == 0 {
+	if len(named) == 0 {
 		out = append(out, "no failure came before its extra copies: the same record reached the sink twice in one run (a repeated id, or a row appended at every trigger)")
 	}
-	return append(out, fmt.Sprintf("%d more than the failure-free run: the replay sent records again that had already reached the sink, or a counter that kept its state", p.Got-p.Expected))
+	return out
 }
 
 // lossCauses names what took the missing part: a false filter drop, the
 // state lost with a dead node, what arrived while the job was down.
 func (r *Runtime) lossCauses(p Provenance) []string {
-	var out []string
+	out := []string{fmt.Sprintf("%d missing against the failure-free run", p.Expected-p.Got)}
 	if p.FalseDrop {
 		out = append(out, fmt.Sprintf("the membership filter (%s) dropped it by mistake: a false positive took a first sighting for a duplicate, and nothing replays it", r.cfg.Filter))
 	}
 	for _, e := range p.Episodes {
 		out = append(out, r.episodeLoss(p, e))
 	}
-	if len(out) == 0 {
+	if len(out) == 1 {
 		out = append(out, "no failure and no filter drop touched it: the difference is in which records the watermark left out as late in each run")
 	}
-	return append(out, fmt.Sprintf("%d missing against the failure-free run", p.Expected-p.Got))
+	return out
 }
 
 // episodeLoss says what one failure took from the row.
 func (r *Runtime) episodeLoss(p Provenance, e Episode) string {
-	held := "the records of this row in flight to it"
-	if p.Result {
-		held = "the counts it held for this window"
-	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s died at %s: %s (%s, arrived before) were lost with it", e.node(), clockMS(e.At()), held, e.Before)
+	fmt.Fprintf(&b, "%s died at %s", e.node(), clockMS(e.At()))
+	holder := "it"
+	if e.Whole && e.node() != p.Writer {
+		holder = p.Writer
+		b.WriteString(", and every task with it (one failover region)")
+	}
+	if p.Result {
+		fmt.Fprintf(&b, ": the counts %s held for this window (%s, arrived before) were lost with it", holder, e.Before)
+	} else {
+		fmt.Fprintf(&b, ": the record (%s, arrived before) was in flight or queued and was lost with it", e.Before)
+	}
 	switch {
 	case !e.Restarted:
 		b.WriteString("; it has not restarted yet")
@@ -436,8 +445,7 @@ func (e Episode) failure() string {
 	if len(e.Kills) == 0 {
 		return fmt.Sprintf("%s failed over at %s", e.Restart.Node, clockMS(e.Restart.TimeMS))
 	}
-	k := e.Kills[0]
-	return fmt.Sprintf("%s died at %s (%s)", k.Node, clockMS(k.TimeMS), k.Text)
+	return fmt.Sprintf("%s died at %s", e.Kills[0].Node, clockMS(e.Kills[0].TimeMS))
 }
 
 // clockMS renders virtual time as seconds since the job started.
@@ -457,7 +465,7 @@ func (p Provenance) Text() string {
 	} else {
 		fmt.Fprintf(&b, "why %s: event id %d at offset %d (%s, event time %s), written by %s\n", p.Row, p.ID, p.Offset, p.Key, rowClock(p.Time), p.Writer)
 		fmt.Fprintf(&b, "  counts: %s\n", p.Offsets)
-		fmt.Fprintf(&b, "  sink: %d copies; failure-free run: %d\n", p.Got, p.Expected)
+		fmt.Fprintf(&b, "  copies in the sink: %d; in the failure-free run: %d\n", p.Got, p.Expected)
 	}
 	if p.Written > 0 {
 		fmt.Fprintf(&b, "  copies written: %d", p.Written)
