@@ -3,6 +3,7 @@ package script_test
 import (
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/streamlab/streamlab/engine/script"
@@ -73,8 +74,8 @@ func FuzzParseRow(f *testing.F) {
 		} else if !strings.Contains(err.Error(), "expected") && !strings.Contains(err.Error(), "e.g.") {
 			t.Fatalf("%q: the error %q does not say what a row is", s, err)
 		}
-		if s == "" || strings.ContainsAny(s, " \t\"#\\\r\n") || !utf8.ValidString(s) {
-			return // not one token of a line: quoting and comments are the lexer's
+		if s == "" || strings.ContainsAny(s, " \t\"#\\") || !utf8.ValidString(s) || strings.IndexFunc(s, notPrint) >= 0 {
+			return // not one token of a line: quoting, comments and control characters are the lexer's
 		}
 		c, lerr := script.ParseLine("why.lab", 1, "why "+s)
 		switch {
@@ -87,6 +88,8 @@ func FuzzParseRow(f *testing.F) {
 		}
 	})
 }
+
+func notPrint(r rune) bool { return !unicode.IsPrint(r) }
 
 // why takes exactly one row.
 func TestWhyLine(t *testing.T) {
