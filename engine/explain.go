@@ -31,6 +31,8 @@ type Provenance struct {
 	// the source's records of the key in the window.
 	Offsets OffsetSpan
 	Writer  string // the node that hands the row to the sink
+	// Path is the nodes the row's records pass through, source to sink.
+	Path []string
 	// Expected is the row's effect in the failure-free run, Got in the
 	// sink (the ledger's unit: copies of an event, a window's count).
 	Expected, Got int64
@@ -108,6 +110,7 @@ func (r *Runtime) Explain(row script.Row) (Provenance, error) {
 	k := p.rowKey()
 	p.Expected, p.Got = r.ledger.effect(Record{Offset: k.off, WindowStart: k.start, Key: k.key})
 	p.Writer = r.g.writerOf(r.rowRecord(p))
+	p.Path = r.g.pathOf(r.rowRecord(p))
 	offsets := r.rowOffsets(p)
 	p.Offsets = span(offsets)
 	p.Missed = r.lin.missed
@@ -271,10 +274,10 @@ func (r *Runtime) relevantEpisodes(p *Provenance, offsets []int64) {
 	if len(p.Copies) == 0 || p.Got < p.Expected {
 		last = max(last, r.cur.clock)
 	}
-	writer := r.g.node(p.Writer)
+	rec := r.rowRecord(*p)
 	for _, ep := range r.lin.episodes {
 		e := Episode{Kills: ep.kills, Restart: ep.restart, Restarted: ep.restarted, Whole: ep.wholeJob(), index: ep.index}
-		if at := e.At(); at < first || at > last || !e.Whole && !r.upstreamOf(e.node(), writer) {
+		if at := e.At(); at < first || at > last || !e.Whole && !r.onPath(e.node(), rec) {
 			continue
 		}
 		end := r.cur.clock + 1
@@ -324,10 +327,33 @@ func (e Episode) node() string {
 	return e.Restart.Node
 }
 
-// upstreamOf reports whether the node named name is writer or feeds it.
-func (r *Runtime) upstreamOf(name string, writer *node) bool {
+// pathOf names, stage by stage, the node rec's row passes through.
+func (g *graph) pathOf(rec Record) []string {
+	path := make([]string, 0, len(g.stages))
+	for s, st := range g.stages {
+		if n := g.nodeOf(s, rec); n != nil {
+			path = append(path, n.name)
+		} else {
+			path = append(path, st.name+"[?]")
+		}
+	}
+	return path
+}
+
+// onPath reports whether the node named name is on the way of rec's row
+// from the source to the sink: of its stage, the node partitioning sends
+// the row's records through (any node, when rebalancing makes that
+// unknowable). A counter that counts other keys is not.
+func (r *Runtime) onPath(name string, rec Record) bool {
 	n := r.g.node(name)
-	return n != nil && (writer == nil || n == writer || n.stage < writer.stage || n.stage == len(r.g.stages)-1)
+	if n == nil {
+		return false
+	}
+	if n.stage == 0 || n.stage == len(r.g.stages)-1 {
+		return true
+	}
+	on := r.g.nodeOf(n.stage, rec)
+	return on == nil || on == n
 }
 
 // falselyDropped reports whether the membership filter dropped the row's
@@ -429,7 +455,7 @@ func (r *Runtime) episodeLoss(p Provenance, e Episode) string {
 		}
 		fmt.Fprintf(&b, ": gap recovery (ha none) keeps nothing to replay; %s restarted at %s with empty state", scope, clockMS(e.Restart.TimeMS))
 	default:
-		fmt.Fprintf(&b, "; at %s: %s", clockMS(e.Restart.TimeMS), e.Restart.Text)
+		fmt.Fprintf(&b, "; the restart at %s was to bring them back (%s)", clockMS(e.Restart.TimeMS), e.Restart.Text)
 	}
 	if e.During.Count > 0 {
 		fmt.Fprintf(&b, "; %s arrived while it was down", e.During)
@@ -461,10 +487,12 @@ func (p Provenance) Text() string {
 	if p.Result {
 		fmt.Fprintf(&b, "why %s: the count of %s in window %s–%s, written by %s\n", p.Row, p.Key, rowClock(p.WindowStart), rowClock(p.WindowEnd), p.Writer)
 		fmt.Fprintf(&b, "  counts: the source's records of %s in this window: %s\n", p.Key, p.Offsets)
+		fmt.Fprintf(&b, "  path: %s\n", strings.Join(p.Path, " → "))
 		fmt.Fprintf(&b, "  sink: %d; failure-free run: %d\n", p.Got, p.Expected)
 	} else {
 		fmt.Fprintf(&b, "why %s: event id %d at offset %d (%s, event time %s), written by %s\n", p.Row, p.ID, p.Offset, p.Key, rowClock(p.Time), p.Writer)
 		fmt.Fprintf(&b, "  counts: %s\n", p.Offsets)
+		fmt.Fprintf(&b, "  path: %s\n", strings.Join(p.Path, " → "))
 		fmt.Fprintf(&b, "  copies in the sink: %d; in the failure-free run: %d\n", p.Got, p.Expected)
 	}
 	if p.Written > 0 {

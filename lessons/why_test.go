@@ -227,3 +227,25 @@ func TestWhyNamesLesson5sFalseDrop(t *testing.T) {
 		}
 	}
 }
+
+// Under upstream backup only count[1] restarts when it is killed (lesson
+// 4's first step): `why` puts no row that count[0] counts down to that
+// kill, and every row count[1] counts and that was open then, to it.
+func TestWhyBlamesOnlyTheRowsOnTheDeadNodesPath(t *testing.T) {
+	src := lessonScript(t, "rollback", "kill count[1] at 1200", "run 10s")
+	s, evs := watched(t, src, lab.Options{})
+	kill := the(t, evs, bus.EventNodeKilled, "count[1]")
+	seen := map[string]int{}
+	for _, key := range []string{"click", "close", "open", "scroll", "view"} {
+		p := explain(t, s, key+"@12:00:10") // open when count[1] died
+		counter := p.Path[2]
+		seen[counter]++
+		touched := len(p.Episodes) == 1 && p.Episodes[0].Kills[0].Seq == kill.Seq
+		if touched != (counter == "count[1]") {
+			t.Errorf("%s, counted by %s: failures %+v", p.Row, counter, p.Episodes)
+		}
+	}
+	if seen["count[0]"] == 0 || seen["count[1]"] == 0 {
+		t.Fatalf("the keys do not spread over both counters: %v", seen)
+	}
+}
