@@ -50,6 +50,7 @@ run or an internal error.`,
 	dump := fs.String("dump-source", "", "write the source log as JSON Lines to `FILE`")
 	force := fs.Bool("force", false, "let --dump-source replace a file that exists, and --db use a database streamlab did not make")
 	charts := fs.Bool("charts", false, "after the report, print the run's charts as text")
+	explain := fs.StringArray("explain", nil, "after the report, explain sink row `KEY`: "+script.RowUsage+"; repeatable")
 
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		cfg, err := c.load(cmd, reportFormats)
@@ -76,22 +77,38 @@ run or an internal error.`,
 			opts.Log = c.stderr // standard output carries one JSON object
 		}
 		opts.Seed = cfg.seedOverride()
+		rows, err := parseRows(*explain)
+		if err != nil {
+			return badInput(err)
+		}
+		var why explained
 		// The charts' numbers, read from the runtime before it closes.
 		var fstats *engine.FilterStats
 		var timeline engine.Timeline
-		if *charts {
-			opts.Finished = func(rt *engine.Runtime) {
+		opts.Finished = func(rt *engine.Runtime) {
+			if *charts {
 				if f, ok := rt.FilterStats(); ok {
 					fstats = &f
 				}
 				timeline = rt.Timeline()
 			}
+			why = explainRows(rt, rows)
 		}
 		rep, err := lab.RunScript(cmd.Context(), name, src, opts)
 		if rep != nil && cfg.DB != "" && rep.Config.Sink != engine.SinkTable {
 			fmt.Fprintf(c.stderr, "streamlab: note: the database %s was not written: --db keeps the table sink's database, and this script uses the %s sink (set sink table)\n", cfg.DB, rep.Config.Sink)
 		}
 		runErr := finishRun(c.stdout, cfg.Format, rep, err)
+		if len(rows) > 0 && rep != nil {
+			out := c.stdout
+			if cfg.Format == "json" {
+				out = c.stderr // standard output carries one JSON object
+			}
+			fmt.Fprint(out, "\n"+why.text)
+			if why.err != nil {
+				runErr = badInput(fmt.Errorf("--explain: %w", why.err))
+			}
+		}
 		if *charts && rep != nil {
 			out := c.stdout
 			if cfg.Format == "json" {
@@ -229,4 +246,39 @@ func finishRun(w io.Writer, format string, rep *report.Report, runErr error) err
 		msg += fmt.Sprintf("; %d of %d expects failed", len(bad), len(rep.Expectations))
 	}
 	return failed(errors.New(msg))
+}
+
+// parseRows reads the --explain rows before anything runs, so that a
+// mistyped one costs no run.
+func parseRows(keys []string) ([]script.Row, error) {
+	rows := make([]script.Row, 0, len(keys))
+	for _, k := range keys {
+		row, err := script.ParseRow(k)
+		if err != nil {
+			return nil, fmt.Errorf("--explain %q: %w", k, err)
+		}
+		rows = append(rows, row)
+	}
+	return rows, nil
+}
+
+// explained is what --explain found: the explanations, and the first row
+// the run has no such row for.
+type explained struct {
+	text string
+	err  error
+}
+
+// explainRows explains rows from the finished run, as `why` does.
+func explainRows(rt *engine.Runtime, rows []script.Row) explained {
+	var e explained
+	for _, row := range rows {
+		p, err := rt.Explain(row)
+		if err != nil {
+			e.err = err
+			return e
+		}
+		e.text += p.Text()
+	}
+	return e
 }

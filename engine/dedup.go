@@ -41,7 +41,13 @@ type dedupOp struct {
 	// their values to say in its own unit what the mistakes cost
 	// (Ledger.filterLost). Events need no such list: one is one record.
 	falseRows map[windowKey]droppedRows
+	// falseOffsets are the first events dropped by mistake, for the
+	// lineage (explain.go); at most maxFalseOffsets are kept.
+	falseOffsets []int64
 }
+
+// maxFalseOffsets bounds dedupOp.falseOffsets.
+const maxFalseOffsets = 4096
 
 // orderSensitive is an operator whose output depends on the order its
 // records arrive in, not only on which records they are. A node running
@@ -131,6 +137,8 @@ func (d *dedupOp) record(r Record, out emitter) {
 			d.falseDrops++
 			if r.IsResult() {
 				d.dropRow(r)
+			} else if len(d.falseOffsets) < maxFalseOffsets {
+				d.falseOffsets = append(d.falseOffsets, r.Offset)
 			}
 		}
 		return

@@ -41,6 +41,7 @@ type Runtime struct {
 	writer sinkWriter
 	ref    *chain
 	ledger *Ledger
+	lin    *lineage // where each sink row came from (lineage.go)
 	bus    *bus.Bus
 	det    *detExec
 	rec    *recovery
@@ -155,6 +156,7 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 	}
 	if !cfg.NoLedger {
 		r.ledger = newLedger(events, cfg.Mode, cfg.Sink)
+		r.lin = newLineage(r.bus)
 		refSink := &sinkOp{writer: &logSink{}, events: events, onCommit: func(b []Record) {
 			r.ledger.apply(b, false)
 			// Whatever the failure-free run has read it has now committed:
@@ -264,6 +266,7 @@ func (r *Runtime) held(inARow int64) {
 func (r *Runtime) ledgerApply(batch []Record) {
 	if r.ledger != nil {
 		r.ledger.apply(batch, true)
+		r.lin.wrote(batch, r.sink.batches, r.sinkTime(), r.g.writerOf, r.ledger.cellOf)
 		r.ref.advanceTo(r.sink.lastTrigger)
 		t := r.ledger.Totals()
 		t.Lost -= r.pending(t) // the chart's lost is the report's: what is owed is not lost

@@ -280,7 +280,7 @@ func (m Model) overlayHelp(body []string, k helpKeys) []string {
 		foot = fmt.Sprintf("keys %d–%d of %d · ↑↓ scroll · ", off+1, min(off+page, len(text)), len(text)) + foot
 		text = text[off:min(off+page, len(text))]
 	}
-	text = append(text, "", st.Muted.Render(foot))
+	text = append(text, "", st.Muted.Render(whyHelp), st.Muted.Render(foot))
 	w := 0
 	for _, l := range text {
 		w = max(w, ansi.StringWidth(l))
@@ -289,6 +289,10 @@ func (m Model) overlayHelp(body []string, k helpKeys) []string {
 	box := draw.Box(st.Modal, "Keys", text, w+2, len(text)+2)
 	return draw.Overlay(body, box, max((m.w-w-2)/2, 0), max((len(body)-len(box))/2, 0))
 }
+
+// whyHelp says what the palette's why asks for: a ROW as the Output pane
+// shows it.
+const whyHelp = ": why ROW explains a row: ROW is KEY@HH:MM:SS (click@12:00:10), offset=N or a record id"
 
 // overlayConfirm asks whether to restart the job with a setting.
 func (m Model) overlayConfirm(body []string) []string {

@@ -98,6 +98,8 @@ func (s *Session) Exec(ctx context.Context, c script.Command) error {
 		return nil
 	case script.VerbKill, script.VerbFail, script.VerbRestart:
 		return s.failure(c)
+	case script.VerbWhy:
+		return s.why(c)
 	case script.VerbPause, script.VerbResume:
 		return s.errAt(c.Line, c.Col, "%s only makes sense in the terminal lab, where time runs by itself; a script advances time with run", c.Verb)
 	}

@@ -41,5 +41,5 @@ func ExampleParseLine() {
 	_, err := script.ParseLine("lab.txt", 3, "    kil count[1]")
 	fmt.Println(err)
 	// Output:
-	// lab.txt:3:5: unknown verb "kil"; expected one of job, set, run, kill, fail, restart, expect, report, step, pause, resume (did you mean kill?)
+	// lab.txt:3:5: unknown verb "kil"; expected one of job, set, run, kill, fail, restart, expect, report, step, pause, resume, why (did you mean kill?)
 }

@@ -68,6 +68,8 @@ func parseLine(line int, s string) (Command, *poserr.Error) {
 		err = parseRestart(&c, toks, missing)
 	case VerbStep:
 		err = parseStep(&c, toks)
+	case VerbWhy:
+		err = parseWhy(&c, s, toks, missing)
 	default: // report, pause, resume
 		if len(toks) > 0 {
 			err = errAt(toks[0].col, "%s takes no arguments, got %q", c.Verb, toks[0].text)

@@ -51,10 +51,11 @@ const (
 	VerbStep    = "step"    // step [N]
 	VerbPause   = "pause"   // pause
 	VerbResume  = "resume"  // resume
+	VerbWhy     = "why"     // why ROW: the provenance of one sink row
 )
 
 var verbs = []string{VerbJob, VerbSet, VerbRun, VerbKill, VerbFail, VerbRestart,
-	VerbExpect, VerbReport, VerbStep, VerbPause, VerbResume}
+	VerbExpect, VerbReport, VerbStep, VerbPause, VerbResume, VerbWhy}
 
 // Script is a parsed lab script.
 type Script struct {

@@ -169,10 +169,10 @@ func TestErrors(t *testing.T) {
 		src  string
 		want string // the whole error; "..." stands for any text
 	}{
-		{"job clicks\nrun 10\n    kil count[1]", `lab.txt:3:5: unknown verb "kil"; expected one of job, set, run, kill, fail, restart, expect, report, step, pause, resume (did you mean kill?)`},
-		{"Report", `lab.txt:1:1: unknown verb "Report"; expected one of job, set, run, kill, fail, restart, expect, report, step, pause, resume (did you mean report?)`},
+		{"job clicks\nrun 10\n    kil count[1]", `lab.txt:3:5: unknown verb "kil"; expected one of job, set, run, kill, fail, restart, expect, report, step, pause, resume, why (did you mean kill?)`},
+		{"Report", `lab.txt:1:1: unknown verb "Report"; expected one of job, set, run, kill, fail, restart, expect, report, step, pause, resume, why (did you mean report?)`},
 		{`kil "count[1]`, `lab.txt:1:1: unknown verb "kil"; expected one of ... (did you mean kill?)`},
-		{"frobnicate", `lab.txt:1:1: unknown verb "frobnicate"; expected one of job, set, run, kill, fail, restart, expect, report, step, pause, resume`},
+		{"frobnicate", `lab.txt:1:1: unknown verb "frobnicate"; expected one of job, set, run, kill, fail, restart, expect, report, step, pause, resume, why`},
 		{"job", `lab.txt:1:4: job needs a job name or a path to a job file, e.g. "job clicks"`},
 		{"job my job.yaml", `lab.txt:1:8: job takes one argument, got extra "job.yaml"; quote a path that has spaces`},
 		{`job "clicks`, `lab.txt:1:5: unterminated quoted string; add a closing "`},

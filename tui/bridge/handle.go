@@ -94,6 +94,9 @@ func (b *Bridge) line(text string) {
 		b.resume()
 		b.note(Result{Line: text, Info: "running"})
 		return
+	case script.VerbWhy:
+		b.why(c, text)
+		return
 	}
 	if b.broken != "" {
 		b.fail(text, fmt.Errorf("%s", b.broken))

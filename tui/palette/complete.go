@@ -11,7 +11,7 @@ import (
 
 // Verbs are the lab-script verbs, in the order the help lists them.
 var Verbs = []string{script.VerbRun, script.VerbStep, script.VerbKill, script.VerbFail, script.VerbRestart,
-	script.VerbSet, script.VerbJob, script.VerbExpect, script.VerbReport, script.VerbPause, script.VerbResume}
+	script.VerbSet, script.VerbJob, script.VerbExpect, script.VerbReport, script.VerbPause, script.VerbResume, script.VerbWhy}
 
 // Values are the choices of the settings that have a fixed set (for
 // completion and the pickers); the engine, not this list, decides what it

@@ -15,7 +15,7 @@ func TestComplete(t *testing.T) {
 	for _, tt := range []struct {
 		line, want, matches string
 	}{
-		{"", "", "run step kill fail restart set job expect report pause resume"},
+		{"", "", "run step kill fail restart set job expect report pause resume why"},
 		{"r", "r", "run restart report resume"},
 		{"ru", "run ", "run"},
 		{"kill s", "kill s", "source sink"},

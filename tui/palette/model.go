@@ -1,6 +1,6 @@
 // Package palette is the lab's command palette: one line where the learner
 // types any lab-script line (`:kill count[1]`, `:set mode append`,
-// `:expect lost == 0`), with history and tab completion of verbs, setting
+// `:expect lost == 0`, `:why click@12:00:10` for a row's provenance), with history and tab completion of verbs, setting
 // keys, values and node names. The line is checked by the script parser
 // as it is submitted, so a typo is answered at once, at its column.
 package palette
