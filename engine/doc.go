@@ -61,6 +61,9 @@
 //     benchmarks' baseline).
 //   - ledger.go: each output row's effect in the real sink against the
 //     failure-free run: delivered, duplicates, lost, pending.
+//   - owed.go: what the sink lacks, sorted into owed (recovery still
+//     delivers it) and lost, and what open transactions hold; the one
+//     view of the ledger every observer reads.
 //   - timeline.go: the ledger over virtual time, with kill, restart and
 //     checkpoint marks, for charts.
 //   - snapshot.go: a cheap picture of the running job for the lab;
