@@ -34,6 +34,18 @@ func shown(t *testing.T, view string) (lost, correct string) {
 // carried a ledger.
 func playFrames(t *testing.T, job string, lines []string, each func(view string)) int {
 	t.Helper()
+	return playSized(t, job, lines, 44, 12, each)
+}
+
+// playTall is playFrames in a pane tall enough for the chart.
+func playTall(t *testing.T, job string, lines []string, each func(view string)) int {
+	t.Helper()
+	return playSized(t, job, lines, 60, 30, each)
+}
+
+// playSized is playFrames with a pane of w×h.
+func playSized(t *testing.T, job string, lines []string, w, h int, each func(view string)) int {
+	t.Helper()
 	t0 := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	b, err := bridge.New(bridge.Options{Job: job, Seed: 1, Speed: 1, Running: true, Clock: bridge.NewManualClock(t0)})
 	if err != nil {
@@ -48,7 +60,7 @@ func playFrames(t *testing.T, job string, lines []string, each func(view string)
 		}
 	}
 	m := New(styles.New(styles.Mono))
-	m.SetSize(44, 12)
+	m.SetSize(w, h)
 	frames := 0
 	at := t0
 	b.Tick(at)
@@ -117,5 +129,44 @@ func TestPaneShowsOwedAndUncommittedApartFromLost(t *testing.T) {
 	m.SetFrame(f)
 	if v := ansi.Strip(m.View()); !strings.Contains(v, "✗ no") || !strings.Contains(v, "the job failed") {
 		t.Errorf("a failed job:\n%s", v)
+	}
+}
+
+var chartLostRow = regexp.MustCompile(`^│lost\s+│`)
+
+// chartLost reads the lost strip's scale — its largest value — off a tall
+// pane's chart: the line under the strip's name.
+func chartLost(t *testing.T, view string) string {
+	t.Helper()
+	lines := strings.Split(view, "\n")
+	for i, l := range lines[:len(lines)-1] {
+		if chartLostRow.MatchString(l) {
+			scale, _, _ := strings.Cut(strings.TrimPrefix(lines[i+1], "│"), "│")
+			return strings.TrimSpace(scale)
+		}
+	}
+	t.Fatalf("no lost strip in\n%s", view)
+	return ""
+}
+
+// The lost figure and the chart's lost strip are one series: on every
+// frame of runs that lose records and replay them, the strip's top is the
+// figure (lost never goes back, so its largest value is its last).
+func TestLostFigureIsTheLostStrip(t *testing.T) {
+	for _, semantics := range []string{"at-most-once", "at-least-once", "exactly-once"} {
+		t.Run(semantics, func(t *testing.T) {
+			lines := []string{"set semantics " + semantics, "set restart fixed-delay attempts=3 delay=1s", "kill count[1] at 700", "run 3000"}
+			var last string
+			playTall(t, "clicks", lines, func(view string) {
+				figure, _ := shown(t, view)
+				if strip := chartLost(t, view); strip != figure {
+					t.Fatalf("lost %s over a strip at %s:\n%s", figure, strip, view)
+				}
+				last = figure
+			})
+			if semantics == "at-most-once" && last == "0" {
+				t.Error("gap recovery lost nothing: the strip was never tested against a loss")
+			}
+		})
 	}
 }
