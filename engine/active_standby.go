@@ -74,6 +74,7 @@ func (a *activeStandby) takeOver(n *node, now int64, kind string) {
 	rc := a.rc
 	r := rc.r
 	if n.rep != nil {
+		r.carryLate(n.op, n.rep)
 		n.op = n.rep
 	}
 	n.rep, n.standby = nil, false

@@ -14,6 +14,9 @@ type chain struct {
 	outs []emitter // built once: converting per call would allocate
 	sink *sinkOp
 	cur  *cursor
+	// triggers counts the triggers handled: the sink commits a batch at
+	// each, and at each flush (flushPast) besides.
+	triggers int64
 }
 
 type chainOut struct {
@@ -54,6 +57,7 @@ func (c *chain) handle(e element) {
 			op.watermark(e.value, c.outs[i])
 		}
 	case kindTrigger:
+		c.triggers++
 		for i, op := range c.ops {
 			op.trigger(c.outs[i])
 		}
@@ -65,13 +69,28 @@ func (c *chain) handle(e element) {
 // first triggers triggers (it commits one per trigger), or the admitted
 // input is used up.
 func (c *chain) advanceTo(triggers int64) {
-	for c.sink.batches < triggers {
+	for c.triggers < triggers {
 		e, ok := c.cur.next()
 		if !ok {
 			return
 		}
 		c.handle(e)
 	}
+}
+
+// flushPast runs through the record at offset off and commits what the
+// sink holds as a batch of its own, as the real sink does at a checkpoint
+// barrier between two triggers: a job of events then compares batch for
+// batch.
+func (c *chain) flushPast(off int64) {
+	for c.cur.off <= off {
+		e, ok := c.cur.next()
+		if !ok {
+			break
+		}
+		c.handle(e)
+	}
+	c.sink.flush()
 }
 
 // drain runs through everything admitted.

@@ -66,6 +66,9 @@
 //     bounded memory; explain.go answers `why ROW` from it: the offsets
 //     a row counts, and the kill and replay, the lost state or the false
 //     filter drop behind an extra copy or a missing one.
+//   - owed.go: what the sink lacks, sorted into owed (recovery still
+//     delivers it) and lost, and what open transactions hold; the one
+//     view of the ledger every observer reads.
 //   - timeline.go: the ledger over virtual time, with kill, restart and
 //     checkpoint marks, for charts.
 //   - snapshot.go: a cheap picture of the running job for the lab;

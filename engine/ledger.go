@@ -72,6 +72,11 @@ type LedgerTotals struct {
 	// fewer records are late: extra effects, but none counted twice.
 	LateCounted int64
 	Lost        int64
+	// Owed is what the sink lacks that recovery still delivers, and
+	// Uncommitted the rows open transactions hold (engine/owed.go); the
+	// runtime fills them in, and Lost is then what is left.
+	Owed        int64
+	Uncommitted int64
 	Correct     bool
 }
 

@@ -552,7 +552,9 @@ func (rc *recovery) replace(n *node, at int64) {
 		return
 	}
 	if n.op != operator(r.sink) {
+		old := n.op
 		n.op, _ = r.newOp(n.spec)
+		r.carryLate(old, n.op)
 	}
 	up := r.g.upstream(n)
 	n.dead = false
@@ -645,7 +647,9 @@ func (rc *recovery) restoreAll(at int64) {
 			}
 		}
 		if n.stage > 0 && n.op != operator(r.sink) {
+			old := n.op
 			n.op, _ = r.newOp(n.spec)
+			r.carryLate(old, n.op)
 		}
 		n.dead = false
 		n.epoch = r.cur.seq

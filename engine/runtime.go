@@ -60,6 +60,15 @@ type Runtime struct {
 	// pace bounds the virtual time a whole-job restart may be carried out
 	// by (PaceTo); math.MaxInt64 when nobody paces the run.
 	pace int64
+	// owedUntil is the place of the first trigger the source sent after a
+	// failure stopped holding the job back; 0 once the job is quiet (owed.go).
+	owedUntil int64
+	// applied is the place of the last trigger whose batch the ledger has
+	// counted: the failure-free run is compared there.
+	applied int64
+	// lateRetired counts the late records dropped by window counts that
+	// were replaced since (carryLate): the total never goes back.
+	lateRetired int64
 }
 
 // dedupAfterAggregation reports whether a dedup stage filters an
@@ -239,9 +248,12 @@ func (r *Runtime) sinkTime() int64 { return r.rec.reached(r.g.nodes[len(r.g.node
 func (r *Runtime) committed(batch []Record) {
 	if ts, ok := r.writer.(*tableSink); ok && ts.transactional {
 		c := r.rec.ckpt
-		c.batches[c.txn] = append(c.batches[c.txn], slices.Clone(batch))
+		c.batches[c.txn] = append(c.batches[c.txn], heldBatch{slices.Clone(batch), r.sink.lastTrigger})
+		if r.ledger != nil {
+			r.sampleLedger() // uncommitted rows
+		}
 	} else {
-		r.ledgerApply(batch)
+		r.ledgerApply(batch, r.sink.lastTrigger)
 	}
 	r.bus.Publish(bus.Event{TimeMS: r.sinkTime(), Kind: bus.EventBatchCommitted, Node: kindSink, N: r.sink.batches,
 		Text: fmt.Sprintf("batch %d committed: %d rows", r.sink.batches, len(batch))})
@@ -260,43 +272,6 @@ func (r *Runtime) held(inARow int64) {
 		r.bus.Publish(bus.Event{TimeMS: r.sinkTime(), Kind: bus.EventBatchHeld, Node: kindSink, N: inARow,
 			Text: "batch held back: complete mode commits only a whole result table, and a counter is down or has just been replaced"})
 	}
-}
-
-// ledgerApply counts a batch that is now visible in the sink.
-func (r *Runtime) ledgerApply(batch []Record) {
-	if r.ledger != nil {
-		r.ledger.apply(batch, true)
-		r.lin.wrote(batch, r.sink.batches, r.sinkTime(), r.g.writerOf, r.ledger.cellOf)
-		r.ref.advanceTo(r.sink.lastTrigger)
-		t := r.ledger.Totals()
-		t.Lost -= r.pending(t) // the chart's lost is the report's: what is owed is not lost
-		r.tl.sample(r.sinkTime(), t)
-	}
-}
-
-// pending is what the sink lacks now that the guarantee still owes: while
-// recovery is under way with a scheme that preserves input, everything
-// missing but what a Bloom filter dropped by mistake, which is gone for
-// good. Both sides are in the ledger's unit: a record's effect, or a
-// window's count (filterLost).
-func (r *Runtime) pending(t LedgerTotals) int64 {
-	if r.state != StateRunning || r.ha == HANone || !r.rec.recovering() {
-		return 0
-	}
-	return max(t.Lost-r.filterLost(), 0)
-}
-
-// filterLost is what the membership filter's mistakes cost in the ledger's
-// unit. A falsely dropped event is one record's effect; a falsely dropped
-// result row is what its count would have added to what a reader sees.
-func (r *Runtime) filterLost() int64 {
-	if d := r.dedup(); d != nil && r.ledger != nil && !r.ledger.events {
-		return r.ledger.filterLost(d.falseRows)
-	}
-	if fs, ok := r.FilterStats(); ok {
-		return fs.FalseDrops
-	}
-	return 0
 }
 
 // fail stops the job with err.
@@ -359,11 +334,13 @@ func (r *Runtime) stepOnce() bool {
 		return true
 	}
 	if !r.det.step(r.cur) {
+		r.caughtUp()
 		return false
 	}
 	if len(r.rec.kills) > 0 {
 		r.rec.checkKills()
 	}
+	r.followFailure()
 	return true
 }
 
@@ -383,6 +360,8 @@ func (r *Runtime) Run(ctx context.Context) error {
 		}
 	} else if err = r.runConcurrent(ctx); err != nil {
 		return err
+	} else {
+		r.caughtUp()
 	}
 	r.checkSink()
 	r.bus.Publish(bus.Event{TimeMS: r.cur.clock, Kind: bus.EventRunQuiet, N: r.cur.off, Text: fmt.Sprintf("quiet at offset %d", r.cur.off)})
@@ -444,8 +423,10 @@ func (r *Runtime) checkSink() {
 	}
 }
 
+// droppedLate counts the late records dropped so far, by the window
+// counts running now and those they replaced.
 func (r *Runtime) droppedLate() int64 {
-	var n int64
+	n := r.lateRetired
 	for _, nd := range r.g.nodes {
 		if w, ok := nd.op.(*windowCount); ok {
 			n += w.droppedLate
@@ -463,7 +444,7 @@ func (r *Runtime) Ledger() (LedgerTotals, bool) {
 	if r.ledger == nil {
 		return LedgerTotals{}, false
 	}
-	return r.ledger.Totals(), true
+	return r.ledgerView(), true
 }
 
 // SinkRows returns the latest rows the sink committed, oldest first.
@@ -563,7 +544,6 @@ func (r *Runtime) report() report.Report {
 		wm := int64(math.MaxInt64)
 		for _, nd := range r.g.nodes {
 			if w, ok := nd.op.(*windowCount); ok {
-				rep.Window.DroppedLate += w.droppedLate
 				rep.Window.Open += int64(len(w.counts))
 				if w.hasWM {
 					wm = min(wm, w.wm)
@@ -575,14 +555,14 @@ func (r *Runtime) report() report.Report {
 		if wm != math.MaxInt64 {
 			rep.Window.Watermark = wm
 		}
+		rep.Window.DroppedLate = r.droppedLate()
 	}
 	if r.ledger != nil {
-		t := r.ledger.Totals()
+		t := r.ledgerView()
 		rep.Sink.Delivered, rep.Sink.Unique, rep.Sink.Duplicates = t.Delivered, t.Unique, t.Duplicates
 		rep.Sink.LateCounted = t.LateCounted
 		rep.Sink.Lost, rep.Sink.Expected, rep.Sink.Correct = t.Lost, t.Expected, t.Correct
-		rep.Sink.Pending = r.pending(t)
-		rep.Sink.Lost -= rep.Sink.Pending
+		rep.Sink.Pending, rep.Sink.Uncommitted = t.Owed, t.Uncommitted
 	}
 	return rep
 }

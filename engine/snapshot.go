@@ -112,7 +112,7 @@ func (r *Runtime) Snapshot() Snapshot {
 		}
 	}
 	if r.ledger != nil {
-		s.Ledger, s.HasLedger = r.ledger.Totals(), true
+		s.Ledger, s.HasLedger = r.ledgerView(), true
 	}
 	if fs, ok := r.FilterStats(); ok {
 		s.Filter = &fs

@@ -315,17 +315,20 @@ func (a *admissions) admitFor(src *Source, d time.Duration) int64 {
 type cursor struct {
 	src *Source
 	*admissions
-	pos              // where the cursor reads; a checkpoint saves this
-	trigger    int64 // trigger interval, ms
-	watermark  int64 // bounded out-of-orderness, ms; <0 means no watermark
-	every      int64 // the checkpoint interval in records (0: none)
-	barrierAt  int64 // offset before which the last barrier went out
-	ckpt       int64 // checkpoint ids handed out
-	seq        int64 // marker sequence numbers handed out
-	triggers   int64 // triggers handed out (a trigger's id), rewinds or not
-	wmSent     bool  // the watermark before a pending trigger went out
-	endBarrier bool  // a barrier owed after an end-of-admission trigger
-	sendEnd    bool  // send kindEnd once everything admitted is out (concurrent runs)
+	pos             // where the cursor reads; a checkpoint saves this
+	trigger   int64 // trigger interval, ms
+	watermark int64 // bounded out-of-orderness, ms; <0 means no watermark
+	every     int64 // the checkpoint interval in records (0: none)
+	barrierAt int64 // offset before which the last barrier went out
+	ckpt      int64 // checkpoint ids handed out
+	seq       int64 // marker sequence numbers handed out
+	triggers  int64 // triggers handed out (a trigger's id), rewinds or not
+	// rewinds says, from each rewind on, how far trigger ids run ahead of
+	// their place in the stream (see place).
+	rewinds    []triggerShift
+	wmSent     bool // the watermark before a pending trigger went out
+	endBarrier bool // a barrier owed after an end-of-admission trigger
+	sendEnd    bool // send kindEnd once everything admitted is out (concurrent runs)
 }
 
 // pos is the part of a cursor that a checkpoint saves and a recovery
@@ -336,7 +339,14 @@ type pos struct {
 	maxTime     int64
 	seen        bool
 	bound       int // the next admission bound to close
+	// fired counts the triggers before this position: a trigger's place
+	// in the stream, the same when a rewind emits it again.
+	fired int64
 }
+
+// triggerShift is how far trigger ids run ahead of their place from id
+// from on: the triggers emitted again since the rewinds so far.
+type triggerShift struct{ from, by int64 }
 
 func newCursor(src *Source, adm *admissions, trigger, watermark time.Duration) *cursor {
 	t := max(trigger.Milliseconds(), 1)
@@ -350,6 +360,7 @@ func newCursor(src *Source, adm *admissions, trigger, watermark time.Duration) *
 // rewind moves the cursor back to a saved position: the records after it
 // will be emitted again (a checkpoint restore, a replay from the log).
 func (c *cursor) rewind(p pos) {
+	c.rewinds = append(c.rewinds, triggerShift{from: c.triggers + 1, by: c.triggers - p.fired})
 	c.pos = p
 	c.barrierAt = p.off
 	c.wmSent = false
@@ -378,9 +389,23 @@ func (c *cursor) marker(k kind) element {
 		e.id = c.ckpt
 	case kindTrigger:
 		c.triggers++
+		c.fired++
 		e.id = c.triggers
 	}
 	return e
+}
+
+// place is the place in the stream of the trigger with id id: the id
+// itself until a rewind, then less the triggers emitted again. The
+// failure-free run, which never rewinds, commits its batch for a place
+// when the real sink commits any trigger of that place.
+func (c *cursor) place(id int64) int64 {
+	for i := len(c.rewinds) - 1; i >= 0; i-- {
+		if s := c.rewinds[i]; id >= s.from {
+			return id - s.by
+		}
+	}
+	return id
 }
 
 // next returns the next element of the stream, if any.

@@ -55,6 +55,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	if s.Pending > 0 {
 		pending = fmt.Sprintf(", %d pending", s.Pending)
 	}
+	if s.Uncommitted > 0 {
+		pending += fmt.Sprintf(", %d rows uncommitted", s.Uncommitted)
+	}
 	late := ""
 	if s.LateCounted > 0 {
 		late = fmt.Sprintf(" (%d of them late records counted)", s.LateCounted)

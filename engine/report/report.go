@@ -94,6 +94,10 @@ type SinkReport struct {
 	// scheme that preserves input (rollback or precise recovery) delivers it
 	// once the failed nodes are back, so it is not lost.
 	Pending int64 `json:"pending"`
+	// Uncommitted counts the rows an exactly-once sink holds in
+	// transactions not committed yet: written, not visible to a reader,
+	// neither delivered nor lost.
+	Uncommitted int64 `json:"uncommitted"`
 	// Batches counts the micro-batches the sink committed.
 	Batches int64 `json:"batches"`
 }

@@ -1,7 +1,8 @@
 // Package ledger is the lab's ledger pane: the ground truth. It shows what
 // the sink delivered against a failure-free run of the same job and seed —
 // delivered, unique, duplicates, lost, and whether the sink is correct —
-// each with a sparkline of how it moved, and, in a pane tall enough (or
+// each with a sparkline of how it moved, what recovery still owes and what
+// open transactions hold beside expected (never as lost), and, in a pane tall enough (or
 // on c), a chart of delivered, duplicates and lost over virtual time with
 // the kills, restarts and completed checkpoints marked where they
 // happened, from the timeline the engine keeps.
@@ -234,16 +235,47 @@ func (m Model) body(w int, spark bool) []string {
 		}
 		out = append(out, line)
 	}
-	out = append(out, st.Muted.Render(fmt.Sprintf("%-*s", labelW, "expected"))+fmt.Sprintf("%*s", numW, draw.Count(t.Expected)))
+	expected := st.Muted.Render(fmt.Sprintf("%-*s", labelW, "expected")) + fmt.Sprintf("%*s", numW, draw.Count(t.Expected))
+	if aside := m.notLost(); aside != "" && labelW+numW+len(aside) <= w {
+		expected += st.Muted.Render(aside)
+	}
+	out = append(out, expected)
 	verdict, why := st.OK.Render("✓ yes"), " matches the failure-free run"
 	if !t.Correct {
-		verdict, why = st.Bad.Render("✗ no"), " the sink differs from it"
+		verdict, why = st.Bad.Render("✗ no"), m.whyNotCorrect()
 	}
 	if labelW+len(why)+6 <= w {
 		verdict += st.Muted.Render(why)
 	}
 	out = append(out, st.Muted.Render(fmt.Sprintf("%-*s", labelW, "correct"))+verdict)
 	return out
+}
+
+// notLost says what the sink lacks that is not lost: owed by recovery,
+// or held in an open transaction; empty when nothing is.
+func (m Model) notLost() string {
+	var parts []string
+	if m.totals.Owed > 0 {
+		parts = append(parts, draw.Count(m.totals.Owed)+" owed")
+	}
+	if m.totals.Uncommitted > 0 {
+		parts = append(parts, draw.Count(m.totals.Uncommitted)+" uncommitted")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " · " + strings.Join(parts, " · ")
+}
+
+// whyNotCorrect says in a few words why the sink is not correct.
+func (m Model) whyNotCorrect() string {
+	switch {
+	case m.snap.State == engine.StateFailed:
+		return " the job failed"
+	case m.totals.Owed > 0:
+		return " recovery still owes records"
+	}
+	return " the sink differs from it"
 }
 
 // series is sparkline i as totals or as the change between samples.
