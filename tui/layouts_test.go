@@ -251,3 +251,14 @@ func texts(m Model) []string {
 	}
 	return out
 }
+
+// The sandbox at the three sizes, mid-failure: the panes fit, the output
+// shows each row's window and the events cut no word.
+func TestLabLayoutsShowWindowsAndWholeWords(t *testing.T) {
+	for _, size := range sizes {
+		s := newSession(t, "clicks", "set semantics at-most-once", "set restart exponential-delay", "kill count[1] at 300")
+		m, _ := labModel(t, size.w, size.h, s)
+		m = s.run(m, 6*time.Second)
+		checkPanes(t, "lab_"+itoa(size.w)+"x"+itoa(size.h), m)
+	}
+}
