@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/streamlab/streamlab/engine/filter"
@@ -171,7 +172,7 @@ func Guarantee(cfg Config, spec jobspec.Spec) (semantics, ha, note string, err e
 	case !slices.Contains([]string{HANone, HAUpstreamBackup, HAPassiveStandby, HAActiveStandby}, ha):
 		return "", "", "", fmt.Errorf("%w: unknown ha %q; expected none, upstream-backup, passive-standby or active-standby", ErrBadConfig, ha)
 	case ha == HANone && cfg.Semantics != AtMostOnce:
-		return "", "", "", fmt.Errorf("%w: %s needs preserved input, but ha none (gap recovery) keeps nothing: a replacement starts empty from the current input; use ha upstream-backup or passive-standby", ErrBadConfig, cfg.Semantics)
+		return "", "", "", fmt.Errorf("%w: %s needs preserved input, but ha none (gap recovery) keeps nothing: a replacement starts empty from the current input; use ha %s", ErrBadConfig, cfg.Semantics, strings.Join(preservingHA(cfg, spec), " or "))
 	case ha == HAUpstreamBackup && cfg.Semantics == ExactlyOnce:
 		return "", "", "", fmt.Errorf("%w: exactly-once needs checkpoints: upstream backup replays whatever downstream had not acknowledged, so the sink sees some records twice; use ha passive-standby", ErrBadConfig)
 	case ha != HANone && cfg.Semantics == AtMostOnce:
@@ -204,6 +205,22 @@ func Guarantee(cfg Config, spec jobspec.Spec) (semantics, ha, note string, err e
 		return AtLeastOnce, ha, "exactly-once asked, at-least-once in effect: appending rows is not idempotent, so rows replayed after a restore are appended twice; use sink.commit transactional or mode update", nil
 	}
 	return ExactlyOnce, ha, "", nil
+}
+
+// preservingHA lists the schemes that preserve input (upstream backup,
+// passive standby) which cfg's guarantee and executor accept: a refusal
+// of ha none suggests only those, never one that is refused in turn
+// (upstream backup under exactly-once or the concurrent executor).
+func preservingHA(cfg Config, spec jobspec.Spec) []string {
+	var out []string
+	for _, ha := range []string{HAUpstreamBackup, HAPassiveStandby} {
+		c := cfg
+		c.HA = ha
+		if _, _, _, err := Guarantee(c, spec); err == nil {
+			out = append(out, ha)
+		}
+	}
+	return out
 }
 
 // aggregates reports whether the job has an aggregation.

@@ -2,9 +2,11 @@ package engine_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -60,7 +62,7 @@ func TestPasswordsFalsePositivesMatchTheory(t *testing.T) {
 		if rel := math.Abs(fr.MeasuredFP-theory) / theory; rel > 0.2 {
 			t.Errorf("%s: measured %.5f, theory %.5f (%.0f%% off)", f, fr.MeasuredFP, theory, rel*100)
 		}
-		if again := runPasswords(t, f, 40000); again.Filter != fr {
+		if again := runPasswords(t, f, 40000); !reflect.DeepEqual(again.Filter, fr) { // approx_size is a pointer
 			t.Errorf("%s: not deterministic: %+v then %+v", f, fr, again.Filter)
 		}
 	}
@@ -256,4 +258,22 @@ func TestDedupBehindAMergeWithANodeLeftDown(t *testing.T) {
 			t.Fatalf("%s, %s: lost %d, false drops %d (%+v %+v)", cfg.Filter, desc, rep.Sink.Lost, rep.Filter.FalseDrops, rep.Sink, rep.Recovery)
 		}
 	})
+}
+
+// A Bloom filter with every bit set has no size estimate: the report
+// leaves approx_size out rather than give -1, which reads as a size; one
+// with bits to spare gives the library's estimate.
+func TestFullBloomFilterSizeIsUnknown(t *testing.T) {
+	full := runPasswords(t, filter.Spec{Kind: filter.KindBloom, M: 64, K: 3}, 3000)
+	if full.Filter.BitsSet != 64 || full.Filter.ApproxSize != nil {
+		t.Fatalf("bits set %d of 64, approx_size %v: want every bit set and no size", full.Filter.BitsSet, full.Filter.ApproxSize)
+	}
+	raw, _ := json.Marshal(full)
+	if strings.Contains(string(raw), "approx_size") {
+		t.Errorf("the JSON report gives a full filter's size: %s", raw)
+	}
+	roomy := runPasswords(t, filter.Spec{Kind: filter.KindBloom, M: 1 << 20, K: 3}, 300)
+	if roomy.Filter.ApproxSize == nil || *roomy.Filter.ApproxSize <= 0 {
+		t.Errorf("a filter with bits to spare has approx_size %v", roomy.Filter.ApproxSize)
+	}
 }

@@ -369,7 +369,11 @@ func (rc *recovery) schedule(p plan, now int64, what string) {
 	case p.slot == noSlot:
 		how = fmt.Sprintf("restart in %d ms by %s; standalone: the task then waits for a slot until `restart %s` starts a task manager, or slot.request.timeout (%s) fails the request", delay, r.cfg.Restart, name, r.cfg.SlotRequestTimeout)
 	case p.slot > p.at:
-		how = fmt.Sprintf("restart scheduled in %d ms (a new task manager in %s; %s backoff %d ms)", p.slot-now, r.cfg.Provision, r.cfg.Restart.Kind, delay)
+		// Flink restarts after the backoff, and the tasks wait for a slot
+		// on the task manager requested at the loss: the longer counts.
+		how = fmt.Sprintf("restart scheduled in %d ms: provisioning a new task manager (%d ms) outlasts the %s backoff (%d ms)", p.slot-now, p.slot-now, r.cfg.Restart.Kind, delay)
+	case p.slot > now:
+		how = fmt.Sprintf("restart scheduled in %d ms by %s; provisioning a new task manager (%d ms) ends within the backoff", delay, r.cfg.Restart, p.slot-now)
 	default:
 		how = fmt.Sprintf("restart scheduled in %d ms by %s", delay, r.cfg.Restart)
 	}

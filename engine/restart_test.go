@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -117,5 +118,58 @@ func TestCrashLoopFailuresFollowTheirRestarts(t *testing.T) {
 	}
 	if rep := rt.Report(); rep.Recovery.Restarts != 4 || !rep.Sink.Correct {
 		t.Errorf("restarts %d, correct %t; want 4 restarts and a correct sink", rep.Recovery.Restarts, rep.Sink.Correct)
+	}
+}
+
+// A lost task manager in a managed deployment comes back after the
+// longer of the strategy's backoff and the provisioning of a new task
+// manager, which run side by side from the loss (Flink restarts after the
+// backoff, and the tasks wait for a slot): the event names both parts and
+// its delay is the longer.
+func TestRestartScheduledSaysWhatTheDelayIsMadeOf(t *testing.T) {
+	for _, tc := range []struct {
+		provision time.Duration
+		wantN     int64
+		want      []string
+	}{
+		{5 * time.Second, 5000, []string{"restart scheduled in 5000 ms", "provisioning a new task manager (5000 ms) outlasts the fixed-delay backoff (1000 ms)"}},
+		{500 * time.Millisecond, 1000, []string{"restart scheduled in 1000 ms by fixed-delay", "provisioning a new task manager (500 ms) ends within the backoff"}},
+	} {
+		spec, _ := jobspec.Builtin("clicks")
+		cfg := DefaultConfig()
+		cfg.Provision = tc.provision
+		cfg.Restart, _ = restart.Parse(restart.FixedDelay, nil)
+		rt, err := New(spec, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sub := rt.Bus().Subscribe(1 << 16)
+		if err := rt.KillAt("count[1]", 300); err != nil {
+			t.Fatal(err)
+		}
+		rt.Admit(1000)
+		if err := rt.Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		events, _ := sub.Drain()
+		rt.Close()
+		var got []string
+		for _, e := range events {
+			if e.Kind != bus.EventRestartScheduled {
+				continue
+			}
+			got = append(got, e.Text)
+			if e.N != tc.wantN {
+				t.Errorf("provisioning %s: the restart waits %d ms, want %d", tc.provision, e.N, tc.wantN)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(e.Text, w) {
+					t.Errorf("provisioning %s: %q does not say %q", tc.provision, e.Text, w)
+				}
+			}
+		}
+		if len(got) != 1 {
+			t.Errorf("provisioning %s: %d restarts scheduled, want 1: %q", tc.provision, len(got), got)
+		}
 	}
 }

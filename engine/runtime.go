@@ -506,10 +506,10 @@ func (r *Runtime) report() report.Report {
 		rep.Config.Filter = fs.Spec
 		rep.Filter = report.FilterReport{Kind: fs.Kind, M: fs.M, K: fs.K, Inserted: fs.Inserted, FillRatio: fs.FillRatio,
 			EstimatedFP: fs.EstimatedFP, MeasuredFP: fs.MeasuredFP, FalseDrops: fs.FalseDrops, ExpectedFalseDrops: fs.ExpectedFalseDrops, Bytes: fs.Bytes,
-			Dropped: fs.Drops, ExactBytes: fs.ExactBytes, BitsSet: fs.BitsSet, ApproxSize: fs.ApproxSize,
+			Dropped: fs.Drops, ExactBytes: fs.ExactBytes, BitsSet: fs.BitsSet,
 			BitsPerElement: fs.BitsPerElement, ExactBitsPerElement: fs.ExactBitsPerElement}
-		if math.IsInf(fs.ApproxSize, 0) {
-			rep.Filter.ApproxSize = -1 // every bit is set: the estimate has no bound
+		if approx := fs.ApproxSize; !math.IsInf(approx, 0) { // every bit set: unknown
+			rep.Filter.ApproxSize = &approx
 		}
 	}
 	if r.err != nil {

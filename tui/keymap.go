@@ -32,6 +32,7 @@ func KeyMapMarkdown() string {
 		{"Ledger pane", ledger.DefaultKeyMap()},
 		{"Filter pane", filterpane.DefaultKeyMap()},
 		{"Events pane", events.DefaultKeyMap()},
+		{"Events, full screen", DefaultEventsScreenKeys()},
 		{"Command palette", palette.DefaultKeyMap()},
 		{"Setting pickers", picker.DefaultKeyMap()},
 		{"Restart question", DefaultConfirmKeys()},

@@ -13,7 +13,7 @@ type LabKeys struct {
 	Finish, Report, Runs              key.Binding
 	Kill, Restart                     key.Binding
 	Mode, Sink, Semantics, HA, Filter key.Binding
-	Palette, Save                     key.Binding
+	Palette, Save, Events             key.Binding
 	Focus, FocusBack                  key.Binding
 	Help, Back, Quit                  key.Binding
 }
@@ -37,6 +37,7 @@ func DefaultLabKeys() LabKeys {
 		Filter:    key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "filter")),
 		Palette:   key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "command")),
 		Save:      key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "save script")),
+		Events:    key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "events full screen")),
 		Focus:     key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
 		FocusBack: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
@@ -54,7 +55,7 @@ func (k LabKeys) ShortHelp() []key.Binding {
 func (k LabKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Pause, k.Step, k.Faster, k.Slower, k.Finish},
-		{k.Kill, k.Restart, k.Palette, k.Report, k.Runs, k.Save},
+		{k.Kill, k.Restart, k.Palette, k.Report, k.Runs, k.Events, k.Save},
 		{k.Mode, k.Sink, k.Semantics, k.HA, k.Filter},
 		{k.Focus, k.FocusBack, k.Help, k.Back, k.Quit},
 	}

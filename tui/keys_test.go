@@ -313,9 +313,9 @@ func TestPaneKeysGoToTheFocusedPane(t *testing.T) {
 	if !m.ledger.Delta() {
 		t.Error("d did not switch the ledger to changes")
 	}
-	m, _ = press(t, m, "tab", "v")
+	m, _ = press(t, m, "tab", "A")
 	if !m.events.Verbose() {
-		t.Error("v did not show every event")
+		t.Error("A did not show every event")
 	}
 	m, _ = press(t, m, "up", "pgup")
 	if m.events.Scroll() == 0 {
@@ -474,13 +474,14 @@ func TestHomeKeys(t *testing.T) {
 func TestEveryBindingIsTested(t *testing.T) {
 	tested := map[string]bool{}
 	for _, k := range []string{" ", ".", "+", "=", "-", "k", "r", "m", "s", "e", "h", "f", ":", "ctrl+s", "tab", "shift+tab",
-		"?", "esc", "q", "ctrl+c", "left", "right", "up", "down", "pgup", "pgdown", "end", "d", "v", "enter", "y", "n", "j", "l", "x", ">", "R", "home", "c", "C"} {
+		"?", "esc", "q", "ctrl+c", "left", "right", "up", "down", "pgup", "pgdown", "end", "d", "v", "A", "enter", "y", "n", "j", "l", "x", ">", "R", "home", "c", "C"} {
 		tested[k] = true
 	}
 	untested := map[string]bool{"_": true} // "_" is "-" with shift, handled like it
 	maps := map[string]interface{ FullHelp() [][]key.Binding }{
 		"lab": DefaultLabKeys(), "home": DefaultHomeKeys(), "confirm": DefaultConfirmKeys(),
 		"palette": palette.DefaultKeyMap(), "picker": picker.DefaultKeyMap(), "homescreen": home.DefaultKeyMap(),
+		"events screen": DefaultEventsScreenKeys(),
 	}
 	m, _ := labModel(t, 80, 24, nil)
 	maps["pipeline"], maps["output"], maps["ledger"], maps["events"] = m.pipeline.Keys(), m.output.Keys(), m.ledger.Keys(), m.events.Keys()

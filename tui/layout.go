@@ -46,10 +46,16 @@ const (
 	eventsMinH  = 8   // what a stacked events pane keeps
 	bottomMin   = 8   // the ledger's six lines and a frame
 	bottomMinFx = 12  // with a filter: its map, numbers and probe too
-	guideMinW   = 34  // the lesson pane's column
+	guideMinW   = 33  // the lesson pane's column (at 80 wide, the ledger keeps its numbers whole beside it)
 	guideMaxW   = 64
 	narrowLabW  = 70 // beside a lesson, narrower than this drops the output pane
 	ledgerMinW  = 28
+	ledgerLeast = 20 // the ledger's numbers without their sparklines
+	// outputMinW fits an output row with its window, key, count and a ×N
+	// mark, framed: less, and the window column goes.
+	outputMinW = 26
+	// eventsMinW lets a refusal wrap in a few lines of whole words.
+	eventsMinW = 36
 )
 
 // narrowStackH is the least bottom height that stacks the output above
@@ -58,9 +64,10 @@ const narrowStackH = 12
 
 // stackOutput puts the output pane above the events, right of the ledger,
 // when a lesson's column leaves too little width for three side by side:
-// the output's counts stay in view.
+// the output's windows and counts and the events' words stay in view. The
+// ledger gives up its sparklines before the output its window column.
 func (m *Model) stackOutput(w, y, h int) {
-	ledgerW := min(ledgerMinW, w)
+	ledgerW := min(ledgerMinW, max(w-outputMinW, ledgerLeast), w)
 	outH := h / 2
 	m.bottom = narrowStack
 	m.rects[PaneLedger] = rect{0, y, ledgerW, h}
@@ -157,7 +164,7 @@ func (m *Model) resize(w, h int) {
 	if guideW > 0 {
 		m.rects[PaneLesson] = rect{w, 1, guideW, body}
 		switch {
-		case w < narrowLabW && m.bottom == threeCols && bottomH >= narrowStackH:
+		case m.bottom == threeCols && m.threeTooNarrow() && bottomH >= narrowStackH:
 			m.stackOutput(w, y, bottomH)
 		case w < narrowLabW:
 			m.dropOutput(w, y, bottomH)
@@ -174,6 +181,16 @@ func (m *Model) resize(w, h int) {
 	if !m.inLayout(m.focus) {
 		m.setFocus(PanePipeline)
 	}
+	if m.eventsScreen {
+		m.events.SetSize(m.w, body)
+	}
+}
+
+// threeTooNarrow reports whether the output and events panes, side by
+// side with the ledger, are too narrow for an output row's window or a
+// refusal's words.
+func (m Model) threeTooNarrow() bool {
+	return m.rects[PaneOutput].w < outputMinW || m.rects[PaneEvents].w < eventsMinW
 }
 
 // hasFilter reports whether the job has a membership filter.
@@ -228,7 +245,7 @@ func (m Model) mouse(ev tea.MouseMsg) Model {
 	if ev.Action != tea.MouseActionPress || ev.Button != tea.MouseButtonLeft {
 		return m
 	}
-	if m.palette.Active() || m.picker.Active() || m.confirm != "" || m.showHelp {
+	if m.palette.Active() || m.picker.Active() || m.confirm != "" || m.showHelp || m.eventsScreen {
 		return m
 	}
 	for p := range paneCount {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/streamlab/streamlab/lessons"
 	"github.com/streamlab/streamlab/tui/bridge"
+	"github.com/streamlab/streamlab/tui/draw"
 )
 
 var sizes = []struct{ w, h int }{{80, 24}, {120, 40}, {200, 50}}
@@ -133,5 +134,131 @@ func TestGoldenWidths(t *testing.T) {
 				break
 			}
 		}
+	}
+}
+
+// paneText is what pane r shows inside its frame, plain.
+func paneText(view string, r rect) []string {
+	rows := strings.Split(plain(view), "\n")
+	var out []string
+	for y := r.y + 1; y < r.y+r.h-1 && y < len(rows); y++ {
+		out = append(out, ansi.Cut(rows[y], r.x+1, r.x+r.w-1))
+	}
+	return out
+}
+
+// windowRow is an output row with its window: "12:00:10 click   153".
+var windowRow = regexp.MustCompile(`\d\d:\d\d:\d\d (click|close|open|scroll|view) +\d+`)
+
+// checkPanes asserts the lab's panes fit the screen side by side, that
+// the output pane shows each row's window, and that the events pane cuts
+// no word: every word it shows is a whole word of an entry (or a piece of
+// one longer than the pane), a routine line ending "…" after a whole word.
+func checkPanes(t *testing.T, name string, m Model) {
+	t.Helper()
+	view := m.View()
+	for p := range paneCount {
+		r := m.rects[p]
+		if !m.visible(p) {
+			continue
+		}
+		if r.x < 0 || r.y < 1 || r.x+r.w > m.w || r.y+r.h > m.h-2 {
+			t.Errorf("%s: pane %d at %+v does not fit %d×%d", name, p, r, m.w, m.h)
+		}
+	}
+	out := paneText(view, m.rects[PaneOutput])
+	if !m.visible(PaneOutput) || !windowRow.MatchString(strings.Join(out, "\n")) {
+		t.Errorf("%s: the output pane shows no window:\n%s", name, strings.Join(out, "\n"))
+	}
+	checkWholeWords(t, name, m, paneText(view, m.rects[PaneEvents]), m.rects[PaneEvents].w-2)
+}
+
+// checkWholeWords asserts every word of shown (the events pane's inner
+// lines, w wide) is a whole word of one of the pane's entries.
+func checkWholeWords(t *testing.T, name string, m Model, shown []string, w int) {
+	t.Helper()
+	words := map[string]bool{}
+	var texts []string
+	for _, e := range m.events.Entries() {
+		words[draw.Clock(e.TimeMS)] = true
+		for _, f := range strings.Fields(e.Text) {
+			words[f] = true
+		}
+		texts = append(texts, e.Text)
+	}
+	repeat := regexp.MustCompile(`^\(×\d+\)…?$`)
+	all := strings.Join(texts, " ")
+	for _, l := range shown {
+		for _, f := range strings.Fields(l) {
+			f = strings.TrimSuffix(f, "…")
+			switch {
+			case f == "" || words[f] || repeat.MatchString(f):
+			case len([]rune(f)) >= w-2 && strings.Contains(all, f): // a piece of a word longer than a line
+			default:
+				t.Errorf("%s: the events pane cut a word: %q in %q\n%s", name, f, l, strings.Join(shown, "\n"))
+			}
+		}
+	}
+}
+
+// In a lesson at 80×24, 120×40 and 200×50 the panes fit, the output pane
+// shows each row's window, and the events pane wraps between words; a
+// refusal reads whole in the events pane where there is room for it, and
+// in the full-screen events (v) at any size.
+func TestLessonLayoutsShowWindowsAndWholeWords(t *testing.T) {
+	const refused = "set ha upstream-backup"
+	for _, size := range sizes {
+		name := "lesson3_" + itoa(size.w) + "x" + itoa(size.h)
+		m, eng, s := guideModelAt(t, "lesson:3", size.w, size.h, map[string]*lessons.LessonProgress{"node-failure": {Steps: 1}})
+		m = lines(t, m, eng, s, "job clicks", "set semantics exactly-once", refused, "run 300")
+		var refusal string
+		for _, e := range m.events.Entries() {
+			if strings.HasPrefix(e.Text, "run 300: ") {
+				refusal = e.Text
+			}
+		}
+		if !strings.Contains(refusal, "exactly-once needs checkpoints") {
+			t.Fatalf("%s: no refusal in the events: %q", name, texts(m))
+		}
+		checkWholeWords(t, name, m, paneText(m.View(), m.rects[PaneEvents]), m.rects[PaneEvents].w-2)
+		if size.w >= 120 {
+			shown := strings.Join(strings.Fields(strings.Join(paneText(m.View(), m.rects[PaneEvents]), " ")), " ")
+			if !strings.Contains(shown, strings.Join(strings.Fields(refusal), " ")) {
+				t.Errorf("%s: the refusal does not read whole in the events pane:\n%s", name, shown)
+			}
+		}
+		m, _ = press(t, m, "v")
+		view := m.View()
+		checkSize(t, view, size.w, size.h)
+		full := paneText(view, rect{0, 1, size.w, size.h - chromeLines})
+		checkWholeWords(t, name+" full screen", m, full, size.w-2)
+		if shown := strings.Join(strings.Fields(strings.Join(full, " ")), " "); !strings.Contains(shown, strings.Join(strings.Fields(refusal), " ")) {
+			t.Errorf("%s: the refusal does not read whole in the full-screen events:\n%s", name, strings.Join(full, "\n"))
+		}
+		m, _ = press(t, m, "esc")
+		if m.eventsScreen || m.Screen() != ScreenLab {
+			t.Errorf("%s: esc did not close the full-screen events back to the lab", name)
+		}
+		m = lines(t, m, eng, s, "set ha passive-standby", "kill count[1] at 1200", "run 3000")
+		checkPanes(t, name, m)
+	}
+}
+
+func texts(m Model) []string {
+	var out []string
+	for _, e := range m.events.Entries() {
+		out = append(out, e.Text)
+	}
+	return out
+}
+
+// The sandbox at the three sizes, mid-failure: the panes fit, the output
+// shows each row's window and the events cut no word.
+func TestLabLayoutsShowWindowsAndWholeWords(t *testing.T) {
+	for _, size := range sizes {
+		s := newSession(t, "clicks", "set semantics at-most-once", "set restart exponential-delay", "kill count[1] at 300")
+		m, _ := labModel(t, size.w, size.h, s)
+		m = s.run(m, 6*time.Second)
+		checkPanes(t, "lab_"+itoa(size.w)+"x"+itoa(size.h), m)
 	}
 }

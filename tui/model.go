@@ -113,6 +113,10 @@ type Model struct {
 	help     help.Model
 	showHelp bool
 	helpOff  int // the help overlay's scroll
+	// eventsScreen is the events pane opened over the whole screen (v),
+	// and eventsFrom the pane that had the focus before.
+	eventsScreen bool
+	eventsFrom   Pane
 
 	// A lesson or an exercise: its pane, the learner's progress, and the
 	// check's answer once the engine has worked it out.

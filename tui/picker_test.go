@@ -69,3 +69,46 @@ func TestPickerRefusesWhatCannotRun(t *testing.T) {
 		t.Errorf("the status bar does not say the guarantee is weaker than asked:\n%s", bar)
 	}
 }
+
+// The HA picker never recommends a scheme it marks ✗: under each
+// guarantee, the reason shown for every refused scheme suggests only
+// schemes the picker offers.
+func TestHAPickerRecommendsOnlyWhatItOffers(t *testing.T) {
+	for _, sem := range []string{"at-least-once", "exactly-once"} {
+		b, err := bridge.New(bridge.Options{Job: "clicks", Seed: 1, Speed: 1, Clock: bridge.NewManualClock(t0)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := &session{b: b, at: t0}
+		m, eng := labModel(t, 120, 40, s)
+		m = lines(t, m, eng, s, "set sink table", "set semantics "+sem)
+		m, _ = press(t, m, "h")
+		s.forward(eng)
+		m.applyFrame(s.b.Frame())
+		refused := map[string]bool{}
+		var reasons []string
+		for range options("ha") {
+			view := strings.Join(strings.Fields(plain(m.View())), " ")
+			for _, o := range options("ha") {
+				if strings.Contains(view, "✗ "+o.Value+" ") {
+					refused[o.Value] = true
+				}
+			}
+			if _, why, ok := strings.Cut(view, "; use ha "); ok {
+				reasons = append(reasons, why)
+			}
+			m, _ = press(t, m, "down")
+		}
+		if !refused["none"] || len(reasons) == 0 {
+			t.Fatalf("%s: ha none is not shown refused with a suggestion:\n%s", sem, plain(m.View()))
+		}
+		for _, why := range reasons {
+			suggested, _, _ := strings.Cut(why, " │")
+			for ha := range refused {
+				if strings.Contains(suggested, ha) {
+					t.Errorf("%s: the picker recommends %s, which it marks ✗: %q", sem, ha, suggested)
+				}
+			}
+		}
+	}
+}

@@ -105,7 +105,8 @@ func isASCII(s string) bool {
 	return true
 }
 
-// Every character the lab's code or a lesson's text can draw has an ASCII
+// Every character the lab's code, a lesson's text, the engine's messages
+// (the events pane shows them) or an exercise's text can draw has an ASCII
 // stand-in of its width, so a plain terminal never shows "?" where the lab
 // meant a glyph (a restarting node was once "? restarting").
 func TestEveryGlyphTheLabDrawsHasASCII(t *testing.T) {
@@ -126,7 +127,7 @@ func TestEveryGlyphTheLabDrawsHasASCII(t *testing.T) {
 			}
 		}
 	}
-	for _, root := range []string{".", "../lessons/content"} {
+	for _, root := range []string{".", "../lessons/content", "../engine", "../exercises/builtin"} {
 		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err

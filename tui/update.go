@@ -203,6 +203,9 @@ func (m Model) labKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case m.guide.Asking():
 		return m.answerKey(k)
 	}
+	if next, ok := m.eventsScreenKey(k); ok {
+		return next, nil
+	}
 	if m.guide.Active() {
 		if g, cmd, ok := m.guideKey(k); ok {
 			return g, cmd
@@ -237,6 +240,8 @@ func (m Model) labKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.openReport()
 	case key.Matches(k, lk.Runs):
 		m.runs.Open(m.runsView())
+	case key.Matches(k, lk.Events):
+		m.openEventsScreen()
 	case key.Matches(k, lk.Step):
 		m.send(bridge.Request{Kind: bridge.StepOne})
 		m.paused = true

@@ -39,11 +39,9 @@ func (m Model) tooSmallView() string {
 // labLines draws the lab screen: status bar, panes, message line, help.
 func (m Model) labLines() []string {
 	lines := []string{m.statusBar()}
-	body := append(m.pipeline.Lines(), m.bottomLines()...)
-	if m.predict.Active() {
-		body = draw.Join(body, m.predict.Lines())
-	} else if m.guide.Active() {
-		body = draw.Join(body, m.guide.Lines())
+	body := m.events.Lines()
+	if !m.eventsScreen {
+		body = m.panesLines()
 	}
 	switch {
 	case m.picker.Active():
@@ -69,6 +67,19 @@ func (m Model) labLines() []string {
 	lines = append(lines, body...)
 	lines = append(lines, m.messageLine(), m.helpBar(m.activeKeys()))
 	return lines
+}
+
+// panesLines draws the lab's panes as the layout places them, with the
+// lesson's (or the prediction's) column.
+func (m Model) panesLines() []string {
+	body := append(m.pipeline.Lines(), m.bottomLines()...)
+	if m.predict.Active() {
+		return draw.Join(body, m.predict.Lines())
+	}
+	if m.guide.Active() {
+		return draw.Join(body, m.guide.Lines())
+	}
+	return body
 }
 
 // bottomLines draws the panes below the pipeline, as the layout places
@@ -121,6 +132,8 @@ func (m Model) activeKeys() helpKeys {
 		return helpKeys{m.report.Keys()}
 	case m.predict.Capturing():
 		return helpKeys{m.predict.Keys()}
+	case m.eventsScreen:
+		return helpKeys{DefaultEventsScreenKeys(), m.events.Keys(), m.keys}
 	}
 	if m.guide.Active() {
 		return helpKeys{guideHelp{m.guide.Keys(), m.keys}, m.focusedKeys()}

@@ -181,15 +181,16 @@ type FilterReport struct {
 	Bytes              int64   `json:"bytes"`
 	// Dropped counts every record the stage dropped, duplicates and false
 	// positives alike; BitsSet and ApproxSize (the library's estimate of n
-	// from the fill; -1 once every bit is set) describe a Bloom filter's
-	// bits; ExactBytes is what an
-	// exact set of the same ids holds.
-	Dropped             int64   `json:"dropped"`
-	BitsSet             uint64  `json:"bits_set"`
-	ApproxSize          float64 `json:"approx_size"`
-	ExactBytes          int64   `json:"exact_bytes"`
-	BitsPerElement      float64 `json:"bits_per_element"`
-	ExactBitsPerElement float64 `json:"exact_bits_per_element"`
+	// from the fill) describe a Bloom filter's bits; ExactBytes is what an
+	// exact set of the same ids holds. ApproxSize is nil, and left out of
+	// the JSON, when the size is unknown: every bit is set, so the fill
+	// bounds nothing (it used to say -1, which reads as a size).
+	Dropped             int64    `json:"dropped"`
+	BitsSet             uint64   `json:"bits_set"`
+	ApproxSize          *float64 `json:"approx_size,omitempty"`
+	ExactBytes          int64    `json:"exact_bytes"`
+	BitsPerElement      float64  `json:"bits_per_element"`
+	ExactBitsPerElement float64  `json:"exact_bits_per_element"`
 }
 
 // Expectation is the outcome of one `expect` line of a lab script.

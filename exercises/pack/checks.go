@@ -27,7 +27,9 @@ const (
 // fieldTypes maps every report field (the README's Report fields) to its type, read off
 // the report's JSON form so that it cannot drift from the engine.
 var fieldTypes = func() map[string]string {
-	rep := report.Report{Job: report.JobReport{Error: "x"}, Config: report.ConfigReport{Note: "x"}}
+	// Fields left out when unset are set here, so that they are known.
+	rep := report.Report{Job: report.JobReport{Error: "x"}, Config: report.ConfigReport{Note: "x"},
+		Filter: report.FilterReport{ApproxSize: new(float64)}}
 	data, _ := json.Marshal(rep)
 	var root map[string]any
 	_ = json.Unmarshal(data, &root)

@@ -291,3 +291,20 @@ func TestTooSmallForAChartSaysSo(t *testing.T) {
 		}
 	}
 }
+
+// Join draws one line per series and none across two: runs of different
+// jobs are drawn as the same points without a line between them.
+func TestScatterJoinsOnlyASeries(t *testing.T) {
+	count := func(v float64) string { return strconv.FormatInt(int64(v), 10) }
+	one := []Point{{X: 100, Y: 900, Mark: 'a', Series: "clicks"}, {X: 1000, Y: 100, Mark: 'b', Series: "clicks"}}
+	two := []Point{{X: 100, Y: 900, Mark: 'a', Series: "clicks"}, {X: 1000, Y: 100, Mark: 'b', Series: "passthrough"}}
+	draw := func(pts []Point, join bool) string {
+		return strings.Join(Scatter(40, 12, pts, Axes{X: count, Y: count, Join: join}, ASCII, nil), "\n")
+	}
+	if draw(one, true) == draw(one, false) {
+		t.Errorf("two runs of one series are not joined:\n%s", draw(one, true))
+	}
+	if got, want := draw(two, true), draw(two, false); got != want {
+		t.Errorf("runs of two series are joined:\n%s\nwant\n%s", got, want)
+	}
+}

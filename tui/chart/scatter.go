@@ -14,6 +14,9 @@ type Point struct {
 	X, Y  float64
 	Mark  rune
 	Class Class
+	// Series names the curve a point belongs to when the axes join
+	// points: runs of different jobs are not one trade-off.
+	Series string
 }
 
 // Axes says how a scatter chart labels its axes.
@@ -22,8 +25,8 @@ type Axes struct {
 	X, Y func(float64) string
 	// XName names the x axis, under its labels' middle.
 	XName string
-	// Join draws a line through the points in order of x: a trade-off
-	// curve rather than separate runs.
+	// Join draws a line through each series' points in order of x: a
+	// trade-off curve rather than separate runs, one per series.
 	Join bool
 	// LogX spaces the x axis by powers of ten, from the one at or below
 	// the smallest x (at least 1) to the one at or above the largest: for
@@ -71,8 +74,11 @@ func Scatter(w, h int, pts []Point, ax Axes, g Glyphs, l *Looks) []string {
 	if f.w < 2 {
 		return gr.lines(l)
 	}
-	if ax.Join && len(pts) > 1 {
-		sorted := slices.SortedStableFunc(slices.Values(pts), func(a, b Point) int { return cmp.Compare(a.X, b.X) })
+	for _, series := range bySeries(pts) {
+		if !ax.Join || len(series) < 2 {
+			continue
+		}
+		sorted := slices.SortedStableFunc(slices.Values(series), func(a, b Point) int { return cmp.Compare(a.X, b.X) })
 		line := make([]canvas.Float64Point, len(sorted))
 		for i, p := range sorted {
 			line[i] = canvas.Float64Point{X: xOf(p.X), Y: p.Y}
@@ -83,4 +89,20 @@ func Scatter(w, h int, pts []Point, ax Axes, g Glyphs, l *Looks) []string {
 		gr.set(f.x0+cellX(xOf(p.X), span, f.w), f.y0+cellY(p.Y, ymax, f.h), p.Mark, p.Class)
 	}
 	return gr.lines(l)
+}
+
+// bySeries groups points by their series, in the order each first comes.
+func bySeries(pts []Point) [][]Point {
+	var out [][]Point
+	at := map[string]int{}
+	for _, p := range pts {
+		i, ok := at[p.Series]
+		if !ok {
+			i = len(out)
+			at[p.Series] = i
+			out = append(out, nil)
+		}
+		out[i] = append(out[i], p)
+	}
+	return out
 }

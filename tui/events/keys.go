@@ -16,7 +16,7 @@ type KeyMap struct {
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
 		ScrollKeys: draw.DefaultScrollKeys(),
-		Verbose:    key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "all events")),
+		Verbose:    key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "all events")),
 	}
 }
 

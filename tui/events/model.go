@@ -11,7 +11,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/lipgloss"
 
 	"github.com/streamlab/streamlab/engine/bus"
 	"github.com/streamlab/streamlab/tui/bridge"
@@ -247,28 +247,16 @@ func (m Model) Lines() []string {
 	return draw.Box(frame, title, body, m.w, m.h)
 }
 
-// wrapped lays out the newest entries of list, each wrapped to w cells
-// (errors are long, and a learner must be able to read them), filling h
-// lines from the bottom.
+// wrapped lays out the newest entries of list, each wrapped at word
+// boundaries to w cells (errors are long, and a learner must be able to
+// read them), filling h lines from the bottom.
 func (m Model) wrapped(list []Entry, w, h int) []string {
 	if w <= 0 || h <= 0 {
 		return nil
 	}
 	var out []string
 	for i := len(list) - 1; i >= 0 && len(out) < h; i-- {
-		var lines []string
-		if list[i].routine != "" {
-			// Routine lines stay one line: they must not push a failure
-			// out of view.
-			lines = []string{ansi.Truncate(m.line(list[i]), w, "…")}
-		} else {
-			lines = strings.Split(ansi.Wrap(m.line(list[i]), w, " "), "\n")
-		}
-		for j := range lines {
-			if j > 0 {
-				lines[j] = "  " + lines[j]
-			}
-		}
+		lines := m.entryLines(list[i], w)
 		if len(out)+len(lines) > h && len(out) > 0 {
 			// The oldest entry shown may be cut at its top, so the pane
 			// has no blank rows.
@@ -282,19 +270,48 @@ func (m Model) wrapped(list []Entry, w, h int) []string {
 	return out
 }
 
-func (m Model) line(e Entry) string {
-	st := m.st
+// hang is the indent of an entry's lines after its first.
+const hang = 2
+
+// entryLines draws one entry in w cells: its clock, then its text wrapped
+// at spaces, the lines after the first indented. A routine entry stays
+// one line, cut after its last whole word that fits: it must not push a
+// failure out of view.
+func (m Model) entryLines(e Entry, w int) []string {
+	stamp := draw.Clock(e.TimeMS) + " "
 	text := e.Text
-	switch e.Kind {
-	case kindError:
-		text = st.Bad.Render(text)
-	case kindCommand:
-		text = st.Accent.Render(text)
-	case kindInfo:
-		text = st.Text.Render(text)
-	}
 	if e.repeat > 0 {
-		text += st.Muted.Render(fmt.Sprintf(" (×%d)", e.repeat+1))
+		text += fmt.Sprintf(" (×%d)", e.repeat+1)
 	}
-	return st.Muted.Render(draw.Clock(e.TimeMS)) + " " + text
+	var lines []string
+	if e.routine != "" {
+		lines = []string{draw.WordsCut(stamp+text, w)}
+	} else {
+		lines = draw.Words(stamp+text, w, hang)
+	}
+	style := m.style(e.Kind)
+	for i, l := range lines {
+		switch {
+		case i == 0 && strings.HasPrefix(l, stamp):
+			lines[i] = m.st.Muted.Render(draw.Clock(e.TimeMS)) + " " + style.Render(l[len(stamp):])
+		case i == 0:
+			lines[i] = m.st.Muted.Render(l) // narrower than the clock
+		default:
+			lines[i] = l[:hang] + style.Render(l[hang:])
+		}
+	}
+	return lines
+}
+
+// style is how an entry of kind is drawn.
+func (m Model) style(kind int) lipgloss.Style {
+	switch kind {
+	case kindError:
+		return m.st.Bad
+	case kindCommand:
+		return m.st.Accent
+	case kindInfo:
+		return m.st.Text
+	}
+	return lipgloss.NewStyle()
 }

@@ -73,6 +73,15 @@ func (m Model) logLines(w, h int) []string {
 // is what a learner reads.
 const narrowW = 22
 
+// keyW is the width of a row's key column in w cells: a cell narrower
+// where the window, key, count and a ×N mark would not fit otherwise.
+func keyW(w int) int {
+	if w >= narrowW && w < narrowW+3 {
+		return 6
+	}
+	return 7
+}
+
 // row renders one sink row: "12:00:10 click 23" for a result (window
 // start, key, count), "#id 12:00:01 click @offset" for an event.
 func (m Model) row(r engine.Record, w int) string {
@@ -84,13 +93,13 @@ func (m Model) row(r engine.Record, w int) string {
 		at = ""
 	}
 	if r.IsResult() {
-		return at + fmt.Sprintf("%-7s %5d", r.Key, r.Value)
+		return at + fmt.Sprintf("%-*s %5d", keyW(w), r.Key, r.Value)
 	}
-	return at + fmt.Sprintf("%-7s #%d", r.Action, r.Offset)
+	return at + fmt.Sprintf("%-*s #%d", keyW(w), r.Action, r.Offset)
 }
 
 func (m Model) tableLines(w, h int) []string {
-	head := fmt.Sprintf("%-8s %-7s %5s", "window", "key", "count")
+	head := fmt.Sprintf("%-8s %-*s %5s", "window", keyW(w), "key", "count")
 	if w < narrowW {
 		head = fmt.Sprintf("%-7s %5s", "key", "count")
 	}
@@ -98,7 +107,7 @@ func (m Model) tableLines(w, h int) []string {
 	from, to := m.window(len(m.order), h-1)
 	for _, k := range m.order[from:to] {
 		c := m.table[k]
-		line := fmt.Sprintf("%s %-7s %5d", clock(c.rec.WindowStart), c.rec.Key, c.rec.Value)
+		line := fmt.Sprintf("%s %-*s %5d", clock(c.rec.WindowStart), keyW(w), c.rec.Key, c.rec.Value)
 		if w < narrowW {
 			line = fmt.Sprintf("%-7s %5d", c.rec.Key, c.rec.Value)
 		}

@@ -11,9 +11,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/streamlab/streamlab/engine/filter"
 	"github.com/streamlab/streamlab/engine/report"
 )
 
@@ -24,7 +27,8 @@ type Section struct {
 }
 
 // Field is one report field: Key is its name within the section, Value its
-// value as `expect` compares it.
+// value for a person to read (the number `expect` compares, fractions
+// rounded to four digits, an event time as a time with its number).
 type Field struct {
 	Key, Value string
 }
@@ -64,7 +68,70 @@ func Sections(rep *report.Report) ([]Section, error) {
 		}
 		out = append(out, sec)
 	}
-	return out, nil
+	return readable(out), nil
+}
+
+// unixMS are the fields that hold an event time in Unix milliseconds.
+var unixMS = map[string]bool{"window.watermark": true}
+
+// bitFilters are the filter kinds whose fill estimates their size.
+var bitFilters = map[string]bool{filter.KindBloom: true, filter.KindRotating: true}
+
+// readable writes an event time as the text report does, with its number
+// for expect, and says the size of a full Bloom filter is unknown where
+// the JSON leaves approx_size out.
+func readable(secs []Section) []Section {
+	for i := range secs {
+		sec := &secs[i]
+		kind, sized := "", false
+		for j := range sec.Fields {
+			f := &sec.Fields[j]
+			switch name := f.Name(*sec); {
+			case unixMS[name]:
+				f.Value = eventTime(f.Value)
+			case name == "filter.kind":
+				kind = f.Value
+			case name == "filter.approx_size":
+				sized = true
+			}
+		}
+		if sec.Name == "filter" && bitFilters[kind] && !sized {
+			sec.Fields = append(sec.Fields, Field{Key: "approx_size", Value: "unknown: every bit is set, so the fill bounds nothing"})
+		}
+	}
+	return secs
+}
+
+// eventTime writes Unix milliseconds as a UTC time and the number; 0 is
+// no watermark yet.
+func eventTime(ms string) string {
+	n, err := strconv.ParseInt(ms, 10, 64)
+	switch {
+	case err != nil:
+		return ms
+	case n == 0:
+		return "none yet (0)"
+	}
+	return time.UnixMilli(n).UTC().Format("2006-01-02 15:04:05.000") + " (" + ms + ")"
+}
+
+// rounded writes a fractional number to four significant digits: the
+// JSON report keeps every digit, a person reads these.
+func rounded(n json.Number) string {
+	s := n.String()
+	if !strings.ContainsAny(s, ".eE") {
+		return s
+	}
+	v, err := n.Float64()
+	if err != nil || v == 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+		return s
+	}
+	digits := max(3-int(math.Floor(math.Log10(math.Abs(v)))), 0)
+	out := strconv.FormatFloat(v, 'f', digits, 64)
+	if strings.Contains(out, ".") {
+		out = strings.TrimRight(strings.TrimRight(out, "0"), ".")
+	}
+	return out
 }
 
 // flatten adds key (and, for a nested object, its fields as key.sub).
@@ -113,7 +180,7 @@ func scalar(v any) string {
 	case string:
 		return v
 	case json.Number:
-		return v.String()
+		return rounded(v)
 	case bool:
 		return strconv.FormatBool(v)
 	case orderedObject:

@@ -2,6 +2,7 @@ package runs
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -153,19 +154,67 @@ func (m Model) intervalBody(w, h int) []string {
 			"",
 			"Try: set ha passive-standby · set checkpoint.interval 100 · kill count[1] at 1200 · run 3000 · run 30s — then again with 500 and 2000.")
 	}
-	pts := make([]chart.Point, len(rs))
-	for i, r := range rs {
-		pts[i] = chart.Point{X: float64(r.Interval), Y: float64(r.Replayed), Mark: m.glyphs.PointGlyph(), Class: chart.Measured}
-	}
+	jobs := jobsOf(rs)
+	pts := m.intervalPoints(rs, jobs)
 	chartH, rows := layout(h, len(rs))
 	count := func(v float64) string { return draw.Count(int64(v)) }
-	out := chart.Scatter(w, chartH, pts, chart.Axes{X: count, Y: count, XName: "checkpoint interval (records)", Join: len(rs) > 1}, m.glyphs, m.looks)
-	out = append(out, m.st.Muted.Render(string(m.glyphs.PointGlyph())+" a run: records replayed after the failure (y) at its interval (x)"), "")
-	out = append(out, m.st.Muted.Render(fmt.Sprintf("%-4s %9s %12s %9s %10s", "run", "interval", "checkpoints", "replayed", "recovery")))
+	out := chart.Scatter(w, chartH, pts, chart.Axes{X: count, Y: count, XName: "checkpoint interval (records)", Join: true}, m.glyphs, m.looks)
+	legend := string(m.glyphs.PointGlyph()) + " a run: records replayed after the failure (y) at its interval (x)"
+	if len(jobs) > 1 {
+		legend = m.jobLegend(jobs) + "; a line joins one job's runs"
+	}
+	out = append(out, m.st.Muted.Render(legend), "")
+	out = append(out, m.st.Muted.Render(fmt.Sprintf("%-4s %-*s %9s %12s %9s %10s", "run", jobW, "job", "interval", "checkpoints", "replayed", "recovery")))
 	for _, r := range rs[len(rs)-rows:] {
-		out = append(out, fmt.Sprintf("%-4s %9s %12s %9s %10s", "#"+strconv.FormatInt(r.Gen, 10), draw.Count(r.Interval), draw.Count(r.Checkpoints), draw.Count(r.Replayed), seconds(r.RecoveryMS)))
+		out = append(out, fmt.Sprintf("%-4s %s %9s %12s %9s %10s", "#"+strconv.FormatInt(r.Gen, 10), draw.Fit(r.Job, jobW), draw.Count(r.Interval), draw.Count(r.Checkpoints), draw.Count(r.Replayed), seconds(r.RecoveryMS)))
 	}
 	return out
+}
+
+// intervalPoints are rs on the interval chart, one series per job.
+func (m Model) intervalPoints(rs []Run, jobs []string) []chart.Point {
+	pts := make([]chart.Point, len(rs))
+	for i, r := range rs {
+		pts[i] = chart.Point{X: float64(r.Interval), Y: float64(r.Replayed), Mark: m.jobMark(jobs, r.Job), Class: chart.Measured, Series: r.Job}
+	}
+	return pts
+}
+
+// jobW is the job column's width in the tables of runs.
+const jobW = 11
+
+// jobsOf lists the jobs of rs, each once, in the order they first ran.
+func jobsOf(rs []Run) []string {
+	var out []string
+	for _, r := range rs {
+		if !slices.Contains(out, r.Job) {
+			out = append(out, r.Job)
+		}
+	}
+	return out
+}
+
+// jobMark marks a run on the interval chart: the point glyph while every
+// run is of one job, else the job's number (1, 2, …) in jobs, so that
+// runs of different jobs are told apart.
+func (m Model) jobMark(jobs []string, job string) rune {
+	if len(jobs) < 2 {
+		return m.glyphs.PointGlyph()
+	}
+	i := slices.Index(jobs, job)
+	if i >= 9 {
+		return '+'
+	}
+	return rune('1' + i)
+}
+
+// jobLegend names each job's mark: "1 clicks · 2 passthrough".
+func (m Model) jobLegend(jobs []string) string {
+	parts := make([]string, len(jobs))
+	for i, j := range jobs {
+		parts[i] = string(m.jobMark(jobs, j)) + " " + j
+	}
+	return strings.Join(parts, " · ")
 }
 
 func (m Model) haBody(w, h int) []string {
@@ -187,9 +236,9 @@ func (m Model) haBody(w, h int) []string {
 	out := chart.Scatter(w, chartH, pts, chart.Axes{X: bytes, Y: secs, XName: "overhead while nothing fails (log)", LogX: true}, m.glyphs, m.looks)
 	legend := m.st.Muted.Render("U upstream backup · P passive standby · A active standby; y recovery time")
 	out = append(out, legend, "")
-	out = append(out, m.st.Muted.Render(fmt.Sprintf("%-4s %-16s %10s %10s %9s", "run", "scheme", "overhead", "recovery", "replayed")))
+	out = append(out, m.st.Muted.Render(fmt.Sprintf("%-4s %-*s %-16s %10s %10s %9s", "run", jobW, "job", "scheme", "overhead", "recovery", "replayed")))
 	for _, r := range rs[len(rs)-rows:] {
-		out = append(out, fmt.Sprintf("%-4s %-16s %10s %10s %9s", "#"+strconv.FormatInt(r.Gen, 10), r.HA, draw.Bytes(r.OverheadBytes), seconds(r.RecoveryMS), draw.Count(r.Replayed)))
+		out = append(out, fmt.Sprintf("%-4s %s %-16s %10s %10s %9s", "#"+strconv.FormatInt(r.Gen, 10), draw.Fit(r.Job, jobW), r.HA, draw.Bytes(r.OverheadBytes), seconds(r.RecoveryMS), draw.Count(r.Replayed)))
 	}
 	return out
 }

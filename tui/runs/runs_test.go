@@ -2,6 +2,7 @@ package runs
 
 import (
 	"flag"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -71,5 +72,41 @@ func TestOverlayDrawsTheLearnersRuns(t *testing.T) {
 	text = ansi.Strip(strings.Join(m.Lines(76, 21), "\n"))
 	if !strings.Contains(text, "P") || !strings.Contains(text, "passive-standby") {
 		t.Errorf("HA view:\n%s", text)
+	}
+}
+
+// Runs of different jobs are not one series: the interval chart marks
+// each job's runs with its own number and joins only a job's runs, and
+// both tables say which job each run was.
+func TestRunsOfDifferentJobsAreToldApart(t *testing.T) {
+	m := New(styles.New(styles.Mono), true)
+	for i, iv := range []int64{100, 500, 2000} {
+		rep := reportOf(engine.HAPassiveStandby, iv, 1, iv/2, 5000+iv, 10_000/iv*100)
+		if i == 1 {
+			rep.Job.Name = "passthrough"
+		}
+		m.Add(int64(i+1), rep)
+	}
+	m.Open(ViewInterval)
+	text := ansi.Strip(strings.Join(m.Lines(76, 21), "\n"))
+	for _, want := range []string{"1 clicks · 2 passthrough", "a line joins one job's runs"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in\n%s", want, text)
+		}
+	}
+	for run, job := range map[string]string{"#1": "clicks", "#2": "passthrough", "#3": "clicks"} {
+		if !regexp.MustCompile(run + ` +` + job + ` `).MatchString(text) {
+			t.Errorf("run %s is not shown as %s's:\n%s", run, job, text)
+		}
+	}
+	rs := m.Runs()
+	pts := m.intervalPoints(rs, jobsOf(rs))
+	if pts[0].Series != pts[2].Series || pts[0].Series == pts[1].Series || pts[0].Mark == pts[1].Mark {
+		t.Errorf("clicks' and passthrough's runs share a series or a mark: %+v", pts)
+	}
+	m.Open(ViewHA)
+	text = ansi.Strip(strings.Join(m.Lines(76, 21), "\n"))
+	if !regexp.MustCompile(`#2 +passthrough +passive-standby`).MatchString(text) {
+		t.Errorf("the scheme table does not say run #2 was passthrough's:\n%s", text)
 	}
 }
