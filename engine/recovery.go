@@ -139,7 +139,7 @@ func (rc *recovery) event(kind bus.EventKind, node, text string, n int64) {
 // eventAt publishes an event that happened at virtual time at (a failure
 // or a restart), which may lie behind how far the source has read.
 func (rc *recovery) eventAt(at int64, kind bus.EventKind, node, text string, n int64) {
-	rc.r.bus.Publish(bus.Event{TimeMS: at, Kind: kind, Node: node, N: n, Text: text})
+	rc.r.publish(bus.Event{TimeMS: at, Kind: kind, Node: node, N: n, Text: text})
 }
 
 // lookup finds a node by name.
@@ -358,7 +358,7 @@ func (rc *recovery) schedule(p plan, now int64, what string) {
 	r := rc.r
 	delay, err := rc.backoff.OnFailure(now)
 	if err != nil {
-		r.fail(fmt.Errorf("%s and %w", what, err))
+		r.fail(now, fmt.Errorf("%s and %w", what, err))
 		return
 	}
 	p.at = now + delay
@@ -473,8 +473,8 @@ func (rc *recovery) killJobManager() {
 	rc.floor = now
 	rc.failures++
 	if r.cfg.JobManagerHA != JobManagerHAStandby {
-		rc.event(bus.EventNodeKilled, JobManager, "the job manager died with high availability off", 0)
-		r.fail(errors.New("the job manager died and high availability is off (Flink's high-availability.type: NONE): the job manager is a single point of failure, and its job fails with it; with a standby job manager (high-availability.type: kubernetes or zookeeper; here `set jobmanager.ha standby`) a new leader would restart the job from its latest completed checkpoint"))
+		rc.eventAt(now, bus.EventNodeKilled, JobManager, "the job manager died with high availability off", 0)
+		r.fail(now, errors.New("the job manager died and high availability is off (Flink's high-availability.type: NONE): the job manager is a single point of failure, and its job fails with it; with a standby job manager (high-availability.type: kubernetes or zookeeper; here `set jobmanager.ha standby`) a new leader would restart the job from its latest completed checkpoint"))
 		return
 	}
 	rc.jmDown = true
@@ -489,7 +489,7 @@ func (rc *recovery) killJobManager() {
 	// The restart of the whole job replaces whatever single restarts were
 	// waiting.
 	rc.restarts = append(rc.restarts[:0], plan{jm: true, whole: true, at: now + r.cfg.Lease.Milliseconds(), failedAt: now})
-	rc.event(bus.EventNodeKilled, JobManager, fmt.Sprintf("the job manager died: its tasks are cancelled and checkpoints in progress aborted; a standby becomes leader once the lease of %s has run out", r.cfg.Lease), 0)
+	rc.eventAt(now, bus.EventNodeKilled, JobManager, fmt.Sprintf("the job manager died: its tasks are cancelled and checkpoints in progress aborted; a standby becomes leader once the lease of %s has run out", r.cfg.Lease), 0)
 }
 
 // due carries out one restart whose time has come, if any.
@@ -514,7 +514,7 @@ func (rc *recovery) due() bool {
 		rc.restarts = append(rc.restarts[:i], rc.restarts[i+1:]...)
 		if p.standby {
 			p.up()
-			rc.event(bus.EventNodeRestarted, p.node.name, fmt.Sprintf("a new active standby for %s is up", p.node.name), 0)
+			rc.eventAt(max(p.at, p.slot), bus.EventNodeRestarted, p.node.name, fmt.Sprintf("a new active standby for %s is up", p.node.name), 0)
 			return true
 		}
 		// The restart happens at its time in the model, even when the
@@ -529,7 +529,7 @@ func (rc *recovery) due() bool {
 		if p.jm {
 			rc.jmDown = false
 			rc.electionMS += up - p.failedAt
-			rc.event(bus.EventLeaderElected, JobManager, fmt.Sprintf("a standby job manager became leader after %d ms and restarts the job", up-p.failedAt), up-p.failedAt)
+			rc.eventAt(up, bus.EventLeaderElected, JobManager, fmt.Sprintf("a standby job manager became leader after %d ms and restarts the job", up-p.failedAt), up-p.failedAt)
 		}
 		switch {
 		case p.whole:
@@ -577,7 +577,7 @@ func (rc *recovery) replace(n *node, at int64) {
 	replayed, text := rc.s.replay(n)
 	rc.replayed += replayed
 	rc.timeMS += replayed * 1000 / int64(r.spec.Source.Rate)
-	rc.event(bus.EventNodeRestarted, n.name, text, replayed)
+	rc.eventAt(at, bus.EventNodeRestarted, n.name, text, replayed)
 }
 
 // router is where d's output goes under the deterministic executor; the
@@ -613,7 +613,7 @@ func (rc *recovery) replaceSource(n *node, at int64) {
 	n.epoch = r.cur.seq
 	replayed := rc.s.restartSource(at)
 	rc.join(n)
-	rc.event(bus.EventNodeRestarted, n.name, fmt.Sprintf("source replaced: reading the log from offset %d, %d records again", r.cur.off, replayed), replayed)
+	rc.eventAt(at, bus.EventNodeRestarted, n.name, fmt.Sprintf("source replaced: reading the log from offset %d, %d records again", r.cur.off, replayed), replayed)
 }
 
 // skipDowntime moves the source past what arrived while it was down, up to
@@ -661,7 +661,7 @@ func (rc *recovery) restoreAll(at int64) {
 	replayed, how := rc.s.restartJob(at)
 	rc.replayed += replayed
 	rc.timeMS += replayed * 1000 / int64(r.spec.Source.Rate)
-	rc.event(bus.EventNodeRestarted, JobManager, how, replayed)
+	rc.eventAt(at, bus.EventNodeRestarted, JobManager, how, replayed)
 }
 
 // recovering reports whether recovery is under way: a node is down, or the
