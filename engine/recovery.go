@@ -18,6 +18,12 @@ const (
 	NodeRunning    = "running"
 	NodeKilled     = "killed"     // down, waiting for a restart
 	NodeRestarting = "restarting" // a restart is scheduled
+	// NodeCancelled is a task its job manager cancelled: the job failed,
+	// or the leader died and the tasks wait for a new one to start them.
+	NodeCancelled = "cancelled"
+	// NodeFailed is the task whose failure failed the job: nothing
+	// restarts it.
+	NodeFailed = "failed"
 )
 
 // ErrNoSuchNode is returned for a node name the job does not have.
@@ -81,6 +87,8 @@ type recovery struct {
 	first    []firstKill
 	restarts []plan
 	jmDown   bool
+	// jmDied says the job manager died with no standby to take over.
+	jmDied bool
 	// jmFailovers counts job manager failures a standby took over;
 	// electionMS the virtual time the job had no leader.
 	jmFailovers int64
@@ -473,6 +481,7 @@ func (rc *recovery) killJobManager() {
 	rc.floor = now
 	rc.failures++
 	if r.cfg.JobManagerHA != JobManagerHAStandby {
+		rc.jmDied = true
 		rc.eventAt(now, bus.EventNodeKilled, JobManager, "the job manager died with high availability off", 0)
 		r.fail(now, errors.New("the job manager died and high availability is off (Flink's high-availability.type: NONE): the job manager is a single point of failure, and its job fails with it; with a standby job manager (high-availability.type: kubernetes or zookeeper; here `set jobmanager.ha standby`) a new leader would restart the job from its latest completed checkpoint"))
 		return
@@ -691,9 +700,16 @@ func (rc *recovery) unfired() []string {
 	return out
 }
 
-// states reports each node's state for snapshots.
+// nodeState reports a node's state for snapshots. When the job has
+// failed, or has no leader, its job manager has cancelled every task but
+// the one that failed.
 func (rc *recovery) nodeState(n *node) string {
-	if !n.dead {
+	switch {
+	case rc.r.state == StateFailed && n.dead:
+		return NodeFailed
+	case rc.r.state == StateFailed || rc.jmDown:
+		return NodeCancelled
+	case !n.dead:
 		return NodeRunning
 	}
 	for _, p := range rc.restarts {
@@ -706,12 +722,37 @@ func (rc *recovery) nodeState(n *node) string {
 
 // nextRestart is when the node's restart is due (virtual ms), if scheduled:
 // once the backoff is over and a slot is there. A task waiting for a
-// task manager nobody starts has no such time.
+// task manager nobody starts has no such time, nor one of a failed job.
 func (rc *recovery) nextRestart(n *node) (int64, bool) {
+	if rc.r.state == StateFailed {
+		return 0, false
+	}
 	for _, p := range rc.restarts {
 		if (p.node == n || p.whole) && !p.standby && p.slot != noSlot {
 			return max(p.at, p.slot), true
 		}
 	}
 	return 0, false
+}
+
+// standbyUpAt is when n's next active standby comes up, while its last
+// one has taken over and the new one is not up yet.
+func (rc *recovery) standbyUpAt(n *node) (int64, bool) {
+	for _, p := range rc.restarts {
+		if p.node == n && p.standby {
+			return max(p.at, p.slot), p.slot != noSlot
+		}
+	}
+	return 0, false
+}
+
+// leaseEndsMS is when the dead leader's lease runs out and a standby
+// takes over, while the job has no leader.
+func (rc *recovery) leaseEndsMS() int64 {
+	for _, p := range rc.restarts {
+		if p.jm {
+			return p.at
+		}
+	}
+	return 0
 }
