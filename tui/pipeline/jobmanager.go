@@ -7,20 +7,21 @@ import (
 	"github.com/streamlab/streamlab/tui/draw"
 )
 
-// header is what the pane draws above the stages: the job manager, as the
-// node that coordinates the others (leader, standbys, the lease counting
-// down while there is no leader), or once the job has failed, that it
-// failed, when and why. Empty when the snapshot says nothing of either
-// (a preview of an invalid job).
-func (m Model) header(w int) []string {
+// footer is what the pane's bottom edge says of the job as a whole: the
+// job manager, as the node that coordinates the others (leader, standbys,
+// the lease counting down while there is no leader), or once the job has
+// failed, that it failed, when and why. Empty when the snapshot says
+// nothing of either (a preview of an invalid job). The edge takes no row
+// from the nodes.
+func (m Model) footer(w int) string {
 	s := m.snap
 	switch {
 	case s.State == engine.StateFailed:
-		return []string{m.failedLine(w)}
+		return m.failedLine(w)
 	case s.JobManager.State != "":
-		return []string{m.jobManagerLine(w)}
+		return m.jobManagerLine(w)
 	}
-	return nil
+	return ""
 }
 
 // failedLine says the job failed, when, and the start of the reason (the
@@ -47,7 +48,7 @@ func (m Model) jobManagerLine(w int) string {
 		rest = st.Muted.Render("no standby: its job failed with it")
 	default:
 		state = st.OK.Render("● " + jm.State)
-		rest = st.Muted.Render("no standby (high availability off)")
+		rest = st.Muted.Render("no standby (HA off)")
 		if jm.Standbys > 0 {
 			rest = st.Muted.Render("○ ") + plural(int64(jm.Standbys), "standby")
 		}

@@ -151,7 +151,7 @@ func (m *Model) Select(name string) bool {
 // reports whether there was one.
 func (m *Model) Click(x, y int) bool {
 	g := m.geometry()
-	if i := g.hit(m.snap.Stages, x-1, y-1-len(m.fittedHeader(m.w-2, m.h-2))); i >= 0 {
+	if i := g.hit(m.snap.Stages, x-1, y-1); i >= 0 {
 		m.sel = i
 		return true
 	}
@@ -166,6 +166,5 @@ func (m Model) selStage() int {
 }
 
 func (m Model) geometry() geometry {
-	h := m.h - 2 - len(m.fittedHeader(m.w-2, m.h-2))
-	return layoutFor(m.snap.Stages, m.w-2, h, m.selStage())
+	return layoutFor(m.snap.Stages, m.w-2, m.h-2, m.selStage())
 }

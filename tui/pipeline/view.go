@@ -30,7 +30,11 @@ func (m Model) Lines() []string {
 	if m.focused {
 		frame = m.st.FocusedPane
 	}
-	return draw.Box(frame, m.title(m.w-6), m.body(m.w-2, m.h-2), m.w, m.h)
+	lines := draw.Box(frame, m.title(m.w-6), m.body(m.w-2, m.h-2), m.w, m.h)
+	if foot := m.footer(m.w - 6); foot != "" && len(lines) >= 2 {
+		lines[len(lines)-1] = draw.Bottom(frame, foot, m.w)
+	}
+	return lines
 }
 
 // title names the job and sums up its recovery: the guarantee and the
@@ -117,29 +121,6 @@ func (m Model) body(w, h int) []string {
 	}
 	if len(m.snap.Stages) == 0 {
 		return []string{m.st.Muted.Render("no job")}
-	}
-	head := m.fittedHeader(w, h)
-	return append(head, m.stagesBody(w, h-len(head))...)
-}
-
-// fittedHeader is the header when the pane has a row to spare for it
-// without drawing the nodes smaller; a failed job says so in any case.
-func (m Model) fittedHeader(w, h int) []string {
-	head := m.header(w)
-	if len(head) == 0 || m.snap.State == engine.StateFailed {
-		return head
-	}
-	full, less := layoutFor(m.snap.Stages, w, h, m.selStage()), layoutFor(m.snap.Stages, w, h-len(head), m.selStage())
-	if less.list != full.list || less.nodeH != full.nodeH || less.count != full.count || (full.list && len(full.order) > h-len(head)) {
-		return nil
-	}
-	return head
-}
-
-// stagesBody draws the stages in w×h.
-func (m Model) stagesBody(w, h int) []string {
-	if h <= 0 {
-		return nil
 	}
 	g := layoutFor(m.snap.Stages, w, h, m.selStage())
 	if g.list {
