@@ -478,8 +478,24 @@ func (r *Runtime) checkSink() {
 	}
 	if d := r.droppedLate(); d > r.drops {
 		r.drops = d
-		r.publish(bus.Event{TimeMS: r.eventNow(), Kind: bus.EventDroppedLate, N: d, Text: fmt.Sprintf("%d records dropped late so far", d)})
+		r.publish(bus.Event{TimeMS: r.windowTime(), Kind: bus.EventDroppedLate, N: d, Text: fmt.Sprintf("%d records dropped late so far", d)})
 	}
+}
+
+// windowTime is when the window counts dropped what they dropped last:
+// the time the furthest of them has got to (not the source's, which may
+// have read far ahead), or the failure's once the job has failed.
+func (r *Runtime) windowTime() int64 {
+	if r.state == StateFailed {
+		return r.failedMS
+	}
+	var t int64
+	for _, n := range r.g.nodes {
+		if _, ok := n.op.(*windowCount); ok {
+			t = max(t, r.rec.reached(n))
+		}
+	}
+	return t
 }
 
 func (r *Runtime) droppedLate() int64 {

@@ -43,6 +43,9 @@ type Snapshot struct {
 	// output queues hold now.
 	Checkpoints int64
 	Backup      int64
+	// LastCheckpoint is the id of the latest completed checkpoint, the
+	// one a failover restores (0: none yet).
+	LastCheckpoint int64
 	// Filter describes the dedup stage's (or the passwords check's) filter,
 	// with Density the fill of its bit array in DensityBuckets ranges; nil
 	// without a filter.
@@ -149,6 +152,9 @@ func (r *Runtime) Snapshot() Snapshot {
 		s.Failures, s.Backup = rc.failures, rc.backupSize()
 		if rc.ckpt != nil {
 			s.Checkpoints = rc.ckpt.completed
+			if rc.ckpt.last != nil {
+				s.LastCheckpoint = rc.ckpt.last.id
+			}
 		}
 	}
 	if r.ledger != nil {

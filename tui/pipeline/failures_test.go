@@ -119,3 +119,25 @@ func TestTheActiveStandbyIsDrawn(t *testing.T) {
 	}
 	mustDraw(t, drawn(rt, at+1000), []string{"took over", "sb in 9.0s"}, nil)
 }
+
+// Under passive standby a failover shows the primary down and what takes
+// over: the latest completed checkpoint, restored when the restart is due.
+func TestThePassiveStandbyIsDrawn(t *testing.T) {
+	rt := clicksRun(t, 0, func(c *engine.Config) {
+		c.Semantics, c.HA = engine.AtLeastOnce, engine.HAPassiveStandby
+	})
+	if err := rt.KillAt("count[1]", 300); err != nil {
+		t.Fatal(err)
+	}
+	rt.AdmitFor(6 * time.Second)
+	for i := 0; i < 1_000_000; i++ { // step until count[1] is down
+		if rt.Snapshot().Nodes[3].State != engine.NodeRunning {
+			break
+		}
+		if did, _ := rt.Step(); !did {
+			t.Fatal("count[1] never went down")
+		}
+	}
+	s := rt.Snapshot()
+	mustDraw(t, drawn(rt, s.TimeMS), []string{"restores checkpoint 1", "◐ restarting"}, []string{"r restarts"})
+}

@@ -244,9 +244,13 @@ func (m Model) rateOf(name string) string {
 func (m Model) queueLine(n engine.NodeSnapshot, w int) string {
 	st := m.st
 	if words := downWords(n, m.snap); words != nil {
+		style := st.Killed
+		if n.State == engine.NodeRestarting {
+			style = st.Warn // on its way back
+		}
 		for _, s := range words {
 			if len(s) <= w || s == words[len(words)-1] {
-				return st.Killed.Render(s)
+				return style.Render(s)
 			}
 		}
 	}
@@ -381,7 +385,8 @@ func wmClock(ms int64) string {
 // downWords says, longest first, why a node that is down stays down and
 // what brings it back: r, for a killed task waiting for a task manager; a
 // new leader, for a task cancelled while the job has none; nothing, in a
-// job that has failed. Nil for a node that is not down.
+// job that has failed; under passive standby, the checkpoint its restart
+// restores. Nil for a node whose queue line says more.
 func downWords(n engine.NodeSnapshot, s engine.Snapshot) []string {
 	switch {
 	case n.State == engine.NodeKilled:
@@ -392,6 +397,13 @@ func downWords(n engine.NodeSnapshot, s engine.Snapshot) []string {
 		return []string{"cancelled: job failed", "job failed"}
 	case n.State == engine.NodeCancelled:
 		return []string{"waits for a leader", "no leader"}
+	case n.State == engine.NodeRestarting && s.HA == engine.HAPassiveStandby:
+		// Passive standby: what takes over is the latest checkpoint.
+		if s.LastCheckpoint == 0 {
+			return []string{"no checkpoint: from start", "from start"}
+		}
+		ck := fmt.Sprintf("%d", s.LastCheckpoint)
+		return []string{"restores checkpoint " + ck, "from ckpt " + ck, "ckpt " + ck}
 	}
 	return nil
 }
