@@ -756,3 +756,18 @@ func (rc *recovery) leaseEndsMS() int64 {
 	}
 	return 0
 }
+
+// failedNode reports whether a restart of the whole job on the way
+// recovers from n's own failure (not from another task's, or the job
+// manager's): the task among the restarting ones that went down.
+func (rc *recovery) failedNode(n *node) bool {
+	if !n.dead {
+		return false
+	}
+	for _, p := range rc.restarts {
+		if p.node == n && p.whole && !p.standby {
+			return true
+		}
+	}
+	return false
+}

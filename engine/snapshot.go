@@ -120,6 +120,10 @@ type NodeSnapshot struct {
 	HasRestart  bool
 	// Backup is what this node keeps in its output queues for downstream.
 	Backup int
+	// Failed says, during a failover of the whole job, that the node's
+	// own failure is what the restart on the way recovers from: the others
+	// only restart with it.
+	Failed bool
 	// Standby is the state of the node's active standby (ha
 	// active-standby): StandbyReady, or StandbyNone from the moment it took
 	// over until a new one is up at StandbyAtMS (HasStandbyAt); empty
@@ -187,6 +191,7 @@ func (r *Runtime) Snapshot() Snapshot {
 		if rc := r.rec; rc != nil {
 			ns.State = rc.nodeState(n)
 			ns.RestartAtMS, ns.HasRestart = rc.nextRestart(n)
+			ns.Failed = rc.failedNode(n)
 			if ns.State != NodeCancelled && ns.State != NodeFailed {
 				ns.Backup = int(rc.s.backlog(n)) // a cancelled task's output queues went with it
 			}

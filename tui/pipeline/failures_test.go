@@ -139,5 +139,29 @@ func TestThePassiveStandbyIsDrawn(t *testing.T) {
 		}
 	}
 	s := rt.Snapshot()
-	mustDraw(t, drawn(rt, s.TimeMS), []string{"restores checkpoint 1", "◐ restarting"}, []string{"r restarts"})
+	mustDraw(t, drawn(rt, s.TimeMS), []string{"restores checkpoint 1", "◐ restarting", "┌─ count[1] ─", "✗ down"}, []string{"r restarts"})
+}
+
+// kill sink at commit: the sink dies between the checkpoint's completion
+// and its commit; the whole job restarts, and the sink is drawn down.
+func TestASinkKilledAtCommitIsDrawnDown(t *testing.T) {
+	rt := clicksRun(t, 0, func(c *engine.Config) {
+		c.Semantics, c.HA, c.Sink = engine.ExactlyOnce, engine.HAPassiveStandby, engine.SinkTable
+	})
+	if err := rt.KillAtCommit("sink"); err != nil {
+		t.Fatal(err)
+	}
+	rt.AdmitFor(15 * time.Second)
+	for i := 0; rt.Snapshot().Nodes[4].State == engine.NodeRunning; i++ {
+		if did, _ := rt.Step(); !did || i > 1_000_000 {
+			t.Fatal("the sink never went down")
+		}
+	}
+	view := drawn(rt, rt.Snapshot().TimeMS)
+	mustDraw(t, view, []string{"✗ down"}, nil)
+	for _, l := range strings.Split(view, "\n") {
+		if strings.Contains(l, "✗ down") && strings.Count(l, "✗ down") != 1 {
+			t.Errorf("more than the sink drawn down:\n%s", view)
+		}
+	}
 }

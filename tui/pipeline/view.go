@@ -308,6 +308,11 @@ func (m Model) stateLine(n engine.NodeSnapshot) (state, right, short string) {
 		right, short = "", ""
 	case (n.State == engine.NodeCancelled || n.State == engine.NodeFailed) && !n.HasRestart:
 		right, short = "", ""
+	case restartDue(n) && n.Failed:
+		// The node whose failure the restart recovers from: drawn down.
+		cd := m.countdown(n)
+		state = st.Killed.Render("✗ down")
+		right, short = st.Warn.Render("in "+cd), st.Warn.Render(cd)
 	case restartDue(n):
 		cd := m.countdown(n)
 		right, short = st.Warn.Render("in "+cd), st.Warn.Render(cd)
@@ -331,6 +336,7 @@ func (m Model) stateLine(n engine.NodeSnapshot) (state, right, short string) {
 func (m Model) boxed(i, w int) []string {
 	n := m.snap.Nodes[i]
 	st, lk := m.st, stateLook(m.st, n.State)
+	lk.down = lk.down || n.Failed
 	frame, name := st.Node, n.Name
 	switch {
 	case lk.down && i == m.sel:
