@@ -28,7 +28,7 @@ func (a *activeStandby) failed(n *node, now int64, kind string) (handled, whole 
 	if !n.standby {
 		// Replaying nothing, the scheme has nothing to fall back on.
 		a.rc.lose(n)
-		a.rc.r.fail(fmt.Errorf("%s failed with no active standby left to take over: its last one took over and the next is not up yet; active standby covers one failure at a time", n.name))
+		a.rc.r.fail(now, fmt.Errorf("%s failed with no active standby left to take over: its last one took over and the next is not up yet; active standby covers one failure at a time", n.name))
 		return true, false
 	}
 	a.takeOver(n, now, kind)
@@ -82,7 +82,7 @@ func (a *activeStandby) takeOver(n *node, now int64, kind string) {
 	rc.eventAt(now, bus.EventNodeRestarted, n.name, fmt.Sprintf("%s failed; its active standby took over at once, with nothing to replay", n.name), 0)
 	delay, err := rc.backoff.OnFailure(now)
 	if err != nil {
-		r.fail(fmt.Errorf("%s failed and %w", n.name, err))
+		r.fail(now, fmt.Errorf("%s failed and %w", n.name, err))
 		return
 	}
 	p := plan{node: n, at: now + delay, failedAt: now, standby: true, kind: kind, slot: rc.slotAfter(kind, now),

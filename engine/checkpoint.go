@@ -137,7 +137,7 @@ func (c *coordinator) complete(cp *checkpoint) {
 	c.completed++
 	c.totalBytes += cp.bytes
 	c.txn = cp.id + 1
-	c.r.bus.Publish(bus.Event{TimeMS: c.r.sinkTime(), Kind: bus.EventCheckpoint, N: cp.id,
+	c.r.publish(bus.Event{TimeMS: c.r.sinkTime(), Kind: bus.EventCheckpoint, N: cp.id,
 		Text: fmt.Sprintf("checkpoint %d complete: source offset %d, %d bytes of state", cp.id, cp.at.off, cp.bytes)})
 	c.notifyComplete(cp.id)
 }
@@ -198,7 +198,7 @@ func (c *coordinator) resolvePending(ts *tableSink) {
 			for _, b := range c.batches[t] {
 				r.ledgerApply(b.rows, b.trigger)
 			}
-			r.bus.Publish(bus.Event{TimeMS: r.rec.now(), Kind: bus.EventCheckpoint, N: t,
+			r.publish(bus.Event{TimeMS: r.rec.now(), Kind: bus.EventCheckpoint, N: t,
 				Text: fmt.Sprintf("transaction %d committed on restore: checkpoint %d had completed before the sink could commit it", t, t)})
 			continue
 		}
@@ -215,7 +215,7 @@ func (c *coordinator) abortPending(why string) {
 	for _, id := range slices.Sorted(maps.Keys(c.pending)) {
 		delete(c.pending, id)
 		c.aborted++
-		c.r.bus.Publish(bus.Event{TimeMS: c.r.rec.now(), Kind: bus.EventCheckpoint, N: id, Text: fmt.Sprintf("checkpoint %d aborted: %s", id, why)})
+		c.r.publish(bus.Event{TimeMS: c.r.rec.now(), Kind: bus.EventCheckpoint, N: id, Text: fmt.Sprintf("checkpoint %d aborted: %s", id, why)})
 	}
 }
 

@@ -17,7 +17,7 @@ func (rc *recovery) openSink() bool {
 		return false
 	}
 	if err := r.failuresAllowed(); err != nil {
-		r.fail(r.noDriver)
+		r.fail(rc.now(), r.noDriver)
 		return true
 	}
 	rc.killWith(n, rc.now(), TaskFailure, r.noDriver)

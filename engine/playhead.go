@@ -28,3 +28,9 @@ func (r *Runtime) PaceTo(ms int64) { r.pace = ms }
 func (r *Runtime) Held() bool {
 	return r.state == StateRunning && r.g.nodes[0].dead && len(r.rec.restarts) > 0 && r.pace < r.cur.clock
 }
+
+// FailedAtMS is the virtual time the job failed at, and whether it has:
+// its clock stops there, whatever was admitted after.
+func (r *Runtime) FailedAtMS() (int64, bool) {
+	return r.failedMS, r.state == StateFailed
+}

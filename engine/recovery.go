@@ -18,6 +18,12 @@ const (
 	NodeRunning    = "running"
 	NodeKilled     = "killed"     // down, waiting for a restart
 	NodeRestarting = "restarting" // a restart is scheduled
+	// NodeCancelled is a task its job manager cancelled: the job failed,
+	// or the leader died and the tasks wait for a new one to start them.
+	NodeCancelled = "cancelled"
+	// NodeFailed is the task whose failure failed the job: nothing
+	// restarts it.
+	NodeFailed = "failed"
 )
 
 // ErrNoSuchNode is returned for a node name the job does not have.
@@ -81,6 +87,8 @@ type recovery struct {
 	first    []firstKill
 	restarts []plan
 	jmDown   bool
+	// jmDied says the job manager died with no standby to take over.
+	jmDied bool
 	// jmFailovers counts job manager failures a standby took over;
 	// electionMS the virtual time the job had no leader.
 	jmFailovers int64
@@ -139,7 +147,7 @@ func (rc *recovery) event(kind bus.EventKind, node, text string, n int64) {
 // eventAt publishes an event that happened at virtual time at (a failure
 // or a restart), which may lie behind how far the source has read.
 func (rc *recovery) eventAt(at int64, kind bus.EventKind, node, text string, n int64) {
-	rc.r.bus.Publish(bus.Event{TimeMS: at, Kind: kind, Node: node, N: n, Text: text})
+	rc.r.publish(bus.Event{TimeMS: at, Kind: kind, Node: node, N: n, Text: text})
 }
 
 // lookup finds a node by name.
@@ -358,7 +366,7 @@ func (rc *recovery) schedule(p plan, now int64, what string) {
 	r := rc.r
 	delay, err := rc.backoff.OnFailure(now)
 	if err != nil {
-		r.fail(fmt.Errorf("%s and %w", what, err))
+		r.fail(now, fmt.Errorf("%s and %w", what, err))
 		return
 	}
 	p.at = now + delay
@@ -477,8 +485,9 @@ func (rc *recovery) killJobManager() {
 	rc.floor = now
 	rc.failures++
 	if r.cfg.JobManagerHA != JobManagerHAStandby {
-		rc.event(bus.EventNodeKilled, JobManager, "the job manager died with high availability off", 0)
-		r.fail(errors.New("the job manager died and high availability is off (Flink's high-availability.type: NONE): the job manager is a single point of failure, and its job fails with it; with a standby job manager (high-availability.type: kubernetes or zookeeper; here `set jobmanager.ha standby`) a new leader would restart the job from its latest completed checkpoint"))
+		rc.jmDied = true
+		rc.eventAt(now, bus.EventNodeKilled, JobManager, "the job manager died with high availability off", 0)
+		r.fail(now, errors.New("the job manager died and high availability is off (Flink's high-availability.type: NONE): the job manager is a single point of failure, and its job fails with it; with a standby job manager (high-availability.type: kubernetes or zookeeper; here `set jobmanager.ha standby`) a new leader would restart the job from its latest completed checkpoint"))
 		return
 	}
 	rc.jmDown = true
@@ -493,7 +502,7 @@ func (rc *recovery) killJobManager() {
 	// The restart of the whole job replaces whatever single restarts were
 	// waiting.
 	rc.restarts = append(rc.restarts[:0], plan{jm: true, whole: true, at: now + r.cfg.Lease.Milliseconds(), failedAt: now})
-	rc.event(bus.EventNodeKilled, JobManager, fmt.Sprintf("the job manager died: its tasks are cancelled and checkpoints in progress aborted; a standby becomes leader once the lease of %s has run out", r.cfg.Lease), 0)
+	rc.eventAt(now, bus.EventNodeKilled, JobManager, fmt.Sprintf("the job manager died: its tasks are cancelled and checkpoints in progress aborted; a standby becomes leader once the lease of %s has run out", r.cfg.Lease), 0)
 }
 
 // due carries out one restart whose time has come, if any.
@@ -518,7 +527,7 @@ func (rc *recovery) due() bool {
 		rc.restarts = append(rc.restarts[:i], rc.restarts[i+1:]...)
 		if p.standby {
 			p.up()
-			rc.event(bus.EventNodeRestarted, p.node.name, fmt.Sprintf("a new active standby for %s is up", p.node.name), 0)
+			rc.eventAt(max(p.at, p.slot), bus.EventNodeRestarted, p.node.name, fmt.Sprintf("a new active standby for %s is up", p.node.name), 0)
 			return true
 		}
 		// The restart happens at its time in the model, even when the
@@ -533,7 +542,7 @@ func (rc *recovery) due() bool {
 		if p.jm {
 			rc.jmDown = false
 			rc.electionMS += up - p.failedAt
-			rc.event(bus.EventLeaderElected, JobManager, fmt.Sprintf("a standby job manager became leader after %d ms and restarts the job", up-p.failedAt), up-p.failedAt)
+			rc.eventAt(up, bus.EventLeaderElected, JobManager, fmt.Sprintf("a standby job manager became leader after %d ms and restarts the job", up-p.failedAt), up-p.failedAt)
 		}
 		switch {
 		case p.whole:
@@ -583,7 +592,7 @@ func (rc *recovery) replace(n *node, at int64) {
 	replayed, text := rc.s.replay(n)
 	rc.replayed += replayed
 	rc.timeMS += replayed * 1000 / int64(r.spec.Source.Rate)
-	rc.event(bus.EventNodeRestarted, n.name, text, replayed)
+	rc.eventAt(at, bus.EventNodeRestarted, n.name, text, replayed)
 }
 
 // router is where d's output goes under the deterministic executor; the
@@ -619,7 +628,7 @@ func (rc *recovery) replaceSource(n *node, at int64) {
 	n.epoch = r.cur.seq
 	replayed := rc.s.restartSource(at)
 	rc.join(n)
-	rc.event(bus.EventNodeRestarted, n.name, fmt.Sprintf("source replaced: reading the log from offset %d, %d records again", r.cur.off, replayed), replayed)
+	rc.eventAt(at, bus.EventNodeRestarted, n.name, fmt.Sprintf("source replaced: reading the log from offset %d, %d records again", r.cur.off, replayed), replayed)
 }
 
 // skipDowntime moves the source past what arrived while it was down, up to
@@ -669,7 +678,7 @@ func (rc *recovery) restoreAll(at int64) {
 	replayed, how := rc.s.restartJob(at)
 	rc.replayed += replayed
 	rc.timeMS += replayed * 1000 / int64(r.spec.Source.Rate)
-	rc.event(bus.EventNodeRestarted, JobManager, how, replayed)
+	rc.eventAt(at, bus.EventNodeRestarted, JobManager, how, replayed)
 }
 
 // recovering reports whether recovery is under way: a node is down, or the
@@ -699,9 +708,16 @@ func (rc *recovery) unfired() []string {
 	return out
 }
 
-// states reports each node's state for snapshots.
+// nodeState reports a node's state for snapshots. When the job has
+// failed, or has no leader, its job manager has cancelled every task but
+// the one that failed.
 func (rc *recovery) nodeState(n *node) string {
-	if !n.dead {
+	switch {
+	case rc.r.state == StateFailed && n.dead:
+		return NodeFailed
+	case rc.r.state == StateFailed || rc.jmDown:
+		return NodeCancelled
+	case !n.dead:
 		return NodeRunning
 	}
 	for _, p := range rc.restarts {
@@ -714,12 +730,52 @@ func (rc *recovery) nodeState(n *node) string {
 
 // nextRestart is when the node's restart is due (virtual ms), if scheduled:
 // once the backoff is over and a slot is there. A task waiting for a
-// task manager nobody starts has no such time.
+// task manager nobody starts has no such time, nor one of a failed job.
 func (rc *recovery) nextRestart(n *node) (int64, bool) {
+	if rc.r.state == StateFailed {
+		return 0, false
+	}
 	for _, p := range rc.restarts {
 		if (p.node == n || p.whole) && !p.standby && p.slot != noSlot {
 			return max(p.at, p.slot), true
 		}
 	}
 	return 0, false
+}
+
+// standbyUpAt is when n's next active standby comes up, while its last
+// one has taken over and the new one is not up yet.
+func (rc *recovery) standbyUpAt(n *node) (int64, bool) {
+	for _, p := range rc.restarts {
+		if p.node == n && p.standby {
+			return max(p.at, p.slot), p.slot != noSlot
+		}
+	}
+	return 0, false
+}
+
+// leaseEndsMS is when the dead leader's lease runs out and a standby
+// takes over, while the job has no leader.
+func (rc *recovery) leaseEndsMS() int64 {
+	for _, p := range rc.restarts {
+		if p.jm {
+			return p.at
+		}
+	}
+	return 0
+}
+
+// failedNode reports whether a restart of the whole job on the way
+// recovers from n's own failure (not from another task's, or the job
+// manager's): the task among the restarting ones that went down.
+func (rc *recovery) failedNode(n *node) bool {
+	if !n.dead {
+		return false
+	}
+	for _, p := range rc.restarts {
+		if p.node == n && p.whole && !p.standby {
+			return true
+		}
+	}
+	return false
 }

@@ -69,6 +69,9 @@ type Runtime struct {
 	// lateRetired counts the late records dropped by window counts that
 	// were replaced since (carryLate): the total never goes back.
 	lateRetired int64
+	// told is the latest time an event was published at (see publish);
+	// failedMS is when the job failed, once it has.
+	told, failedMS int64
 }
 
 // dedupAfterAggregation reports whether a dedup stage filters an
@@ -206,7 +209,7 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 	}
 	r.semantics, r.ha, r.note = semantics, ha, note
 	r.noDriver = deps.MissingDriver(spec)
-	r.bus.Publish(bus.Event{Kind: bus.EventJobStarted, Text: fmt.Sprintf("job %s started (seed %d, %s executor)", spec.Name, cfg.Seed, cfg.Executor)})
+	r.publish(bus.Event{Kind: bus.EventJobStarted, Text: fmt.Sprintf("job %s started (seed %d, %s executor)", spec.Name, cfg.Seed, cfg.Executor)})
 	return r, nil
 }
 
@@ -255,12 +258,12 @@ func (r *Runtime) committed(batch []Record) {
 	} else {
 		r.ledgerApply(batch, r.sink.lastTrigger)
 	}
-	r.bus.Publish(bus.Event{TimeMS: r.sinkTime(), Kind: bus.EventBatchCommitted, Node: kindSink, N: r.sink.batches,
+	r.publish(bus.Event{TimeMS: r.sinkTime(), Kind: bus.EventBatchCommitted, Node: kindSink, N: r.sink.batches,
 		Text: fmt.Sprintf("batch %d committed: %d rows", r.sink.batches, len(batch))})
 	sinkNode := r.g.nodes[len(r.g.nodes)-1]
 	if sinkNode.wm > r.wmOut && sinkNode.wm != math.MinInt64 {
 		r.wmOut = sinkNode.wm
-		r.bus.Publish(bus.Event{TimeMS: r.sinkTime(), Kind: bus.EventWatermark, Node: kindSink, N: sinkNode.wm,
+		r.publish(bus.Event{TimeMS: r.sinkTime(), Kind: bus.EventWatermark, Node: kindSink, N: sinkNode.wm,
 			Text: "watermark " + time.UnixMilli(sinkNode.wm).UTC().Format("15:04:05")})
 	}
 }
@@ -269,44 +272,82 @@ func (r *Runtime) committed(batch []Record) {
 // complete-mode table stopped changing.
 func (r *Runtime) held(inARow int64) {
 	if inARow == 1 {
-		r.bus.Publish(bus.Event{TimeMS: r.sinkTime(), Kind: bus.EventBatchHeld, Node: kindSink, N: inARow,
+		r.publish(bus.Event{TimeMS: r.sinkTime(), Kind: bus.EventBatchHeld, Node: kindSink, N: inARow,
 			Text: "batch held back: complete mode commits only a whole result table, and a counter is down or has just been replaced"})
 	}
 }
 
-// fail stops the job with err.
-func (r *Runtime) fail(err error) {
+// fail stops the job with err at virtual time at, the time of the
+// failure that ended it: the job's clock stops there, however far ahead
+// the source had been admitted.
+func (r *Runtime) fail(at int64, err error) {
 	if r.state == StateFailed {
 		return
 	}
 	r.state, r.err = StateFailed, err
-	r.bus.Publish(bus.Event{TimeMS: r.cur.clock, Kind: bus.EventJobFailed, Text: "job failed: " + err.Error()})
+	r.failedMS = at
+	r.publish(bus.Event{TimeMS: at, Kind: bus.EventJobFailed, Text: "job failed: " + err.Error()})
+}
+
+// publish tells the bus about e in time order. The scheduler steps nodes
+// that have got to different times, so an event is stamped with when it
+// happened, but never before one already told: observers read one clock
+// that does not run backwards within a job.
+func (r *Runtime) publish(e bus.Event) {
+	e.TimeMS = max(e.TimeMS, r.told)
+	r.told = e.TimeMS
+	r.bus.Publish(e)
+}
+
+// eventNow is the time of something the runtime notices between steps:
+// where recovery's clock stands, or the failure's time once the job has
+// failed (nothing happens after it).
+func (r *Runtime) eventNow() int64 {
+	if r.state == StateFailed {
+		return r.failedMS
+	}
+	return r.rec.now()
+}
+
+// stopMS is where the job's clock stands at the end of a run: the end of
+// the admitted time, or the moment the job failed.
+func (r *Runtime) stopMS() int64 {
+	if r.state == StateFailed {
+		return r.failedMS
+	}
+	return r.cur.clock
 }
 
 // Admit lets n more records into the source (fewer if a replayed file runs
 // out) and returns how many it let in. Step or Run processes them.
 func (r *Runtime) Admit(n int64) int64 {
-	before := r.cur.limit
+	before, from := r.cur.limit, r.cur.clock
 	got := r.cur.admitRecords(r.src, n)
-	r.admitted(before, got)
+	r.admitted(before, got, from)
 	return got
 }
 
 // AdmitFor moves virtual time on by d and lets in what arrives meanwhile.
 func (r *Runtime) AdmitFor(d time.Duration) int64 {
-	before := r.cur.limit
+	before, from := r.cur.limit, r.cur.clock
 	got := r.cur.admitFor(r.src, d)
-	r.admitted(before, got)
+	r.admitted(before, got, from)
 	return got
 }
 
-func (r *Runtime) admitted(from, n int64) {
+// admitted tells of an admission of n records from offset from, made at
+// virtual time at (where the admitted time begins: what it lets in
+// arrives after).
+func (r *Runtime) admitted(from, n, at int64) {
 	for off := from; off < from+n; off++ {
 		if r.src.IsLate(off) {
 			r.late++
 		}
 	}
-	r.bus.Publish(bus.Event{TimeMS: r.cur.clock, Kind: bus.EventAdmitted, Node: kindSource, N: n,
+	if r.state == StateFailed {
+		return // its clock stopped when it failed: nothing more happens to it
+	}
+	r.publish(bus.Event{TimeMS: at, Kind: bus.EventAdmitted, Node: kindSource, N: n,
 		Text: fmt.Sprintf("%d records admitted (offsets %d–%d)", n, from, from+n-1)})
 }
 
@@ -364,13 +405,13 @@ func (r *Runtime) Run(ctx context.Context) error {
 		r.caughtUp()
 	}
 	r.checkSink()
-	r.bus.Publish(bus.Event{TimeMS: r.cur.clock, Kind: bus.EventRunQuiet, N: r.cur.off, Text: fmt.Sprintf("quiet at offset %d", r.cur.off)})
+	r.publish(bus.Event{TimeMS: r.stopMS(), Kind: bus.EventRunQuiet, N: r.cur.off, Text: fmt.Sprintf("quiet at offset %d", r.cur.off)})
 	for _, k := range r.rec.kills {
 		text := fmt.Sprintf("kill %s at %d has not fired: %s has processed %d records so far", k.node.name, k.at, k.node.name, k.node.counts.In)
 		if k.atCommit {
 			text = fmt.Sprintf("kill %s at commit has not fired: no checkpoint has completed since", k.node.name)
 		}
-		r.bus.Publish(bus.Event{TimeMS: r.cur.clock, Kind: bus.EventKillUnfired, Node: k.node.name, N: k.at, Text: text})
+		r.publish(bus.Event{TimeMS: r.stopMS(), Kind: bus.EventKillUnfired, Node: k.node.name, N: k.at, Text: text})
 	}
 	return r.err
 }
@@ -415,12 +456,28 @@ func (r *Runtime) runConcurrent(ctx context.Context) error {
 // checkSink fails the job when the sink could not write.
 func (r *Runtime) checkSink() {
 	if r.sink.err != nil {
-		r.fail(r.sink.err)
+		r.fail(r.eventNow(), r.sink.err)
 	}
 	if d := r.droppedLate(); d > r.drops {
 		r.drops = d
-		r.bus.Publish(bus.Event{TimeMS: r.cur.clock, Kind: bus.EventDroppedLate, N: d, Text: fmt.Sprintf("%d records dropped late so far", d)})
+		r.publish(bus.Event{TimeMS: r.windowTime(), Kind: bus.EventDroppedLate, N: d, Text: fmt.Sprintf("%d records dropped late so far", d)})
 	}
+}
+
+// windowTime is when the window counts dropped what they dropped last:
+// the time the furthest of them has got to (not the source's, which may
+// have read far ahead), or the failure's once the job has failed.
+func (r *Runtime) windowTime() int64 {
+	if r.state == StateFailed {
+		return r.failedMS
+	}
+	var t int64
+	for _, n := range r.g.nodes {
+		if _, ok := n.op.(*windowCount); ok {
+			t = max(t, r.rec.reached(n))
+		}
+	}
+	return t
 }
 
 // droppedLate counts the late records dropped so far, by the window

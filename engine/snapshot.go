@@ -43,11 +43,41 @@ type Snapshot struct {
 	// output queues hold now.
 	Checkpoints int64
 	Backup      int64
+	// LastCheckpoint is the id of the latest completed checkpoint, the
+	// one a failover restores (0: none yet).
+	LastCheckpoint int64
 	// Filter describes the dedup stage's (or the passwords check's) filter,
 	// with Density the fill of its bit array in DensityBuckets ranges; nil
 	// without a filter.
 	Filter  *FilterStats
 	Density []float64
+	// Error says why the job failed, and FailedAtMS when (virtual ms),
+	// once State is failed.
+	Error      string
+	FailedAtMS int64
+	// JobManager is the coordinator, drawn like a node.
+	JobManager JobManagerSnapshot
+}
+
+// Job manager states a snapshot shows.
+const (
+	JobManagerLeader   = "leader"    // it leads the job
+	JobManagerNoLeader = "no leader" // the leader died; a standby waits for its lease to run out
+	JobManagerDead     = "dead"      // it died with no standby, and the job with it
+)
+
+// JobManagerSnapshot is the job manager: whether a leader holds the job,
+// its standbys, and while there is none when the dead leader's lease runs
+// out.
+type JobManagerSnapshot struct {
+	State string
+	// Standbys is how many standby job managers wait to take over (Flink's
+	// high availability); 0 without it.
+	Standbys int
+	// LeaseEndsMS is when a standby becomes leader (State no leader).
+	LeaseEndsMS int64
+	// Failovers counts the standbys that took over so far.
+	Failovers int64
 }
 
 // DensityBuckets is how many ranges Snapshot.Density divides a Bloom
@@ -90,7 +120,24 @@ type NodeSnapshot struct {
 	HasRestart  bool
 	// Backup is what this node keeps in its output queues for downstream.
 	Backup int
+	// Failed says, during a failover of the whole job, that the node's
+	// own failure is what the restart on the way recovers from: the others
+	// only restart with it.
+	Failed bool
+	// Standby is the state of the node's active standby (ha
+	// active-standby): StandbyReady, or StandbyNone from the moment it took
+	// over until a new one is up at StandbyAtMS (HasStandbyAt); empty
+	// under other schemes.
+	Standby      string
+	StandbyAtMS  int64
+	HasStandbyAt bool
 }
+
+// Active standby states a snapshot shows.
+const (
+	StandbyReady = "ready" // a replica runs beside the node, ready to take over
+	StandbyNone  = "none"  // the replica took over; no new one is up yet
+)
 
 // Snapshot describes the job now. Under the concurrent executor it is only
 // meaningful between runs.
@@ -109,11 +156,21 @@ func (r *Runtime) Snapshot() Snapshot {
 		s.Failures, s.Backup = rc.failures, rc.backupSize()
 		if rc.ckpt != nil {
 			s.Checkpoints = rc.ckpt.completed
+			if rc.ckpt.last != nil {
+				s.LastCheckpoint = rc.ckpt.last.id
+			}
 		}
 	}
 	if r.ledger != nil {
 		s.Ledger, s.HasLedger = r.ledgerView(), true
 	}
+	if r.state == StateFailed {
+		s.FailedAtMS = r.failedMS
+		if r.err != nil {
+			s.Error = r.err.Error()
+		}
+	}
+	s.JobManager = r.jobManagerSnapshot()
 	if fs, ok := r.FilterStats(); ok {
 		s.Filter = &fs
 		for _, n := range r.g.nodes {
@@ -134,7 +191,17 @@ func (r *Runtime) Snapshot() Snapshot {
 		if rc := r.rec; rc != nil {
 			ns.State = rc.nodeState(n)
 			ns.RestartAtMS, ns.HasRestart = rc.nextRestart(n)
-			ns.Backup = int(rc.s.backlog(n))
+			ns.Failed = rc.failedNode(n)
+			if ns.State != NodeCancelled && ns.State != NodeFailed {
+				ns.Backup = int(rc.s.backlog(n)) // a cancelled task's output queues went with it
+			}
+			if r.ha == HAActiveStandby {
+				ns.Standby = StandbyReady
+				if !n.standby {
+					ns.Standby = StandbyNone
+					ns.StandbyAtMS, ns.HasStandbyAt = rc.standbyUpAt(n)
+				}
+			}
 		}
 		if r.det != nil {
 			q := &r.det.queues[i]
@@ -164,4 +231,26 @@ func (r *Runtime) Snapshot() Snapshot {
 		s.Stages = append(s.Stages, ss)
 	}
 	return s
+}
+
+// jobManagerSnapshot describes the job manager: dead with its job when
+// there is no standby, leaderless while the dead leader's lease runs, else
+// leading.
+func (r *Runtime) jobManagerSnapshot() JobManagerSnapshot {
+	jm := JobManagerSnapshot{State: JobManagerLeader}
+	if r.cfg.JobManagerHA == JobManagerHAStandby {
+		jm.Standbys = 1 // a standby that takes over is replaced by a new one
+	}
+	rc := r.rec
+	if rc == nil {
+		return jm
+	}
+	jm.Failovers = rc.jmFailovers
+	switch {
+	case rc.jmDown:
+		jm.State, jm.LeaseEndsMS = JobManagerNoLeader, rc.leaseEndsMS()
+	case r.state == StateFailed && rc.jmDied:
+		jm.State = JobManagerDead
+	}
+	return jm
 }

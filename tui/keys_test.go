@@ -117,8 +117,13 @@ func TestLabKeys(t *testing.T) {
 				t.Errorf("sent %+v", eng.reqs)
 			}
 		}},
-		{"r restarts the job manager", []string{"r", "up", "up", "up", "enter"}, func(t *testing.T, m Model, eng *fakeEngine, _ tea.Cmd) {
-			sentLine(t, eng, "restart jobmanager")
+		{"r does not offer the job manager while it leads", []string{"r", "up", "up", "up", "enter"}, func(t *testing.T, m Model, eng *fakeEngine, _ tea.Cmd) {
+			if msg, isErr := m.Message(); !isErr || !strings.Contains(msg, "the job manager is running") {
+				t.Errorf("message %q", msg)
+			}
+			if len(eng.reqs) != 0 {
+				t.Errorf("sent %+v", eng.reqs)
+			}
 		}},
 		{"m opens the mode picker on the current mode", []string{"m"}, func(t *testing.T, m Model, eng *fakeEngine, _ tea.Cmd) {
 			if !m.picker.Active() || m.picker.Key != "mode" || m.picker.Cursor() != 1 {

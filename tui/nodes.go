@@ -15,7 +15,8 @@ import (
 
 // openTargets opens the list of nodes that k (kill) or r (restart) acts
 // on, with each node's state, on the pipeline's selection. Nodes the verb
-// cannot act on are listed disabled with the reason.
+// cannot act on are listed disabled with the reason: r is offered only
+// for a node a restart can bring back, and nothing in a failed job.
 func (m *Model) openTargets(verb string) {
 	snap := m.frame.Snap
 	if len(snap.Nodes) == 0 {
@@ -25,25 +26,56 @@ func (m *Model) openTargets(verb string) {
 	var opts []picker.Option
 	for _, n := range snap.Nodes {
 		o := picker.Option{Value: n.Name, Doc: n.State + " · in " + draw.Count(n.In)}
-		down := n.State == engine.NodeKilled
-		switch {
-		case verb == script.VerbKill && down:
-			o.Refused = n.Name + " is already down; r restarts it"
-		case verb == script.VerbRestart && !down:
-			o.Refused = n.Name + " is " + n.State + ": there is nothing to restart"
-		}
+		o.Refused = refusal(verb, n.Name, n.State, snap)
 		opts = append(opts, o)
 	}
-	jm := picker.Option{Value: engine.JobManager, Doc: "coordinates checkpoints and restarts"}
-	if verb == script.VerbRestart {
-		jm.Doc = "restart it after kill jobmanager"
-	}
+	jm := picker.Option{Value: engine.JobManager, Doc: "coordinates checkpoints and restarts · " + snap.JobManager.State}
+	jm.Refused = jobManagerRefusal(verb, snap)
 	opts = append(opts, jm)
 	title := "Kill which node?"
 	if verb == script.VerbRestart {
 		title = "Restart which node?"
 	}
 	m.targets.Open(verb, title, opts, m.pipeline.Selected())
+}
+
+// refusal says why verb cannot act on the node called name in state, or
+// "" when it can: only a running node can be killed, and only a killed
+// one waiting for a task manager restarted.
+func refusal(verb, name, state string, snap engine.Snapshot) string {
+	switch {
+	case snap.State == engine.StateFailed:
+		return "the job has failed: nothing runs and nothing restarts it; change a setting or open the job again"
+	case state == engine.NodeCancelled:
+		return name + " was cancelled with its job manager: the new leader restarts it once the lease has run out"
+	case verb == script.VerbKill && state == engine.NodeKilled:
+		return name + " is already down; r restarts it"
+	case verb == script.VerbKill && state != engine.NodeRunning:
+		return name + " is " + state + ": only a running node can be killed"
+	case verb == script.VerbRestart && state == engine.NodeRestarting:
+		return name + "'s restart is already on the way"
+	case verb == script.VerbRestart && state != engine.NodeKilled:
+		return name + " is " + state + ": there is nothing to restart"
+	}
+	return ""
+}
+
+// jobManagerRefusal says why verb cannot act on the job manager, or "":
+// it can be killed while it leads; nobody restarts it by hand, a standby
+// takes over by itself.
+func jobManagerRefusal(verb string, snap engine.Snapshot) string {
+	jm := snap.JobManager
+	switch {
+	case snap.State == engine.StateFailed:
+		return "the job has failed: nothing runs and nothing restarts it; change a setting or open the job again"
+	case verb == script.VerbKill && jm.State == engine.JobManagerNoLeader:
+		return "the leader is already dead: a standby leads once the lease has run out"
+	case verb == script.VerbRestart && jm.State == engine.JobManagerNoLeader:
+		return "nothing to do: a standby becomes leader by itself once the lease has run out"
+	case verb == script.VerbRestart:
+		return "the job manager is running: there is nothing to restart"
+	}
+	return ""
 }
 
 // targetKey handles a key while the node list is open: a node chosen for

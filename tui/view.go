@@ -186,6 +186,9 @@ func (m Model) statusBar() string {
 			state = st.StatusOff.Render("⏸ run to " + draw.Clock(m.frame.PlayEndMS))
 		}
 	}
+	if snap.State == "failed" {
+		state = st.Bad.Render("✗ failed") // not paused: nothing will run on
+	}
 	kv := func(k, v string) string { return st.StatusKey.Render(k+" ") + st.Bold.Render(v) }
 	semSeg := kv("sem", orDash(sem))
 	if m.frame.Note != "" && s["semantics"] != "" && s["semantics"] != sem {

@@ -212,6 +212,7 @@ func (b *Bridge) Frame() Frame {
 	f.Seq, f.Gen = b.seq, b.gen
 	f.Started = b.rt != nil
 	f.Paused, f.Speed = b.paused, b.speed
+	b.stopAtFailure()
 	f.ClockMS = int64(b.pace.clockMS)
 	if b.pace.typed {
 		f.Playing, f.PlayEndMS = true, int64(b.pace.end())

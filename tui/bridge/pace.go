@@ -171,6 +171,20 @@ func (b *Bridge) finishQuantum() {
 	b.dirty = true
 }
 
+// stopAtFailure stops the smooth clock where the job failed, and reports
+// whether it has: nothing happens after a failure, so the lab's time must
+// not run on to the end of what was admitted.
+func (b *Bridge) stopAtFailure() bool {
+	if b.rt == nil {
+		return false
+	}
+	at, failed := b.rt.FailedAtMS()
+	if failed {
+		b.pace.clockMS = float64(at)
+	}
+	return failed
+}
+
 // checkStop pauses when going on makes no sense: the job failed, the
 // source has run out, or the recording is about to outgrow a script.
 func (b *Bridge) checkStop() {
@@ -300,7 +314,11 @@ func (b *Bridge) endPlay() {
 	if p.wasPaused {
 		b.paused = true
 	}
-	b.note(Result{Info: "run finished at t " + clockText(int64(p.clockMS))})
+	if b.stopAtFailure() {
+		b.note(Result{Info: "the job failed at t " + clockText(int64(p.clockMS)) + "; its clock stops there"})
+	} else {
+		b.note(Result{Info: "run finished at t " + clockText(int64(p.clockMS))})
+	}
 	b.pending.Finished = b.report()
 	b.checkStop()
 }

@@ -301,3 +301,34 @@ func TestFinishingAHugeRunStopsWithTheLab(t *testing.T) {
 		t.Fatal("finishing the run went on for 10 s after the lab's context ended")
 	}
 }
+
+// A job that fails while a run plays stops the lab's clock where it
+// failed: the clock never shows the rest of the admitted time, and the
+// note says when the job failed.
+func TestAFailedJobStopsTheClock(t *testing.T) {
+	b := newBridge(t, Options{Seed: 1})
+	b.Handle(Request{Kind: OpenSession, Seed: 7, Workspace: t.TempDir()})
+	for _, line := range []string{"job clicks", "set semantics at-least-once", "set restart none", "kill count[1] at 1200", "run 30s"} {
+		b.Handle(Request{Kind: Line, Line: line})
+	}
+	at := t0
+	var f Frame
+	var notes []string
+	for i := 0; b.Playing() && i < 2000; i++ {
+		ticks(b, &at, 1, time.Second/30)
+		f = b.Frame()
+		for _, r := range f.Results {
+			notes = append(notes, r.Info)
+		}
+		if f.Snap.State == engine.StateFailed && f.ClockMS != f.Snap.FailedAtMS {
+			t.Fatalf("frame %d: the job failed at %d, the clock shows %d", i, f.Snap.FailedAtMS, f.ClockMS)
+		}
+	}
+	f = b.Frame()
+	if f.Snap.State != engine.StateFailed || f.Snap.FailedAtMS >= 29_000 || f.ClockMS != f.Snap.FailedAtMS {
+		t.Fatalf("job %s failed at %d, clock %d: the clock ran on past the failure", f.Snap.State, f.Snap.FailedAtMS, f.ClockMS)
+	}
+	if !strings.Contains(strings.Join(notes, "\n"), "the job failed at t "+clockText(f.ClockMS)) {
+		t.Errorf("no note of the failure's time in %q", notes)
+	}
+}

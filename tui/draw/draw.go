@@ -64,6 +64,19 @@ func Box(f styles.Frame, title string, content []string, w, h int) []string {
 	return out
 }
 
+// Bottom is a box's bottom edge, w wide, with label in it the way Box puts
+// a title in the top edge: for what a pane says of itself as a whole.
+func Bottom(f styles.Frame, label string, w int) string {
+	b, borderStyle := f.Shape, f.Edge
+	inner := w - 2
+	if label == "" || inner <= 4 {
+		return borderStyle.Render(b.BottomLeft + strings.Repeat(b.Bottom, max(inner, 0)) + b.BottomRight)
+	}
+	head := b.Bottom + " " + ansi.Truncate(label, inner-4, "…") + " "
+	fill := inner - ansi.StringWidth(head)
+	return borderStyle.Render(b.BottomLeft) + styledHead(head, borderStyle, b.Bottom) + borderStyle.Render(strings.Repeat(b.Bottom, max(fill, 0))+b.BottomRight)
+}
+
 // styledHead colours the border glyph before the title like the border.
 func styledHead(head string, borderStyle lipgloss.Style, top string) string {
 	if head == "" {

@@ -4,9 +4,7 @@
 package events
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -54,6 +52,9 @@ type Model struct {
 	scroll  int
 	clock   int64
 	missed  int64
+	// gen is the session the entries' clock belongs to; last the time of
+	// the newest entry in it.
+	gen, last int64
 }
 
 // New returns an empty events pane.
@@ -82,25 +83,24 @@ var routine = map[bus.EventKind]bool{
 
 // SetFrame appends the frame's request results, then the bus events they
 // and time caused: a command comes before what it did, and a note with no
-// command of its own (a run finished) after it.
+// command of its own (a run finished) after it. The engine tells events in
+// virtual-time order, each stamped when it happened; a line is never
+// stamped before the one above it, so the log reads as one clock (a new
+// session starts it again).
 func (m *Model) SetFrame(f bridge.Frame) {
+	if f.Gen != m.gen {
+		m.gen, m.last = f.Gen, 0
+	}
 	m.clock = f.ClockMS
 	m.missed += f.Missed
 	m.results(f, true)
 	defer m.results(f, false)
-	// The engine stamps some events with the end of the admission they
-	// belong to; they happened no later than the lab's clock. In time
-	// order before they collapse, a kill keeps apart the batches around it.
-	at := func(e bus.Event) int64 { return min(e.TimeMS, f.ClockMS) }
-	events := slices.Clone(f.Events)
-	slices.SortStableFunc(events, func(a, b bus.Event) int { return cmp.Compare(at(a), at(b)) })
-	for _, e := range events {
-		at := at(e)
+	for _, e := range f.Events {
 		if routine[e.Kind] {
-			m.addRoutine(Entry{TimeMS: at, Kind: kindEvent, Text: e.Text, routine: e.Kind})
+			m.addRoutine(Entry{TimeMS: e.TimeMS, Kind: kindEvent, Text: e.Text, routine: e.Kind})
 			continue
 		}
-		m.add(Entry{TimeMS: at, Kind: kindEvent, Noisy: noisy[e.Kind], Text: e.Text})
+		m.add(Entry{TimeMS: e.TimeMS, Kind: kindEvent, Noisy: noisy[e.Kind], Text: e.Text})
 	}
 }
 
@@ -155,19 +155,13 @@ func (m *Model) Add(text string, isErr bool) {
 	m.add(Entry{TimeMS: m.clock, Kind: k, Text: text})
 }
 
-// add appends e. An engine event takes its place in time among the
-// events just before it: the engine publishes in the order its nodes
-// worked, so a kill placed at the time the node got to can come after a
-// commit stamped later.
+// add appends e, stamped no earlier than the entry before it: a command
+// typed while the engine had already got further is told after what the
+// engine did, and a kill's "killed" after the kill.
 func (m *Model) add(e Entry) {
+	e.TimeMS = max(e.TimeMS, m.last)
+	m.last = e.TimeMS
 	m.entries = append(m.entries, e)
-	for i := len(m.entries) - 1; e.Kind == kindEvent && i > 0; i-- {
-		prev := m.entries[i-1]
-		if prev.Kind != kindEvent || prev.TimeMS <= e.TimeMS {
-			break
-		}
-		m.entries[i-1], m.entries[i] = m.entries[i], prev
-	}
 	if len(m.entries) > maxEntries {
 		m.entries = m.entries[len(m.entries)-maxEntries:]
 	}

@@ -23,39 +23,63 @@ func texts(m Model) []string {
 }
 
 // A command comes before what it caused, and a note answering no command
-// after it; events are in time order (the engine publishes a kill placed
-// at 0.9 s after commits stamped later); routine per-batch events collapse
-// into the latest of each kind, stamped no later than the clock of a run
-// that plays, and a failure between two batches keeps them apart.
+// after it; events keep the engine's order, which is virtual time's;
+// routine per-batch events collapse into the latest of each kind, and a
+// failure between two batches keeps them apart.
 func TestEventsOrderAndCollapse(t *testing.T) {
 	m := New(styles.New(styles.ByName("default", true)))
 	m.SetSize(40, 12)
-	m.SetFrame(bridge.Frame{ClockMS: 1000, Playing: true,
+	m.SetFrame(bridge.Frame{Gen: 1, ClockMS: 1000, Playing: true,
 		Results: []bridge.Result{{Info: "run finished at t 0:01.0"}, {Line: "kill count[1]"}},
 		Events: []bus.Event{
-			{TimeMS: 800, Kind: bus.EventBatchCommitted, Text: "batch 1 committed: 0 rows"},
-			{TimeMS: 950, Kind: bus.EventBatchCommitted, Text: "batch 2 committed: 0 rows"},
-			{TimeMS: 29_000, Kind: bus.EventWatermark, Text: "watermark 12:00:01"},
-			{TimeMS: 900, Kind: bus.EventNodeKilled, Text: "count[1] killed"},
-			{TimeMS: 29_000, Kind: bus.EventWatermark, Text: "watermark 12:00:02"},
-			{TimeMS: 29_000, Kind: bus.EventRunQuiet, Text: "quiet at offset 300"},
-			{TimeMS: 29_000, Kind: bus.EventAdmitted, Text: "100 records admitted"},
-			{TimeMS: 29_000, Kind: bus.EventBatchCommitted, Text: "batch 3 committed: 0 rows"},
+			{TimeMS: 1000, Kind: bus.EventBatchCommitted, Text: "batch 1 committed: 0 rows"},
+			{TimeMS: 1000, Kind: bus.EventNodeKilled, Text: "count[1] killed"},
+			{TimeMS: 1200, Kind: bus.EventBatchCommitted, Text: "batch 2 committed: 0 rows"},
+			{TimeMS: 1300, Kind: bus.EventWatermark, Text: "watermark 12:00:01"},
+			{TimeMS: 1300, Kind: bus.EventWatermark, Text: "watermark 12:00:02"},
+			{TimeMS: 1400, Kind: bus.EventRunQuiet, Text: "quiet at offset 300"},
+			{TimeMS: 1400, Kind: bus.EventAdmitted, Text: "100 records admitted"},
+			{TimeMS: 1500, Kind: bus.EventBatchCommitted, Text: "batch 3 committed: 0 rows"},
 		}})
 	got := strings.Join(texts(m), " | ")
 	want := "> kill count[1] | batch 1 committed: 0 rows | count[1] killed | watermark 12:00:02 | batch 3 committed: 0 rows | run finished at t 0:01.0"
 	if got != want {
 		t.Errorf("entries\n got %s\nwant %s", got, want)
 	}
-	for _, e := range m.Entries() {
-		if e.TimeMS > 1000 {
-			t.Errorf("%q stamped %d, after the clock of the playing run", e.Text, e.TimeMS)
-		}
-	}
 	if batch3 := m.Entries()[len(m.Entries())-2]; batch3.repeat != 1 {
 		t.Errorf("batch 3 stands for %d earlier batches, want 1 (batch 2)", batch3.repeat)
 	}
 	if v := strings.Join(m.Lines(), "\n"); !strings.Contains(v, "(×2)") {
 		t.Errorf("no count shown:\n%s", v)
+	}
+}
+
+// One clock: a kill typed at 43.7 s whose node got only to 43.6 s is told
+// after the kill, never stamped before it; the lines of a session never go
+// back in time, and a new session's lines follow the old one's, however
+// early its clock starts (a failed job's last line is not moved below the
+// next job's start).
+func TestEventsReadAsOneClock(t *testing.T) {
+	m := New(styles.New(styles.ByName("default", true)))
+	m.SetSize(60, 20)
+	m.SetFrame(bridge.Frame{Gen: 1, ClockMS: 43_700,
+		Results: []bridge.Result{{Line: "kill count[0]"}},
+		Events:  []bus.Event{{TimeMS: 43_600, Kind: bus.EventNodeKilled, Text: "count[0] killed after 412 records"}}})
+	m.SetFrame(bridge.Frame{Gen: 1, ClockMS: 45_000,
+		Events: []bus.Event{{TimeMS: 44_900, Kind: bus.EventJobFailed, Text: "job failed: count[0] failed"}}})
+	m.SetFrame(bridge.Frame{Gen: 2, ClockMS: 0,
+		Results: []bridge.Result{{Line: "job clicks"}},
+		Events:  []bus.Event{{TimeMS: 0, Kind: bus.EventJobStarted, Text: "job clicks started"}}})
+	got := strings.Join(texts(m), " | ")
+	want := "> kill count[0] | count[0] killed after 412 records | job failed: count[0] failed | > job clicks | job clicks started"
+	if got != want {
+		t.Fatalf("entries\n got %s\nwant %s", got, want)
+	}
+	es := m.Entries()
+	if es[1].TimeMS < es[0].TimeMS {
+		t.Errorf("killed stamped %d before the kill at %d", es[1].TimeMS, es[0].TimeMS)
+	}
+	if es[2].TimeMS != 44_900 || es[4].TimeMS != 0 {
+		t.Errorf("job failed at %d, the next job started at %d: each is stamped when it happened", es[2].TimeMS, es[4].TimeMS)
 	}
 }

@@ -1,7 +1,8 @@
 // Package pipeline is the lab's pipeline pane: the job's stages as columns
 // of node boxes with arrows between them, each node with its state, records
-// in and out, rate, queue fill and what alignment holds back. It owns the
-// node selection that kill and restart act on.
+// in and out, rate, queue fill and what alignment holds back, and in the
+// pane's bottom edge the job manager that coordinates them (or why the job
+// failed). It owns the node selection that kill and restart act on.
 package pipeline
 
 import (

@@ -28,6 +28,8 @@ func stateLook(st *styles.Styles, state string) look {
 		return look{"✗", st.Killed, true}
 	case "failed", "invalid":
 		return look{"✗", st.Bad, true}
+	case "cancelled":
+		return look{"✗", st.Killed, true}
 	case "restarting", "recovering", "starting", "aligning", "replaying", "scheduled":
 		return look{"◐", st.Warn, false}
 	case "finished":

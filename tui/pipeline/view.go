@@ -30,7 +30,11 @@ func (m Model) Lines() []string {
 	if m.focused {
 		frame = m.st.FocusedPane
 	}
-	return draw.Box(frame, m.title(m.w-6), m.body(m.w-2, m.h-2), m.w, m.h)
+	lines := draw.Box(frame, m.title(m.w-6), m.body(m.w-2, m.h-2), m.w, m.h)
+	if foot := m.footer(m.w - 6); foot != "" && len(lines) >= 2 {
+		lines[len(lines)-1] = draw.Bottom(frame, foot, m.w)
+	}
+	return lines
 }
 
 // title names the job and sums up its recovery: the guarantee and the
@@ -81,8 +85,11 @@ func plural(n int64, noun string) string {
 
 // countdown is the virtual time until a node's scheduled restart, as
 // "3.2s", "12s" or "2m05s"; "now" once it is due.
-func (m Model) countdown(n engine.NodeSnapshot) string {
-	ms := n.RestartAtMS - m.clock
+func (m Model) countdown(n engine.NodeSnapshot) string { return m.countdownTo(n.RestartAtMS) }
+
+// countdownTo is the virtual time from the lab's clock until at.
+func (m Model) countdownTo(at int64) string {
+	ms := at - m.clock
 	switch {
 	case ms <= 0:
 		return "now"
@@ -95,9 +102,11 @@ func (m Model) countdown(n engine.NodeSnapshot) string {
 	return fmt.Sprintf("%dm%02ds", s/60, s%60)
 }
 
-// restartDue says whether the node is down with a restart on the way.
+// restartDue says whether the node is down with a restart on the way: a
+// restart the strategy scheduled, or the new leader's once the lease has
+// run out.
 func restartDue(n engine.NodeSnapshot) bool {
-	return n.State == engine.NodeRestarting && n.HasRestart
+	return (n.State == engine.NodeRestarting || n.State == engine.NodeCancelled) && n.HasRestart
 }
 
 // backs says whether the node keeps an upstream backup: under that HA
@@ -162,8 +171,8 @@ func (m Model) listBody(g geometry, w, h int) []string {
 		}
 		state, right, _ := m.stateLine(n)
 		tail := st.Muted.Render("in ") + draw.Count(n.In) + st.Muted.Render(" q ") + draw.Count(int64(n.Queue))
-		if n.State == engine.NodeKilled {
-			tail = st.Killed.Render("down · r restarts")
+		if words := downWords(n, m.snap); words != nil {
+			tail = st.Killed.Render(words[min(1, len(words)-1)])
 		}
 		if right != "" {
 			tail = right + "  " + tail
@@ -234,10 +243,14 @@ func (m Model) rateOf(name string) string {
 // length, then the bar, then the words.
 func (m Model) queueLine(n engine.NodeSnapshot, w int) string {
 	st := m.st
-	if n.State == engine.NodeKilled {
-		for _, s := range []string{"down · r restarts it", "down · r restarts", "r restarts"} {
-			if len(s) <= w || s == "r restarts" {
-				return st.Killed.Render(s)
+	if words := downWords(n, m.snap); words != nil {
+		style := st.Killed
+		if n.State == engine.NodeRestarting {
+			style = st.Warn // on its way back
+		}
+		for _, s := range words {
+			if len(s) <= w || s == words[len(words)-1] {
+				return style.Render(s)
 			}
 		}
 	}
@@ -258,6 +271,9 @@ func (m Model) queueLine(n engine.NodeSnapshot, w int) string {
 		tail += " " + st.Warn.Render(fmt.Sprintf("held %d", n.Held))
 	}
 	backup := []string{""}
+	if sb := m.standbyMark(n); sb != nil {
+		backup = sb
+	}
 	if m.backs(n) {
 		num := st.Muted.Render(draw.Count(int64(n.Backup)))
 		if n.Backup > 0 {
@@ -290,9 +306,20 @@ func (m Model) stateLine(n engine.NodeSnapshot) (state, right, short string) {
 	case n.State == engine.NodeKilled:
 		state = st.Killed.Render(lk.glyph + " KILLED")
 		right, short = "", ""
+	case (n.State == engine.NodeCancelled || n.State == engine.NodeFailed) && !n.HasRestart:
+		right, short = "", ""
+	case restartDue(n) && n.Failed:
+		// The node whose failure the restart recovers from: drawn down.
+		cd := m.countdown(n)
+		state = st.Killed.Render("✗ down")
+		right, short = st.Warn.Render("in "+cd), st.Warn.Render(cd)
 	case restartDue(n):
 		cd := m.countdown(n)
 		right, short = st.Warn.Render("in "+cd), st.Warn.Render(cd)
+	case n.Standby == engine.StandbyNone && n.HasStandbyAt:
+		// Its standby took over: the next one is up in cd.
+		cd := m.countdownTo(n.StandbyAtMS)
+		right, short = st.Warn.Render("sb in "+cd), st.Warn.Render("sb "+cd)
 	case n.WatermarkHeld:
 		// A dead sender holds this node's watermark back until its
 		// replacement has replayed: no window closes meanwhile.
@@ -309,6 +336,7 @@ func (m Model) stateLine(n engine.NodeSnapshot) (state, right, short string) {
 func (m Model) boxed(i, w int) []string {
 	n := m.snap.Nodes[i]
 	st, lk := m.st, stateLook(m.st, n.State)
+	lk.down = lk.down || n.Failed
 	frame, name := st.Node, n.Name
 	switch {
 	case lk.down && i == m.sel:
@@ -340,11 +368,11 @@ func (m Model) compact(i, w int) []string {
 	in := "in " + draw.Count(n.In)
 	_, _, short := m.stateLine(n)
 	second := m.queueLine(n, w-len(in)-3) + " " + in
-	if ansi.StringWidth(second) > w-2 || n.State == engine.NodeKilled {
+	if ansi.StringWidth(second) > w-2 || downWords(n, m.snap) != nil {
 		second = m.queueLine(n, w-2)
 	}
-	if n.State == engine.NodeKilled {
-		short = st.Killed.Render("killed")
+	if lk.down && !restartDue(n) {
+		short = st.Killed.Render(n.State)
 	}
 	return []string{
 		draw.Fit(spread(lk.style.Render(lk.glyph)+" "+name, short, w), w),
@@ -358,4 +386,30 @@ func wmClock(ms int64) string {
 		return "–"
 	}
 	return time.UnixMilli(ms).UTC().Format("15:04:05")
+}
+
+// downWords says, longest first, why a node that is down stays down and
+// what brings it back: r, for a killed task waiting for a task manager; a
+// new leader, for a task cancelled while the job has none; nothing, in a
+// job that has failed; under passive standby, the checkpoint its restart
+// restores. Nil for a node whose queue line says more.
+func downWords(n engine.NodeSnapshot, s engine.Snapshot) []string {
+	switch {
+	case n.State == engine.NodeKilled:
+		return []string{"down · r restarts it", "down · r restarts", "r restarts"}
+	case n.State == engine.NodeFailed:
+		return []string{"failed the job", "failed"}
+	case n.State == engine.NodeCancelled && s.State == engine.StateFailed:
+		return []string{"cancelled: job failed", "job failed"}
+	case n.State == engine.NodeCancelled:
+		return []string{"waits for a leader", "no leader"}
+	case n.State == engine.NodeRestarting && s.HA == engine.HAPassiveStandby:
+		// Passive standby: what takes over is the latest checkpoint.
+		if s.LastCheckpoint == 0 {
+			return []string{"no checkpoint: from start", "from start"}
+		}
+		ck := fmt.Sprintf("%d", s.LastCheckpoint)
+		return []string{"restores checkpoint " + ck, "from ckpt " + ck, "ckpt " + ck}
+	}
+	return nil
 }
