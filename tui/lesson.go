@@ -223,7 +223,7 @@ func (m *Model) applyLesson(f bridge.Frame) tea.Cmd {
 	if f.Lesson == nil || l == nil || f.Lesson.ID != l.ID {
 		return nil
 	}
-	m.guide.SetProgress(f.Lesson.Done, f.Lesson.Fresh)
+	m.guide.SetProgress(f.Lesson.Done, f.Lesson.Fresh, f.Lesson.Held)
 	lp := m.progress.Lesson(l.ID)
 	if f.Lesson.Done <= lp.Steps {
 		return nil
@@ -232,7 +232,7 @@ func (m *Model) applyLesson(f bridge.Frame) tea.Cmd {
 	if f.Lesson.Finished {
 		m.msg = message{text: "every step done · press a to answer the check"}
 	} else {
-		m.msg = message{text: "step done · next: " + l.Steps[f.Lesson.Done].Title}
+		m.msg = message{text: "step done · n goes on to the next: " + l.Steps[f.Lesson.Done].Title}
 	}
 	m.home.SetLessons(m.homeLessons(), m.opts.ProgressWarning)
 	return m.save()
@@ -247,6 +247,9 @@ func (m Model) guideKey(k tea.KeyMsg) (Model, tea.Cmd, bool) {
 		if m.guide.RevealHint() {
 			m.msg = message{text: "hint revealed in the lesson pane"}
 		}
+		return m, nil, true
+	case keyMatches(k, gk.Next):
+		m.send(bridge.Request{Kind: bridge.GoOn})
 		return m, nil, true
 	case keyMatches(k, gk.Answer):
 		l := m.guide.Lesson()

@@ -58,6 +58,14 @@ func lines(t testing.TB, m Model, eng *fakeEngine, s *session, ls ...string) Mod
 	return m
 }
 
+// goOn presses n, the key to go on from a step done, and forwards it.
+func goOn(t testing.TB, m Model, eng *fakeEngine, s *session) Model {
+	t.Helper()
+	m, _ = press(t, m, "n")
+	s.forward(eng)
+	return feed(m, s)
+}
+
 func TestGoldenLesson(t *testing.T) {
 	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
 		m, eng, s := lessonModel(t, "4", size.w, size.h)
@@ -93,14 +101,20 @@ func TestLessonStepsAndHints(t *testing.T) {
 	}
 	l, _ := lessons.Find("rollback")
 	m = lines(t, m, eng, s, l.Steps[0].Solution...)
-	if m.guide.Done() != 1 || m.guide.Hints() != 0 {
-		t.Fatalf("after step 1's solution: done %d, hints %d", m.guide.Done(), m.guide.Hints())
+	// The step done stays on screen, its hints with it, until n.
+	if m.guide.Done() != 1 || !m.guide.Held() || m.guide.Step() != 0 || m.guide.Hints() != 2 {
+		t.Fatalf("after step 1's solution: done %d, held %v, step shown %d, hints %d", m.guide.Done(), m.guide.Held(), m.guide.Step(), m.guide.Hints())
 	}
 	if got := m.progress.Lesson("rollback").Steps; got != 1 {
 		t.Errorf("progress %d steps", got)
 	}
+	m = goOn(t, m, eng, s)
+	if m.guide.Held() || m.guide.Step() != 1 || m.guide.Hints() != 0 {
+		t.Fatalf("after n: held %v, step shown %d, hints %d", m.guide.Held(), m.guide.Step(), m.guide.Hints())
+	}
 	// The steps after a fresh step start a new session without a question.
 	m = lines(t, m, eng, s, l.Steps[1].Solution...)
+	m = goOn(t, m, eng, s)
 	m = lines(t, m, eng, s, l.Steps[2].Solution...)
 	if m.guide.Done() != 3 {
 		t.Fatalf("done %d after three steps", m.guide.Done())
@@ -141,7 +155,7 @@ func TestLessonCheck(t *testing.T) {
 	if _, cmd := press(t, m, "a"); cmd != nil || m.guide.Asking() {
 		t.Fatal("a before the steps are done")
 	}
-	m.guide.SetProgress(4, false)
+	m.guide.SetProgress(4, false, false)
 	m, cmd := press(t, m, "a")
 	if !m.guide.Asking() || cmd == nil {
 		t.Fatal("a did not open the prompt")
