@@ -214,7 +214,7 @@ func TestHomeOpensLessonsAndExercises(t *testing.T) {
 	if m.Screen() != ScreenLab || !ok || r.Kind != bridge.OpenSession || r.Lesson == nil || r.Lesson.Number != 4 {
 		t.Fatalf("screen %d, request %+v", m.Screen(), r)
 	}
-	m, _ = press(t, m, "esc", "esc", "down", "enter", "enter")
+	m, _ = press(t, m, "esc", "y", "esc", "down", "enter", "enter") // leaving the lesson asks
 	r, _ = eng.last()
 	// The first exercise is a configuration: it opens on its job alone.
 	if m.Screen() != ScreenLab || r.Kind != bridge.OpenSession || r.Lesson != nil || r.Job == "" || len(r.Lines) != 0 {

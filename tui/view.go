@@ -46,6 +46,8 @@ func (m Model) labLines() []string {
 		body = draw.Join(body, m.guide.Lines())
 	}
 	switch {
+	case m.leaving:
+		body = m.overlayLeave(body)
 	case m.picker.Active():
 		box := m.picker.Lines(m.w - 4)
 		body = draw.Overlay(body, box, (m.w-ansi.StringWidth(box[0]))/2, max((len(body)-len(box))/2, 0))
@@ -105,6 +107,8 @@ func (m Model) activeKeys() helpKeys {
 	switch {
 	case m.palette.Active():
 		return helpKeys{m.palette.Keys()}
+	case m.leaving:
+		return helpKeys{DefaultLeaveKeys()}
 	case m.picker.Active():
 		return helpKeys{m.picker.Keys()}
 	case m.targets.Active():
