@@ -116,7 +116,7 @@ func (t *Tracker) judge(o Observation) []int {
 		t.done++
 		t.seen = nil
 		withSeen = o
-		if t.hold && !t.Finished() {
+		if t.hold {
 			t.held = true
 			t.seen = t.wantedOf(o.Events)
 			t.last = Observation{Report: o.Report, Session: o.Session}
@@ -148,7 +148,7 @@ func (t *Tracker) wantedOf(evs []bus.Event) []bus.Event {
 }
 
 // wanted reports whether e is an event the current step's goal waits for;
-// only those are kept between observations.
+// only those are kept between observations (none once every step is done).
 func (t *Tracker) wanted(e bus.Event) bool {
 	if t.Finished() {
 		return false

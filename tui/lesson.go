@@ -230,7 +230,7 @@ func (m *Model) applyLesson(f bridge.Frame) tea.Cmd {
 	}
 	m.progress.StepsDone(l.ID, f.Lesson.Done)
 	if f.Lesson.Finished {
-		m.msg = message{text: "every step done · press a to answer the check"}
+		m.msg = message{text: "every step done · n shows the check, a answers it"}
 	} else {
 		m.msg = message{text: "step done · n goes on to the next: " + l.Steps[f.Lesson.Done].Title}
 	}
@@ -252,6 +252,10 @@ func (m Model) guideKey(k tea.KeyMsg) (Model, tea.Cmd, bool) {
 		m.send(bridge.Request{Kind: bridge.GoOn})
 		return m, nil, true
 	case keyMatches(k, gk.Answer):
+		if m.guide.Held() {
+			m.send(bridge.Request{Kind: bridge.GoOn}) // from the last step to the check
+			m.guide.ShowCheck()
+		}
 		l := m.guide.Lesson()
 		cmds := []tea.Cmd{m.guide.Ask()}
 		if m.answer == nil && !m.solving {

@@ -65,7 +65,7 @@ func (m Model) Keys() KeyMap {
 	k.Hint.SetEnabled(m.lesson != nil && m.hintsLeft() > 0)
 	k.Answer.SetEnabled(m.lesson != nil && m.Finished())
 	k.Grade.SetEnabled(m.exercise != nil)
-	k.Next.SetEnabled(m.lesson != nil && !m.Finished())
+	k.Next.SetEnabled(m.lesson != nil && (!m.Finished() || m.held))
 	return k
 }
 
@@ -114,7 +114,8 @@ func (m Model) Graded() *grade.ExerciseResult {
 	return m.graded
 }
 
-// Finished reports whether every step of the lesson is done.
+// Finished reports whether every step of the lesson is done (the last may
+// still be held on screen; the check can be answered all the same).
 func (m Model) Finished() bool { return m.lesson != nil && m.done >= len(m.lesson.Steps) }
 
 // Held reports whether the step shown is done and stays until the
@@ -149,6 +150,15 @@ func (m *Model) SetProgress(done int, fresh, held bool) {
 	}
 	m.done, m.fresh, m.held = max(done, 0), fresh, held && done > 0
 	m.refresh()
+}
+
+// ShowCheck stops holding the last step on screen for the check, once
+// every step is done.
+func (m *Model) ShowCheck() {
+	if m.held && m.Finished() {
+		m.held = false
+		m.refresh()
+	}
 }
 
 // RevealHint shows the current step's next hint; it reports false when
@@ -269,7 +279,7 @@ func (m Model) ScrollOffset() int { return m.vp.YOffset }
 // title is the pane's title, and a shorter one for a narrow pane.
 func (m Model) title() (string, string) {
 	switch {
-	case m.lesson != nil && m.Finished():
+	case m.lesson != nil && m.Finished() && !m.held:
 		return fmt.Sprintf("Lesson %d · %s · check", m.lesson.Number, m.lesson.Title), fmt.Sprintf("Lesson %d · check", m.lesson.Number)
 	case m.lesson != nil:
 		done := ""

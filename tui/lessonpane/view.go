@@ -78,7 +78,11 @@ func (m Model) content(w int) []string {
 		s := l.Steps[i]
 		add(paint(st.Bold, Wrap(fmt.Sprintf("Step %d of %d · %s", i+1, len(l.Steps), s.Title), w))...)
 		if m.held {
-			add(paint(st.OK, Wrap(fmt.Sprintf("✓ done · n goes on to step %d; until then what you run, a new session too, stays in this step.", i+2), w))...)
+			next := fmt.Sprintf("step %d", i+2)
+			if i+1 == len(l.Steps) {
+				next = "the check"
+			}
+			add(paint(st.OK, Wrap("✓ done · n goes on to "+next+"; until then what you run, a new session too, stays in this step.", w))...)
 		}
 		if m.fresh {
 			add(paint(st.Warn, Wrap("This step starts a new session: its first job or set line opens one.", w))...)
