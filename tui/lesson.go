@@ -229,11 +229,14 @@ func (m *Model) applyLesson(f bridge.Frame) tea.Cmd {
 		return nil
 	}
 	m.progress.StepsDone(l.ID, f.Lesson.Done)
-	if f.Lesson.Finished {
-		m.msg = message{text: "every step done · n shows the check, a answers it"}
-	} else {
-		m.msg = message{text: "step done · n goes on to the next: " + l.Steps[f.Lesson.Done].Title}
+	text := "every step done · n shows the check, a answers it"
+	if !f.Lesson.Finished {
+		text = "step done · n goes on to the next: " + l.Steps[f.Lesson.Done].Title
 	}
+	if f.Finished != nil && m.msg.text != "" && !m.msg.isErr {
+		text = m.msg.text + " · " + text // the run that ended, which judged the step
+	}
+	m.msg = message{text: text}
 	m.home.SetLessons(m.homeLessons(), m.opts.ProgressWarning)
 	return m.save()
 }
