@@ -312,3 +312,19 @@ func TestGoldenLessonTable(t *testing.T) {
 		golden(t, "lesson8_table_"+itoa(size.w)+"x"+itoa(size.h), view)
 	}
 }
+
+// A follow-up "in a new session" on a step done opens one with its job
+// line, without a restart question, and the lesson stays on that step.
+func TestFollowUpInANewSessionStaysInTheStep(t *testing.T) {
+	m, eng, s := lessonModel(t, "membership", 120, 40)
+	l, _ := lessons.Find("membership")
+	m = lines(t, m, eng, s, l.Steps[0].Solution...)
+	gen := m.frame.Gen
+	m = lines(t, m, eng, s, "job passthrough", "set mode append", "set semantics at-least-once", "set filter bloom n=100 p=0.5", "run 300")
+	if m.frame.Gen == gen || m.guide.Step() != 0 || !m.guide.Held() {
+		t.Fatalf("session %d (was %d), step shown %d, held %v", m.frame.Gen, gen, m.guide.Step()+1, m.guide.Held())
+	}
+	if v := plain(m.View()); !strings.Contains(v, "Step 1 of ") || !strings.Contains(v, "✓ done · n goes on to step 2") {
+		t.Errorf("the step done is not on screen:\n%s", v)
+	}
+}

@@ -341,7 +341,10 @@ func (m *Model) setSpeed(s float64) {
 // first run), so the learner is offered a restart with it instead.
 func (m *Model) submit(line string) {
 	verb, _, _ := strings.Cut(strings.TrimSpace(line), " ")
-	fresh := m.frame.Lesson != nil && m.frame.Lesson.Fresh // the bridge opens a new session
+	// The bridge opens a new session for a fresh step's first line, and
+	// for a job line on a step done (its follow-up).
+	ls := m.frame.Lesson
+	fresh := ls != nil && (ls.Fresh || (ls.Held && verb == script.VerbJob))
 	if (verb == script.VerbSet || verb == script.VerbJob) && m.frame.Started && !fresh {
 		if m.opts.Guard != nil {
 			if err := m.opts.Guard(bridge.Request{Kind: bridge.Reconfigure, Line: line}); err != nil {

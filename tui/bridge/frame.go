@@ -75,7 +75,8 @@ type LessonState struct {
 	// job or set line opens one (no restart question).
 	Fresh bool
 	// Held says the last step done stays current until the learner goes
-	// on (GoOn): its follow-ups, a new session included, are still its.
+	// on (GoOn): its follow-ups, a new session included (a job line opens
+	// one without a restart question), are still its.
 	Held bool
 }
 

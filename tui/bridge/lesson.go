@@ -144,10 +144,13 @@ func (b *Bridge) noteFresh() {
 }
 
 // freshFor opens the new session a fresh step begins with, when the
-// learner's first line for it is a job or set line. It reports whether the
-// line was the job line that opened it (and so is done).
+// learner's first line for it is a job or set line, and the one a job line
+// asks for on a step done and held (its follow-up "in a new session"). It
+// reports whether the line was the job line that opened it (and so is
+// done).
 func (b *Bridge) freshFor(c script.Command) (consumed bool) {
-	if !b.freshNeeded || (c.Verb != script.VerbJob && c.Verb != script.VerbSet) {
+	followUp := b.tracker != nil && b.tracker.Held() && c.Verb == script.VerbJob
+	if !followUp && (!b.freshNeeded || (c.Verb != script.VerbJob && c.Verb != script.VerbSet)) {
 		return false
 	}
 	job := b.settings["job"]
@@ -160,6 +163,10 @@ func (b *Bridge) freshFor(c script.Command) (consumed bool) {
 	}
 	b.freshNeeded, b.paused = false, true
 	b.obsEvents, b.obsRejected = nil, nil
+	if followUp {
+		b.note(Result{Line: c.String(), Info: "a new session on " + job + ", still in the step you have done (n goes on)"})
+		return true
+	}
 	if c.Verb == script.VerbJob {
 		b.note(Result{Line: c.String(), Info: "a new session for this step, on " + job})
 		return true

@@ -307,6 +307,18 @@ func TestFollowUpStaysInItsStep(t *testing.T) {
 	if f.Gen == gen || f.Lesson.Done != 4 || !f.Lesson.Held {
 		t.Errorf("after the follow-up: session %d (was %d), lesson %+v; want a new session, step 4 still held", f.Gen, gen, f.Lesson)
 	}
+	// A job line, as the lesson's "in a new session" reads, opens one.
+	gen = f.Gen
+	for _, line := range []string{"job passthrough", "set mode append", "set semantics at-least-once", "set filter rotating n=1000 p=0.01", "kill filter at 1200", "run 3000"} {
+		b.Handle(Request{Kind: Line, Line: line})
+		if rs := b.Frame().Results; len(rs) > 0 && rs[len(rs)-1].Err != "" {
+			t.Fatalf("%q: %s", line, rs[len(rs)-1].Err)
+		}
+		playOut(t, b, &at)
+	}
+	if f = b.Frame(); f.Gen == gen || f.Lesson.Done != 4 || !f.Lesson.Held || f.Settings["filter"] != "rotating n=1000 p=0.01" {
+		t.Errorf("after a job line on the step done: session %d (was %d), lesson %+v, filter %q", f.Gen, gen, f.Lesson, f.Settings["filter"])
+	}
 	b.Handle(Request{Kind: GoOn})
 	if f := b.Frame(); f.Lesson.Done != 4 || f.Lesson.Held || !f.Lesson.Fresh {
 		t.Errorf("after going on: %+v, want step 5 current, its session to be opened by its first line", f.Lesson)
