@@ -26,9 +26,13 @@ func burst(k tea.KeyMsg) bool {
 	return k.Paste || (k.Type == tea.KeyRunes && len(k.Runes) > 1)
 }
 
+// droppedForDialog is what the message line says while a dialog refuses
+// keys; it goes with the dialog.
+const droppedForDialog = "a question is open: answer it first (its keys are below); what you typed went nowhere"
+
 // dropForDialog says why a key a dialog does not take went nowhere.
 func (m *Model) dropForDialog() {
-	m.msg = message{text: "a question is open: answer it first (its keys are below); what you typed went nowhere", isErr: true}
+	m.msg = message{text: droppedForDialog, isErr: true}
 }
 
 // holdForDialog pauses the run while a dialog is open and lets it go on
@@ -45,6 +49,9 @@ func (m *Model) holdForDialog() {
 	case !open && m.dialog.held:
 		resume := m.dialog.resume
 		m.dialog = dialogHold{}
+		if m.msg.text == droppedForDialog {
+			m.msg = message{}
+		}
 		if resume && m.screen == ScreenLab && m.send(bridge.Request{Kind: bridge.Resume}) {
 			m.paused = false
 		}

@@ -110,6 +110,9 @@ func TestDialogHoldsAPlayedRunAndTakesOnlyItsKeys(t *testing.T) {
 		t.Errorf("while the node list was open the played run went from %d to %d ms (playing %v)", held, m.frame.ClockMS, m.frame.Playing)
 	}
 	m, _ = press(t, m, "esc")
+	if msg, _ := m.Message(); strings.Contains(msg, "question is open") {
+		t.Errorf("the dialog is closed, but the message line still says %q", msg)
+	}
 	s.forward(eng)
 	m = s.run(m, time.Second)
 	if m.frame.ClockMS <= held || !m.frame.Playing {
