@@ -16,6 +16,7 @@ import (
 	"github.com/streamlab/streamlab/lessons"
 	"github.com/streamlab/streamlab/tui/bridge"
 	"github.com/streamlab/streamlab/tui/home"
+	"github.com/streamlab/streamlab/tui/lessonpane"
 	"github.com/streamlab/streamlab/tui/predict"
 )
 
@@ -241,10 +242,20 @@ func (m *Model) applyLesson(f bridge.Frame) tea.Cmd {
 	return m.save()
 }
 
+// guideKeys are the lesson pane's global keys as they work now: the
+// filter pane, focused, keeps its own n (probe a new id).
+func (m Model) guideKeys() lessonpane.KeyMap {
+	gk := m.guide.Keys()
+	if m.focus == PaneFilter {
+		gk.Next.SetEnabled(false)
+	}
+	return gk
+}
+
 // guideKey handles the lesson pane's global keys; ok is false when k is
 // not one of them.
 func (m Model) guideKey(k tea.KeyMsg) (Model, tea.Cmd, bool) {
-	gk := m.guide.Keys()
+	gk := m.guideKeys()
 	switch {
 	case keyMatches(k, gk.Hint):
 		if m.guide.RevealHint() {

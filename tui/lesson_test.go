@@ -328,3 +328,24 @@ func TestFollowUpInANewSessionStaysInTheStep(t *testing.T) {
 		t.Errorf("the step done is not on screen:\n%s", v)
 	}
 }
+
+// n goes on in a lesson, except in the focused filter pane, where it is
+// the pane's own key (probe a new id) and the help bar says so.
+func TestNextStepKeyLeavesTheFilterPaneItsN(t *testing.T) {
+	m, eng, _ := lessonModel(t, "membership", 120, 40)
+	m, _ = press(t, m, "n")
+	if r, ok := eng.last(); !ok || r.Kind != bridge.GoOn {
+		t.Fatalf("n in the pipeline pane sent %+v, want GoOn", r)
+	}
+	eng.reqs = nil
+	m.setFocus(PaneFilter)
+	m, _ = press(t, m, "n")
+	for _, r := range eng.reqs {
+		if r.Kind == bridge.GoOn {
+			t.Error("n in the filter pane went on in the lesson")
+		}
+	}
+	if help := plain(m.helpBar(m.activeKeys())); strings.Contains(help, "next step") {
+		t.Errorf("the help bar offers n for the next step in the filter pane: %s", help)
+	}
+}

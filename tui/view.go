@@ -127,7 +127,7 @@ func (m Model) activeKeys() helpKeys {
 		return helpKeys{m.predict.Keys()}
 	}
 	if m.guide.Active() {
-		return helpKeys{guideHelp{m.guide.Keys(), m.keys}, m.focusedKeys()}
+		return helpKeys{guideHelp{m.guideKeys(), m.keys}, m.focusedKeys()}
 	}
 	return helpKeys{m.keys, m.focusedKeys()}
 }
