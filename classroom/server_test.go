@@ -224,17 +224,19 @@ func (s *student) openLesson4() {
 	s.press(keyEnter, `step \d/4`)
 }
 
-// doSteps types the solutions of lesson 4's steps from..to-1 and waits
-// for the step after them.
+// doSteps types the solutions of lesson 4's steps from..to-1, each time
+// waiting for the step to be ticked off (once its run has ended) and going
+// on with n to the step after it.
 func (s *student) doSteps(l *lessons.Lesson, from, to int) {
 	s.t.Helper()
-	m := s.mark()
-	for _, st := range l.Steps[from:to] {
+	for i, st := range l.Steps[from:to] {
+		m := s.mark()
 		for _, line := range st.Solution {
 			s.line(line)
 		}
+		s.waitFor(m, fmt.Sprintf(`step %d/4 ✓`, from+i+1))
+		s.press("n", fmt.Sprintf(`step %d/4`, from+i+2))
 	}
-	s.waitFor(m, fmt.Sprintf(`step %d/4`, to+1))
 }
 
 func TestClassroom(t *testing.T) {

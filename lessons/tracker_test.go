@@ -205,3 +205,43 @@ func TestTrackerRemembersAnEventWithinItsSession(t *testing.T) {
 		t.Fatalf("finished %v with the kill of another session", got)
 	}
 }
+
+func TestTrackerHoldsAFinishedStepUntilGoOn(t *testing.T) {
+	l := mustLoad(t, trackerMeta)
+	tr := lessons.NewTracker(l, 0)
+	tr.HoldFinishedSteps()
+	killed := []bus.Event{{Kind: bus.EventNodeKilled, Node: "count[1]"}}
+	// The kill meets step 1, and the same report would meet step 2: held,
+	// step 2 waits for the learner to go on.
+	if got := tr.Observe(lessons.Observation{Report: reportOf("at-most-once", 5), Events: killed}); len(got) != 1 || got[0] != 0 {
+		t.Fatalf("finished %v, want [0]", got)
+	}
+	if !tr.Held() || tr.Done() != 1 {
+		t.Fatalf("held %v done %d, want held after step 1", tr.Held(), tr.Done())
+	}
+	// A follow-up in a new session is observed but judges nothing.
+	if got := tr.Observe(lessons.Observation{Report: reportOf("at-most-once", 7), Session: 1}); len(got) != 0 {
+		t.Fatalf("a held step let %v finish", got)
+	}
+	// Going on judges step 2 on the last observation, and holds it.
+	if got := tr.GoOn(); len(got) != 1 || got[0] != 1 || !tr.Held() {
+		t.Fatalf("GoOn finished %v (held %v), want [1] held", got, tr.Held())
+	}
+	if got := tr.GoOn(); len(got) != 0 || tr.Held() {
+		t.Fatalf("GoOn onto the refusal step finished %v (held %v), want none", got, tr.Held())
+	}
+	if got := tr.Observe(lessons.Observation{Rejected: []lessons.Rejection{{Line: "set ha active-standby", Err: "not available yet"}}, Session: 1}); len(got) != 1 || !tr.Finished() || !tr.Held() {
+		t.Fatalf("finished %v, finished-all %v, held %v: the last step is held too, before the check", got, tr.Finished(), tr.Held())
+	}
+	if got := tr.GoOn(); len(got) != 0 || tr.Held() || !tr.Finished() {
+		t.Fatalf("GoOn after the last step finished %v (held %v)", got, tr.Held())
+	}
+}
+
+func TestTrackerGoOnIsANoOpWhenNothingIsHeld(t *testing.T) {
+	tr := lessons.NewTracker(mustLoad(t, trackerMeta), 0)
+	tr.HoldFinishedSteps()
+	if got := tr.GoOn(); got != nil || tr.Done() != 0 {
+		t.Fatalf("GoOn with nothing held finished %v, done %d", got, tr.Done())
+	}
+}

@@ -117,6 +117,7 @@ func TestRunsChartsFromFinishedRuns(t *testing.T) {
 	}
 	for _, ha := range []string{"upstream-backup", "passive-standby"} {
 		m = lines(t, m, eng, s, "job clicks", "set semantics at-least-once", "set ha "+ha, "kill count[1] at 1200", "run 3000", "run 30s")
+		m = goOn(t, m, eng, s)
 	}
 	got := m.Runs()
 	if len(got) != 2 || got[0].HA != "upstream-backup" || got[1].HA != "passive-standby" || got[0].Gen == got[1].Gen {

@@ -36,6 +36,7 @@ func KeyMapMarkdown() string {
 		{"Command palette", palette.DefaultKeyMap()},
 		{"Setting pickers", picker.DefaultKeyMap()},
 		{"Restart question", DefaultConfirmKeys()},
+		{"Leaving a lesson", DefaultLeaveKeys()},
 		{"Lesson or exercise", lessonpane.DefaultKeyMap()},
 		{"Check's answer", lessonpane.DefaultAnswerKeyMap()},
 		{"Charts of your runs", runs.DefaultKeyMap()},

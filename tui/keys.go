@@ -130,7 +130,7 @@ type guideHelp struct {
 }
 
 func (g guideHelp) ShortHelp() []key.Binding {
-	return []key.Binding{g.lab.Palette, g.guide.Hint, g.guide.Answer, g.lab.Report, g.lab.Help, g.lab.Pause,
+	return []key.Binding{g.lab.Palette, g.guide.Next, g.guide.Hint, g.guide.Answer, g.lab.Report, g.lab.Help, g.lab.Pause,
 		g.guide.Grade, g.guide.PageUp, g.lab.Focus, g.lab.Back, g.lab.Quit}
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/streamlab/streamlab/lessons"
 	"github.com/streamlab/streamlab/tui/bridge"
 	"github.com/streamlab/streamlab/tui/home"
+	"github.com/streamlab/streamlab/tui/lessonpane"
 	"github.com/streamlab/streamlab/tui/predict"
 )
 
@@ -223,32 +224,52 @@ func (m *Model) applyLesson(f bridge.Frame) tea.Cmd {
 	if f.Lesson == nil || l == nil || f.Lesson.ID != l.ID {
 		return nil
 	}
-	m.guide.SetProgress(f.Lesson.Done, f.Lesson.Fresh)
+	m.guide.SetProgress(f.Lesson.Done, f.Lesson.Fresh, f.Lesson.Held)
 	lp := m.progress.Lesson(l.ID)
 	if f.Lesson.Done <= lp.Steps {
 		return nil
 	}
 	m.progress.StepsDone(l.ID, f.Lesson.Done)
-	if f.Lesson.Finished {
-		m.msg = message{text: "every step done · press a to answer the check"}
-	} else {
-		m.msg = message{text: "step done · next: " + l.Steps[f.Lesson.Done].Title}
+	text := "every step done · n shows the check, a answers it"
+	if !f.Lesson.Finished {
+		text = "step done · n goes on to the next: " + l.Steps[f.Lesson.Done].Title
 	}
+	if f.Finished != nil && m.msg.text != "" && !m.msg.isErr {
+		text = m.msg.text + " · " + text // the run that ended, which judged the step
+	}
+	m.msg = message{text: text}
 	m.home.SetLessons(m.homeLessons(), m.opts.ProgressWarning)
 	return m.save()
+}
+
+// guideKeys are the lesson pane's global keys as they work now: the
+// filter pane, focused, keeps its own n (probe a new id).
+func (m Model) guideKeys() lessonpane.KeyMap {
+	gk := m.guide.Keys()
+	if m.focus == PaneFilter {
+		gk.Next.SetEnabled(false)
+	}
+	return gk
 }
 
 // guideKey handles the lesson pane's global keys; ok is false when k is
 // not one of them.
 func (m Model) guideKey(k tea.KeyMsg) (Model, tea.Cmd, bool) {
-	gk := m.guide.Keys()
+	gk := m.guideKeys()
 	switch {
 	case keyMatches(k, gk.Hint):
 		if m.guide.RevealHint() {
 			m.msg = message{text: "hint revealed in the lesson pane"}
 		}
 		return m, nil, true
+	case keyMatches(k, gk.Next):
+		m.send(bridge.Request{Kind: bridge.GoOn})
+		return m, nil, true
 	case keyMatches(k, gk.Answer):
+		if m.guide.Held() {
+			m.send(bridge.Request{Kind: bridge.GoOn}) // from the last step to the check
+			m.guide.ShowCheck()
+		}
 		l := m.guide.Lesson()
 		cmds := []tea.Cmd{m.guide.Ask()}
 		if m.answer == nil && !m.solving {

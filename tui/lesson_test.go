@@ -58,6 +58,14 @@ func lines(t testing.TB, m Model, eng *fakeEngine, s *session, ls ...string) Mod
 	return m
 }
 
+// goOn presses n, the key to go on from a step done, and forwards it.
+func goOn(t testing.TB, m Model, eng *fakeEngine, s *session) Model {
+	t.Helper()
+	m, _ = press(t, m, "n")
+	s.forward(eng)
+	return feed(m, s)
+}
+
 func TestGoldenLesson(t *testing.T) {
 	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
 		m, eng, s := lessonModel(t, "4", size.w, size.h)
@@ -93,14 +101,20 @@ func TestLessonStepsAndHints(t *testing.T) {
 	}
 	l, _ := lessons.Find("rollback")
 	m = lines(t, m, eng, s, l.Steps[0].Solution...)
-	if m.guide.Done() != 1 || m.guide.Hints() != 0 {
-		t.Fatalf("after step 1's solution: done %d, hints %d", m.guide.Done(), m.guide.Hints())
+	// The step done stays on screen, its hints with it, until n.
+	if m.guide.Done() != 1 || !m.guide.Held() || m.guide.Step() != 0 || m.guide.Hints() != 2 {
+		t.Fatalf("after step 1's solution: done %d, held %v, step shown %d, hints %d", m.guide.Done(), m.guide.Held(), m.guide.Step(), m.guide.Hints())
 	}
 	if got := m.progress.Lesson("rollback").Steps; got != 1 {
 		t.Errorf("progress %d steps", got)
 	}
+	m = goOn(t, m, eng, s)
+	if m.guide.Held() || m.guide.Step() != 1 || m.guide.Hints() != 0 {
+		t.Fatalf("after n: held %v, step shown %d, hints %d", m.guide.Held(), m.guide.Step(), m.guide.Hints())
+	}
 	// The steps after a fresh step start a new session without a question.
 	m = lines(t, m, eng, s, l.Steps[1].Solution...)
+	m = goOn(t, m, eng, s)
 	m = lines(t, m, eng, s, l.Steps[2].Solution...)
 	if m.guide.Done() != 3 {
 		t.Fatalf("done %d after three steps", m.guide.Done())
@@ -141,7 +155,7 @@ func TestLessonCheck(t *testing.T) {
 	if _, cmd := press(t, m, "a"); cmd != nil || m.guide.Asking() {
 		t.Fatal("a before the steps are done")
 	}
-	m.guide.SetProgress(4, false)
+	m.guide.SetProgress(4, false, false)
 	m, cmd := press(t, m, "a")
 	if !m.guide.Asking() || cmd == nil {
 		t.Fatal("a did not open the prompt")
@@ -200,7 +214,7 @@ func TestHomeOpensLessonsAndExercises(t *testing.T) {
 	if m.Screen() != ScreenLab || !ok || r.Kind != bridge.OpenSession || r.Lesson == nil || r.Lesson.Number != 4 {
 		t.Fatalf("screen %d, request %+v", m.Screen(), r)
 	}
-	m, _ = press(t, m, "esc", "esc", "down", "enter", "enter")
+	m, _ = press(t, m, "esc", "y", "esc", "down", "enter", "enter") // leaving the lesson asks
 	r, _ = eng.last()
 	// The first exercise is a configuration: it opens on its job alone.
 	if m.Screen() != ScreenLab || r.Kind != bridge.OpenSession || r.Lesson != nil || r.Job == "" || len(r.Lines) != 0 {
@@ -296,5 +310,42 @@ func TestGoldenLessonTable(t *testing.T) {
 			}
 		}
 		golden(t, "lesson8_table_"+itoa(size.w)+"x"+itoa(size.h), view)
+	}
+}
+
+// A follow-up "in a new session" on a step done opens one with its job
+// line, without a restart question, and the lesson stays on that step.
+func TestFollowUpInANewSessionStaysInTheStep(t *testing.T) {
+	m, eng, s := lessonModel(t, "membership", 120, 40)
+	l, _ := lessons.Find("membership")
+	m = lines(t, m, eng, s, l.Steps[0].Solution...)
+	gen := m.frame.Gen
+	m = lines(t, m, eng, s, "job passthrough", "set mode append", "set semantics at-least-once", "set filter bloom n=100 p=0.5", "run 300")
+	if m.frame.Gen == gen || m.guide.Step() != 0 || !m.guide.Held() {
+		t.Fatalf("session %d (was %d), step shown %d, held %v", m.frame.Gen, gen, m.guide.Step()+1, m.guide.Held())
+	}
+	if v := plain(m.View()); !strings.Contains(v, "Step 1 of ") || !strings.Contains(v, "✓ done · n goes on to step 2") {
+		t.Errorf("the step done is not on screen:\n%s", v)
+	}
+}
+
+// n goes on in a lesson, except in the focused filter pane, where it is
+// the pane's own key (probe a new id) and the help bar says so.
+func TestNextStepKeyLeavesTheFilterPaneItsN(t *testing.T) {
+	m, eng, _ := lessonModel(t, "membership", 120, 40)
+	m, _ = press(t, m, "n")
+	if r, ok := eng.last(); !ok || r.Kind != bridge.GoOn {
+		t.Fatalf("n in the pipeline pane sent %+v, want GoOn", r)
+	}
+	eng.reqs = nil
+	m.setFocus(PaneFilter)
+	m, _ = press(t, m, "n")
+	for _, r := range eng.reqs {
+		if r.Kind == bridge.GoOn {
+			t.Error("n in the filter pane went on in the lesson")
+		}
+	}
+	if help := plain(m.helpBar(m.activeKeys())); strings.Contains(help, "next step") {
+		t.Errorf("the help bar offers n for the next step in the filter pane: %s", help)
 	}
 }

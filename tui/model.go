@@ -97,6 +97,8 @@ type Model struct {
 	speed   float64
 	msg     message
 	confirm string // a set or job line waiting for "restart the job?"
+	leaving bool   // "leave the lesson?" waits for an answer
+	dialog  dialogHold
 
 	home     home.Model
 	pipeline pipeline.Model

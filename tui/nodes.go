@@ -114,6 +114,8 @@ func (m Model) killKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, keys.No):
 		m.killing = ""
 		m.msg = message{text: "nothing killed"}
+	default:
+		m.dropForDialog()
 	}
 	return m, nil
 }

@@ -39,19 +39,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseMsg:
 		return m.mouse(msg), nil
 	case tea.KeyMsg:
-		if msg.Type == tea.KeyCtrlC {
-			return m, tea.Quit
-		}
-		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !m.palette.Active() && !m.guide.Asking() {
-			return m.eachRune(msg)
-		}
-		if m.screen == ScreenHome {
-			return m.homeKey(msg)
-		}
-		if m.predict.Capturing() && !m.palette.Active() {
-			return m.predictUpdate(msg)
-		}
-		return m.labKey(msg)
+		next, cmd := m.key(msg)
+		nm := next.(Model)
+		nm.holdForDialog()
+		return nm, cmd
 	}
 	if m.palette.Active() {
 		var cmd tea.Cmd
@@ -66,12 +57,38 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
+// key routes a key: to a dialog when one is open (keys that arrived
+// together go nowhere then), to the home screen, or to the lab.
+func (m Model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	if msg.Type == tea.KeyCtrlC {
+		return m, tea.Quit
+	}
+	if m.dialogOpen() && burst(msg) {
+		m.dropForDialog()
+		return m, nil
+	}
+	if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !m.palette.Active() && !m.guide.Asking() {
+		return m.eachRune(msg)
+	}
+	if m.screen == ScreenHome {
+		return m.homeKey(msg)
+	}
+	if m.predict.Capturing() && !m.palette.Active() {
+		return m.predictUpdate(msg)
+	}
+	return m.labKey(msg)
+}
+
 // eachRune handles keys that arrived together (fast typing, a terminal
-// multiplexer) one by one, as if typed apart.
+// multiplexer) one by one, as if typed apart, up to one that opens a
+// dialog.
 func (m Model) eachRune(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	var cmds []tea.Cmd
 	var model tea.Model = m
 	for _, r := range k.Runes {
+		if model.(Model).dialogOpen() {
+			break // a key of the burst opened a dialog: the rest is not its answer
+		}
 		var cmd tea.Cmd
 		model, cmd = model.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: k.Alt})
 		cmds = append(cmds, cmd)
@@ -140,7 +157,13 @@ func (m Model) labKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.submit(out.Submit)
 		}
 		return m, cmd
+	case m.leaving:
+		return m.leaveKey(k)
 	case m.picker.Active():
+		if pk := m.picker.Keys(); !key.Matches(k, pk.Up, pk.Down, pk.Cancel, pk.Choose) {
+			m.dropForDialog()
+			return m, nil
+		}
 		p, chosen, ok := m.picker.Update(k)
 		m.picker = p
 		switch {
@@ -155,14 +178,21 @@ func (m Model) labKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		case key.Matches(k, m.yesNo.Yes):
 			if m.send(bridge.Request{Kind: bridge.Reconfigure, Line: m.confirm}) {
 				m.msg = message{text: "restarting the job with " + m.confirm}
+				m.restarting()
 			}
 			m.confirm = ""
 		case key.Matches(k, m.yesNo.No):
-			m.msg = message{text: "kept the job running as it was"}
+			m.msg = message{text: "kept the job as it was"}
 			m.confirm = ""
+		default:
+			m.dropForDialog()
 		}
 		return m, nil
 	case m.targets.Active():
+		if tk := m.targets.Keys(); !key.Matches(k, tk.Up, tk.Down, tk.Cancel, tk.Choose) {
+			m.dropForDialog()
+			return m, nil
+		}
 		return m.targetKey(k)
 	case m.killing != "":
 		return m.killKey(k)
@@ -218,10 +248,10 @@ func (m Model) labKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, tea.Quit
 	case key.Matches(k, lk.Help):
 		m.showHelp, m.helpOff = true, 0
+	case key.Matches(k, lk.Back) && m.guide.Lesson() != nil:
+		m.askLeave()
 	case key.Matches(k, lk.Back):
-		m.send(bridge.Request{Kind: bridge.Pause})
-		m.screen, m.paused = ScreenHome, true
-		m.home.SetLessons(m.homeLessons(), m.opts.ProgressWarning)
+		m.goHome()
 	case key.Matches(k, lk.Pause):
 		if m.paused {
 			m.send(bridge.Request{Kind: bridge.Resume})
@@ -316,7 +346,10 @@ func (m *Model) setSpeed(s float64) {
 // first run), so the learner is offered a restart with it instead.
 func (m *Model) submit(line string) {
 	verb, _, _ := strings.Cut(strings.TrimSpace(line), " ")
-	fresh := m.frame.Lesson != nil && m.frame.Lesson.Fresh // the bridge opens a new session
+	// The bridge opens a new session for a fresh step's first line, and
+	// for a job line on a step done (its follow-up).
+	ls := m.frame.Lesson
+	fresh := ls != nil && (ls.Fresh || (ls.Held && verb == script.VerbJob))
 	if (verb == script.VerbSet || verb == script.VerbJob) && m.frame.Started && !fresh {
 		if m.opts.Guard != nil {
 			if err := m.opts.Guard(bridge.Request{Kind: bridge.Reconfigure, Line: line}); err != nil {

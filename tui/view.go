@@ -44,6 +44,8 @@ func (m Model) labLines() []string {
 		body = m.panesLines()
 	}
 	switch {
+	case m.leaving:
+		body = m.overlayLeave(body)
 	case m.picker.Active():
 		box := m.picker.Lines(m.w - 4)
 		body = draw.Overlay(body, box, (m.w-ansi.StringWidth(box[0]))/2, max((len(body)-len(box))/2, 0))
@@ -116,6 +118,8 @@ func (m Model) activeKeys() helpKeys {
 	switch {
 	case m.palette.Active():
 		return helpKeys{m.palette.Keys()}
+	case m.leaving:
+		return helpKeys{DefaultLeaveKeys()}
 	case m.picker.Active():
 		return helpKeys{m.picker.Keys()}
 	case m.targets.Active():
@@ -136,7 +140,7 @@ func (m Model) activeKeys() helpKeys {
 		return helpKeys{DefaultEventsScreenKeys(), m.events.Keys(), m.keys}
 	}
 	if m.guide.Active() {
-		return helpKeys{guideHelp{m.guide.Keys(), m.keys}, m.focusedKeys()}
+		return helpKeys{guideHelp{m.guideKeys(), m.keys}, m.focusedKeys()}
 	}
 	return helpKeys{m.keys, m.focusedKeys()}
 }

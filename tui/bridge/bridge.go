@@ -106,7 +106,6 @@ type Bridge struct {
 	obsRejected []lessons.Rejection
 	needObs     bool
 	freshNeeded bool
-	readUntil   time.Time // while a run plays, no step finishes before this
 }
 
 // New opens a session on opts.Job. The error is the engine's, for a job or
@@ -221,7 +220,7 @@ func (b *Bridge) Frame() Frame {
 	f.Script = b.rec[:len(b.rec):len(b.rec)]
 	f.Fatal = b.broken
 	if b.tracker != nil {
-		f.Lesson = &LessonState{ID: b.lesson, Done: b.tracker.Done(), Finished: b.tracker.Finished(), Fresh: b.freshNeeded}
+		f.Lesson = &LessonState{ID: b.lesson, Done: b.tracker.Done(), Finished: b.tracker.Finished(), Fresh: b.freshNeeded, Held: b.tracker.Held()}
 	}
 	if b.rt != nil {
 		f.Snap = b.rt.Snapshot()

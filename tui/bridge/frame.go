@@ -74,6 +74,10 @@ type LessonState struct {
 	// Fresh says the current step starts from a new session: its first
 	// job or set line opens one (no restart question).
 	Fresh bool
+	// Held says the last step done stays current until the learner goes
+	// on (GoOn): its follow-ups, a new session included (a job line opens
+	// one without a restart question), are still its.
+	Held bool
 }
 
 // FilterProbe is a record id's k bit positions in the job's Bloom filter and

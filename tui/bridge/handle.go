@@ -51,6 +51,8 @@ func (b *Bridge) Handle(r Request) {
 		b.probeID, b.probing = r.ID, true
 	case StopProbe:
 		b.probing = false
+	case GoOn:
+		b.goOn()
 	}
 	if r.Kind == Line || b.needObs {
 		b.observe()

@@ -2,9 +2,7 @@ package bridge
 
 import (
 	"strings"
-	"time"
 
-	"github.com/streamlab/streamlab/engine/bus"
 	"github.com/streamlab/streamlab/engine/lab"
 	"github.com/streamlab/streamlab/engine/script"
 	"github.com/streamlab/streamlab/lessons"
@@ -26,6 +24,7 @@ func (b *Bridge) openSession(r Request) {
 		}
 		start := ResumeAt(l, r.Done)
 		b.tracker, b.lesson = lessons.NewTracker(l, start), l.ID
+		b.tracker.HoldFinishedSteps()
 		if job == "" && start < len(l.Steps) {
 			job = firstJob(l.Steps[start].Solution)
 		}
@@ -74,22 +73,23 @@ func firstJob(solution []string) string {
 	return ""
 }
 
-// stepReading is how long a step just finished holds back the next
-// one while a run plays: the learner reads the next step's text before
-// what it asks for can complete.
-const stepReading = 1500 * time.Millisecond
-
 // observe shows the step tracker the session as it is now: its report
 // once the job runs, the events and the refusals since the last look.
-// While a run plays, at most one step finishes per look: the events after
-// the one that finished it wait for the next look, stepReading later.
+// While a typed run plays nothing is judged (the events wait): a step's
+// goal is judged when the run it belongs to ends, so the step the learner
+// is reading stays on screen while its run plays.
 func (b *Bridge) observe() {
-	b.needObs = false
-	if b.tracker == nil || b.sess == nil {
+	if b.pace.typed {
 		return
 	}
-	playing := b.pace.typed
-	if playing && b.lastTick.Before(b.readUntil) {
+	b.judgeNow()
+}
+
+// judgeNow judges the current step on the session as it is, a run playing
+// or not.
+func (b *Bridge) judgeNow() {
+	b.needObs = false
+	if b.tracker == nil || b.sess == nil {
 		return
 	}
 	b.drainBus()
@@ -97,56 +97,60 @@ func (b *Bridge) observe() {
 	if b.rt != nil {
 		o.Report = b.report()
 	}
-	b.obsRejected = nil
-	evs := b.obsEvents
-	b.obsEvents = nil
-	if playing {
-		// The current step's own events one at a time, then none: the
-		// events after the moment it finishes are the next step's.
-		_, st, ok := b.tracker.Current()
-		for i, e := range evs {
-			if !ok || st.Goal.Event == "" || e.Kind != st.Goal.Event || (st.Goal.Node != "" && e.Node != st.Goal.Node) {
-				continue
-			}
-			o.Events = evs[i : i+1]
-			if len(b.tracker.Observe(o)) > 0 {
-				b.obsEvents = append([]bus.Event(nil), evs[i+1:]...)
-				b.stepFinished()
-				return
-			}
-			o.Rejected = nil
-		}
-		o.Events = nil
-		if len(b.tracker.Observe(o)) > 0 {
-			b.obsEvents = evs
-			b.stepFinished()
-		}
-		return
+	o.Events = b.obsEvents
+	b.obsRejected, b.obsEvents = nil, nil
+	if len(b.tracker.Observe(o)) > 0 {
+		b.stepFinished()
 	}
-	o.Events = evs
-	if len(b.tracker.Observe(o)) == 0 {
-		return
-	}
-	b.stepFinished()
 }
 
-// stepFinished follows a finished step: the UI hears of it, a fresh step
-// is noted, and while a run plays the next look waits.
+// goOn is the learner's key to go on: a step not yet judged is judged now
+// (mid-run too), and a finished step the learner stayed on gives way to
+// the next, which is judged on the session as it stands.
+func (b *Bridge) goOn() {
+	if b.tracker == nil {
+		return
+	}
+	if !b.tracker.Held() {
+		b.judgeNow()
+		if !b.tracker.Held() {
+			if _, _, ok := b.tracker.Current(); ok {
+				b.note(Result{Info: "this step is not done yet: follow its text (h shows a hint)"})
+			}
+			return
+		}
+	}
+	if len(b.tracker.GoOn()) > 0 {
+		b.stepFinished()
+		return
+	}
+	b.noteFresh()
+	b.dirty = true
+}
+
+// stepFinished follows a finished step: the UI hears of it, and a fresh
+// step, once current, is noted.
 func (b *Bridge) stepFinished() {
 	b.dirty = true
-	if b.pace.typed {
-		b.readUntil = b.lastTick.Add(stepReading)
-	}
-	if _, st, ok := b.tracker.Current(); ok && st.Fresh {
+	b.noteFresh()
+}
+
+// noteFresh notes that the current step, when it begins a new session and
+// no finished step is held before it, opens one with its first line.
+func (b *Bridge) noteFresh() {
+	if _, st, ok := b.tracker.Current(); ok && st.Fresh && !b.tracker.Held() {
 		b.freshNeeded = true
 	}
 }
 
 // freshFor opens the new session a fresh step begins with, when the
-// learner's first line for it is a job or set line. It reports whether the
-// line was the job line that opened it (and so is done).
+// learner's first line for it is a job or set line, and the one a job line
+// asks for on a step done and held (its follow-up "in a new session"). It
+// reports whether the line was the job line that opened it (and so is
+// done).
 func (b *Bridge) freshFor(c script.Command) (consumed bool) {
-	if !b.freshNeeded || (c.Verb != script.VerbJob && c.Verb != script.VerbSet) {
+	followUp := b.tracker != nil && b.tracker.Held() && c.Verb == script.VerbJob
+	if !followUp && (!b.freshNeeded || (c.Verb != script.VerbJob && c.Verb != script.VerbSet)) {
 		return false
 	}
 	job := b.settings["job"]
@@ -159,6 +163,10 @@ func (b *Bridge) freshFor(c script.Command) (consumed bool) {
 	}
 	b.freshNeeded, b.paused = false, true
 	b.obsEvents, b.obsRejected = nil, nil
+	if followUp {
+		b.note(Result{Line: c.String(), Info: "a new session on " + job + ", still in the step you have done (n goes on)"})
+		return true
+	}
 	if c.Verb == script.VerbJob {
 		b.note(Result{Line: c.String(), Info: "a new session for this step, on " + job})
 		return true

@@ -292,9 +292,6 @@ func (b *Bridge) play(dt time.Duration) {
 		}
 	}
 	p.steps = 0
-	if b.tracker != nil && b.seq%6 == 0 {
-		b.needObs = true // a lesson step may be met mid-run
-	}
 	if !p.busy || last {
 		b.endPlay()
 	}

@@ -52,6 +52,10 @@ const (
 	// Request.Line, the engine would refuse with the current settings; the
 	// answer comes in Frame.Choices.
 	CheckChoices
+	// GoOn is the learner's key to go on in a lesson: the current step is
+	// judged now if it was not yet, and a finished step held on screen
+	// gives way to the next.
+	GoOn
 )
 
 // Request is what the UI asks of the bridge.

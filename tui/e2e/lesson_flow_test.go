@@ -14,7 +14,7 @@ import (
 
 // TestFlowLessonFour opens lesson 4 from the home screen, types its
 // reference solution step by step into the command palette, watches the
-// lesson pane tick the steps off, reveals a hint, answers the check with
+// lesson pane tick the steps off and goes on with n, reveals a hint, answers the check with
 // the engine's answer under the learner's seed, and quits. The progress is
 // saved in a temporary state directory. Time comes from a manual clock.
 func TestFlowLessonFour(t *testing.T) {
@@ -48,6 +48,10 @@ func TestFlowLessonFour(t *testing.T) {
 			tm.Type(":" + line)
 			key(tea.KeyEnter)
 		}
+		// Done once its run has ended, the step stays on screen, ticked,
+		// until n goes on.
+		waitFor(regexp.MustCompile(`step ` + itoa(i+1) + `/4 ✓`))
+		tm.Type("n")
 		if i+1 < len(l.Steps) {
 			waitFor(regexp.MustCompile(`step ` + itoa(i+2) + `/4`))
 		}

@@ -85,6 +85,14 @@ func (x tmux) typeLine(line string) {
 	time.Sleep(150 * time.Millisecond)
 }
 
+// goOn presses n, the key to go on from a step done, and waits for the
+// step that comes next (its heading in the lesson pane).
+func (x tmux) goOn(heading string) {
+	x.t.Helper()
+	x.must("send-keys", "-t", "lab", "n")
+	x.waitScreen(heading, regexp.MustCompile(regexp.QuoteMeta(heading)))
+}
+
 // waitFor is waitScreen with a longer patience, for runs that play in
 // virtual time at ×1.
 func (x tmux) waitFor(what string, re *regexp.Regexp, patience time.Duration) string {
@@ -146,11 +154,12 @@ func (x tmux) reportValue(section, field string) string {
 }
 
 // TestLessonThreeInTmux follows lesson 3 as a student does, typing only
-// what the lesson says: without a restart strategy the job fails; with one
-// it sees count[1] go down while run 3000 plays, count down to the restart
-// and come back, reads lost_in_flight and sink.lost from the report overlay
-// after count[1]'s failure and after parse's, and answers the check with
-// what it read.
+// what the lesson says and going on with n once a step is done: without a
+// restart strategy the job fails; with one it sees count[1] go down while
+// run 3000 plays, count down to the restart and come back, with step 2's
+// text on screen the whole run and ticked off once it ends; it reads
+// lost_in_flight and sink.lost from the report overlay after count[1]'s
+// failure and after parse's, and answers the check with what it read.
 func TestLessonThreeInTmux(t *testing.T) {
 	x := startLesson(t, "3", 120, 40)
 	x.waitScreen("lesson 3", regexp.MustCompile(`Lesson 3 · step 1/`))
@@ -161,6 +170,7 @@ func TestLessonThreeInTmux(t *testing.T) {
 	}
 	x.must("send-keys", "-t", "lab", "+", "+", "+")
 	x.waitFor("step 1 done", regexp.MustCompile(`✓ 1 Nothing configured`), 40*time.Second)
+	x.goOn("Step 2 of ")
 	x.must("send-keys", "-t", "lab", "-", "-", "-")
 	x.waitScreen("×1", regexp.MustCompile(`×1 `))
 	for _, line := range []string{"job clicks", "set semantics at-most-once", "set restart exponential-delay", "kill count[1] at 1200", "run 3000"} {
@@ -178,10 +188,10 @@ func TestLessonThreeInTmux(t *testing.T) {
 	}
 	countdown := regexp.MustCompile(`◐ restarting[\s\S]*\d\.\ds`)
 	counting := x.waitUntil("the restart countdown beside step 2", 5*time.Second, func(s string) bool {
-		return countdown.MatchString(s) && strings.Contains(s, "Step 3 of ")
+		return countdown.MatchString(s) && strings.Contains(s, "Step 2 of ")
 	})
-	if !strings.Contains(counting, "▶ run to") {
-		t.Errorf("while count[1] is down and the run plays the lesson does not show step 3:\n%s", counting)
+	if !strings.Contains(counting, "▶ run to") || strings.Contains(counting, "✓ done") {
+		t.Errorf("while count[1] is down and the run plays the lesson does not show step 2, still to be judged:\n%s", counting)
 	}
 	back := x.waitUntil("count[1] back", 15*time.Second, func(s string) bool {
 		return !strings.Contains(s, "◐ restarting") && !strings.Contains(s, "KILLED")
@@ -193,11 +203,15 @@ func TestLessonThreeInTmux(t *testing.T) {
 	if took := time.Since(start); took < 20*time.Second {
 		t.Errorf("run 3000 (30 s of virtual time at ×1) took %s of wall time", took)
 	}
+	x.waitFor("step 2 ticked off after its run", regexp.MustCompile(`Step 2 of [\s\S]*✓ done · n goes on`), 5*time.Second)
+	// Step 3's restart happened in that run: going on finds it done.
+	x.goOn("Step 3 of ")
 	// The next steps at ×8: eight + from ×1.
 	x.must("send-keys", "-t", "lab", "+", "+", "+")
 	x.waitScreen("×8", regexp.MustCompile(`×8`))
 	x.typeLine("run 10s")
 	x.waitFor("run 10s played", regexp.MustCompile(`run finished at t 0:39\.9`), 15*time.Second)
+	x.goOn("Step 4 of ")
 	x.typeLine("run 30s")
 	x.waitFor("run 30s played and the steps done", regexp.MustCompile(`run finished at t 1:09\.9`), 20*time.Second)
 	x.waitFor("step 4 done", regexp.MustCompile(`✓ 4 A permanent gap`), 5*time.Second)
@@ -216,15 +230,14 @@ func TestLessonThreeInTmux(t *testing.T) {
 	x.waitUntil("the report closed", 5*time.Second, func(s string) bool { return !strings.Contains(s, "Report at t") })
 
 	// Step 5: parse, which holds no state, killed at the same point.
+	x.goOn("Step 5 of ")
 	for _, line := range []string{"job clicks", "set semantics at-most-once", "set restart exponential-delay", "kill parse at 1200", "run 3000"} {
 		x.typeLine(line)
 	}
 	x.waitFor("run 3000 played", regexp.MustCompile(`run finished at t 0:29\.9`), 15*time.Second)
 	x.typeLine("run 30s")
-	x.waitFor("every step done", regexp.MustCompile(`✓ 5 A node without state`), 20*time.Second)
-	// The step may be done before the run has played out: read the report
-	// once it has, as the check's own runs do.
 	x.waitFor("run 30s played", regexp.MustCompile(`run finished at t 0:59\.9`), 20*time.Second)
+	x.waitFor("every step done", regexp.MustCompile(`✓ 5 A node without state`), 5*time.Second)
 	x.must("send-keys", "-t", "lab", "R")
 	x.waitScreen("the report overlay", regexp.MustCompile(`Report at t`))
 	prsInFlight, err1 := strconv.Atoi(x.reportValue("recovery", "lost_in_flight"))

@@ -5,10 +5,11 @@ import "github.com/charmbracelet/bubbles/key"
 // KeyMap is the lesson pane's keys. Hint, Answer and Grade work whichever
 // pane has the focus (in a lesson; Grade in an exercise); the scrolling
 // keys move the pane's text, PageUp and PageDown from anywhere, Up and
-// Down when the pane has the focus.
+// Down when the pane has the focus. Next goes on from a step the learner
+// has done (or has it judged now, mid-run).
 type KeyMap struct {
-	Hint, Answer, Grade      key.Binding
-	Up, Down, PageUp, PageDn key.Binding
+	Hint, Answer, Grade, Next key.Binding
+	Up, Down, PageUp, PageDn  key.Binding
 }
 
 // DefaultKeyMap is the lesson pane's key map.
@@ -17,6 +18,7 @@ func DefaultKeyMap() KeyMap {
 		Hint:   key.NewBinding(key.WithKeys("h"), key.WithHelp("h", "next hint")),
 		Answer: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "answer the check")),
 		Grade:  key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "grade this session")),
+		Next:   key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next step")),
 		Up:     key.NewBinding(key.WithKeys("up"), key.WithHelp("↑/↓", "scroll the lesson")),
 		Down:   key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "scroll down")),
 		PageUp: key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup/pgdn", "page the lesson")),
@@ -25,11 +27,13 @@ func DefaultKeyMap() KeyMap {
 }
 
 // ShortHelp lists the pane's keys for the help bar.
-func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Hint, k.Answer, k.Grade, k.PageUp} }
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Next, k.Hint, k.Answer, k.Grade, k.PageUp}
+}
 
 // FullHelp lists every key of the pane.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Hint, k.Answer, k.Grade}, {k.Up, k.Down, k.PageUp, k.PageDn}}
+	return [][]key.Binding{{k.Next, k.Hint, k.Answer, k.Grade}, {k.Up, k.Down, k.PageUp, k.PageDn}}
 }
 
 // AnswerKeyMap is the check's answer prompt's keys.

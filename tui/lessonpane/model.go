@@ -35,6 +35,7 @@ type Model struct {
 	lesson  *lessons.Lesson
 	done    int
 	fresh   bool
+	held    bool        // the last step done stays on until the learner goes on
 	checked bool        // the check was answered right before
 	hints   map[int]int // hints revealed, by step
 
@@ -64,6 +65,7 @@ func (m Model) Keys() KeyMap {
 	k.Hint.SetEnabled(m.lesson != nil && m.hintsLeft() > 0)
 	k.Answer.SetEnabled(m.lesson != nil && m.Finished())
 	k.Grade.SetEnabled(m.exercise != nil)
+	k.Next.SetEnabled(m.lesson != nil && (!m.Finished() || m.held))
 	return k
 }
 
@@ -112,27 +114,51 @@ func (m Model) Graded() *grade.ExerciseResult {
 	return m.graded
 }
 
-// Finished reports whether every step of the lesson is done.
+// Finished reports whether every step of the lesson is done (the last may
+// still be held on screen; the check can be answered all the same).
 func (m Model) Finished() bool { return m.lesson != nil && m.done >= len(m.lesson.Steps) }
 
-// Hints is how many hints of the current step are revealed.
-func (m Model) Hints() int { return m.hints[m.done] }
+// Held reports whether the step shown is done and stays until the
+// learner goes on.
+func (m Model) Held() bool { return m.held }
+
+// Step is the index of the step shown: the current one, or the one done
+// that the learner has not gone on from yet.
+func (m Model) Step() int {
+	if m.held && m.done > 0 {
+		return m.done - 1
+	}
+	return m.done
+}
+
+// Hints is how many hints of the step shown are revealed.
+func (m Model) Hints() int { return m.hints[m.Step()] }
 
 func (m Model) hintsLeft() int {
 	if m.lesson == nil || m.Finished() {
 		return 0
 	}
-	return len(m.lesson.Steps[m.done].Hints) - m.hints[m.done]
+	return len(m.lesson.Steps[m.Step()].Hints) - m.hints[m.Step()]
 }
 
-// SetProgress takes the step tracker's word: done steps, and whether the
-// current step starts a new session.
-func (m *Model) SetProgress(done int, fresh bool) {
-	if m.lesson == nil || (done == m.done && fresh == m.fresh) {
+// SetProgress takes the step tracker's word: done steps, whether the
+// current step starts a new session, and whether the last step done is
+// held on screen until the learner goes on.
+func (m *Model) SetProgress(done int, fresh, held bool) {
+	if m.lesson == nil || (done == m.done && fresh == m.fresh && held == m.held) {
 		return
 	}
-	m.done, m.fresh = max(done, 0), fresh
+	m.done, m.fresh, m.held = max(done, 0), fresh, held && done > 0
 	m.refresh()
+}
+
+// ShowCheck stops holding the last step on screen for the check, once
+// every step is done.
+func (m *Model) ShowCheck() {
+	if m.held && m.Finished() {
+		m.held = false
+		m.refresh()
+	}
 }
 
 // RevealHint shows the current step's next hint; it reports false when
@@ -141,7 +167,7 @@ func (m *Model) RevealHint() bool {
 	if m.hintsLeft() <= 0 {
 		return false
 	}
-	m.hints[m.done]++
+	m.hints[m.Step()]++
 	m.refresh()
 	m.vp.GotoTop()
 	return true
@@ -253,11 +279,15 @@ func (m Model) ScrollOffset() int { return m.vp.YOffset }
 // title is the pane's title, and a shorter one for a narrow pane.
 func (m Model) title() (string, string) {
 	switch {
-	case m.lesson != nil && m.Finished():
+	case m.lesson != nil && m.Finished() && !m.held:
 		return fmt.Sprintf("Lesson %d · %s · check", m.lesson.Number, m.lesson.Title), fmt.Sprintf("Lesson %d · check", m.lesson.Number)
 	case m.lesson != nil:
-		return fmt.Sprintf("Lesson %d · %s · step %d/%d", m.lesson.Number, m.lesson.Title, m.done+1, len(m.lesson.Steps)),
-			fmt.Sprintf("Lesson %d · step %d/%d", m.lesson.Number, m.done+1, len(m.lesson.Steps))
+		done := ""
+		if m.held {
+			done = " ✓"
+		}
+		return fmt.Sprintf("Lesson %d · %s · step %d/%d%s", m.lesson.Number, m.lesson.Title, m.Step()+1, len(m.lesson.Steps), done),
+			fmt.Sprintf("Lesson %d · step %d/%d%s", m.lesson.Number, m.Step()+1, len(m.lesson.Steps), done)
 	case m.exercise != nil:
 		return "Exercise · " + m.exercise.Title, "Exercise"
 	}

@@ -27,8 +27,8 @@ func (m *Model) refresh() {
 	}
 	m.vp.Width, m.vp.Height = w, h
 	m.vp.SetContent(strings.Join(m.content(w), "\n"))
-	if m.lesson != nil && m.done != m.lastStep {
-		m.lastStep = m.done
+	if m.lesson != nil && m.Step() != m.lastStep {
+		m.lastStep = m.Step()
 		m.vp.GotoTop()
 	}
 }
@@ -74,9 +74,16 @@ func (m Model) content(w int) []string {
 	st, l := m.st, m.lesson
 	var out []string
 	add := func(lines ...string) { out = append(out, lines...) }
-	if i, step := m.done, m.done < len(l.Steps); step {
+	if i, step := m.Step(), m.Step() < len(l.Steps); step {
 		s := l.Steps[i]
 		add(paint(st.Bold, Wrap(fmt.Sprintf("Step %d of %d · %s", i+1, len(l.Steps), s.Title), w))...)
+		if m.held {
+			next := fmt.Sprintf("step %d", i+2)
+			if i+1 == len(l.Steps) {
+				next = "the check"
+			}
+			add(paint(st.OK, Wrap("✓ done · n goes on to "+next+"; until then what you run, a new session too, stays in this step.", w))...)
+		}
 		if m.fresh {
 			add(paint(st.Warn, Wrap("This step starts a new session: its first job or set line opens one.", w))...)
 		}
@@ -100,7 +107,7 @@ func (m Model) content(w int) []string {
 		switch {
 		case i < m.done:
 			mark = st.OK.Render("✓")
-		case i == m.done:
+		case i == m.done && !m.held:
 			mark = st.Accent.Render("▸")
 		}
 		add(draw.Fit(fmt.Sprintf("%s %d %s", mark, i+1, s.Title), w))
