@@ -18,18 +18,17 @@ import (
 // stays true. CI (.ci/run) installs the tools these skips wait for and
 // fails when it cannot.
 var allowedSkips = map[string]string{
-	"cli/grade_ci_test.go TestStreamlabProcess":                   "not a test: the test binary acting as the streamlab command of TestCIFiles",
-	"cli/grade_ci_test.go TestCIFiles":                            "the CI files are bash scripts; .ci/run runs under bash",
-	"cli/cli_test.go TestLoadConfigDefaultLocation":               "os.UserConfigDir has no answer without HOME/XDG_CONFIG_HOME",
-	"exercises/report/report_test.go TestTAPPassesProve":          "needs prove (perl); .ci/run installs it or fails",
-	"cli/hostile_test.go waitReading":                             "needs /proc to see when the child process blocks reading its input (Linux)",
-	"tui/e2e/predict_tmux_test.go TestPredictionInTmux":           "needs tmux (.ci/run installs it or fails), and builds the binary, which -short leaves out",
-	"tui/terminal_linux_test.go openPTY":                          "needs pseudo-terminals (/dev/ptmx), which some containers lack",
-	"tui/e2e/lessons_tmux_test.go binary":                         "needs tmux (.ci/run installs it or fails), and builds the binary, which -short leaves out",
-	"tui/bridge/play_test.go TestNextStepWaitsWhileAFastRunPlays": "paced by the wall clock: on a loaded machine count[1] can come back after the reading time, and the claim cannot be observed in that run",
-	"tui/e2e/tmux_test.go TestBinaryInTmux":                       "needs tmux (.ci/run installs it or fails), and builds the binary, which -short leaves out",
-	"engine/export/syntax_test.go TestExportedPythonCompiles":     "needs python3 for its own parser; TestExportedProgramsAreWellFormed checks the same programs' structure everywhere",
-	"engine/filter/spec_test.go TestSpecStringRoundTrip":          "rapid's Skip: discards a drawn filter spec that Validate rejects, not a skipped test",
+	"cli/grade_ci_test.go TestStreamlabProcess":               "not a test: the test binary acting as the streamlab command of TestCIFiles",
+	"cli/grade_ci_test.go TestCIFiles":                        "the CI files are bash scripts; .ci/run runs under bash",
+	"cli/cli_test.go TestLoadConfigDefaultLocation":           "os.UserConfigDir has no answer without HOME/XDG_CONFIG_HOME",
+	"exercises/report/report_test.go TestTAPPassesProve":      "needs prove (perl); .ci/run installs it or fails",
+	"cli/hostile_test.go waitReading":                         "needs /proc to see when the child process blocks reading its input (Linux)",
+	"tui/e2e/predict_tmux_test.go TestPredictionInTmux":       "needs tmux (.ci/run installs it or fails), and builds the binary, which -short leaves out",
+	"tui/terminal_linux_test.go openPTY":                      "needs pseudo-terminals (/dev/ptmx), which some containers lack",
+	"tui/e2e/lessons_tmux_test.go binary":                     "needs tmux (.ci/run installs it or fails), and builds the binary, which -short leaves out",
+	"tui/e2e/tmux_test.go TestBinaryInTmux":                   "needs tmux (.ci/run installs it or fails), and builds the binary, which -short leaves out",
+	"engine/export/syntax_test.go TestExportedPythonCompiles": "needs python3 for its own parser; TestExportedProgramsAreWellFormed checks the same programs' structure everywhere",
+	"engine/filter/spec_test.go TestSpecStringRoundTrip":      "rapid's Skip: discards a drawn filter spec that Validate rejects, not a skipped test",
 }
 
 // skipMethods are the testing (and rapid) methods that skip.
