@@ -125,6 +125,13 @@ func TestPaneShowsOwedAndUncommittedApartFromLost(t *testing.T) {
 			t.Errorf("no %q in\n%s", want, v)
 		}
 	}
+	// A pane too narrow to say it beside expected says it on a line of
+	// its own, as a lesson's 26-column ledger is.
+	m.SetSize(26, 12)
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "400 owed") {
+		t.Errorf("a narrow pane hides what is owed:\n%s", v)
+	}
+	m.SetSize(60, 12)
 	f.Snap.State, f.Snap.Ledger = engine.StateFailed, engine.LedgerTotals{}
 	m.SetFrame(f)
 	if v := ansi.Strip(m.View()); !strings.Contains(v, "✗ no") || !strings.Contains(v, "the job failed") {

@@ -236,10 +236,16 @@ func (m Model) body(w int, spark bool) []string {
 		out = append(out, line)
 	}
 	expected := st.Muted.Render(fmt.Sprintf("%-*s", labelW, "expected")) + fmt.Sprintf("%*s", numW, draw.Count(t.Expected))
-	if aside := m.notLost(); aside != "" && labelW+numW+len(aside) <= w {
-		expected += st.Muted.Render(aside)
+	aside := m.notLost()
+	if aside != "" && labelW+numW+len(aside) <= w {
+		expected, aside = expected+st.Muted.Render(aside), ""
 	}
 	out = append(out, expected)
+	if aside != "" {
+		// Too narrow to say it beside expected: a line of its own, since
+		// what is owed must never read as lost.
+		out = append(out, st.Muted.Render(ansi.Truncate(strings.Repeat(" ", labelW)+strings.TrimPrefix(aside, " · "), w, "…")))
+	}
 	verdict, why := st.OK.Render("✓ yes"), " matches the failure-free run"
 	if !t.Correct {
 		verdict, why = st.Bad.Render("✗ no"), m.whyNotCorrect()
