@@ -38,7 +38,7 @@ func (m Model) failedLine(w int) string {
 func (m Model) jobManagerLine(w int) string {
 	st, jm := m.st, m.snap.JobManager
 	name := st.Bold.Render("jobmanager")
-	var state, rest string
+	var state, rest, short string
 	switch jm.State {
 	case engine.JobManagerNoLeader:
 		state = st.Killed.Render("✗ no leader")
@@ -49,14 +49,19 @@ func (m Model) jobManagerLine(w int) string {
 	default:
 		state = st.OK.Render("● " + jm.State)
 		rest = st.Muted.Render("no standby job manager (jobmanager.ha none)")
+		short = st.Muted.Render("no standby")
 		if jm.Standbys > 0 {
-			rest = st.Muted.Render("○ ") + plural(int64(jm.Standbys), "standby")
+			rest, short = st.Muted.Render("○ ")+plural(int64(jm.Standbys), "standby"), ""
 		}
 		if jm.Failovers > 0 {
 			rest += st.Muted.Render(" · " + plural(jm.Failovers, "failover"))
 		}
 	}
-	return ansi.Truncate(name+" "+state+st.Muted.Render(" · ")+rest, w, "…")
+	line := name + " " + state + st.Muted.Render(" · ") + rest
+	if short != "" && ansi.StringWidth(line) > w {
+		line = name + " " + state + st.Muted.Render(" · ") + short
+	}
+	return ansi.Truncate(line, w, "…")
 }
 
 // standbyMark is a node's active standby, for its queue line: ready, or
