@@ -193,11 +193,18 @@ func (m Model) legend(w int) []string {
 // in, how many micro-batches the sink committed, what arrived too late.
 func (m Model) context(n int) []string {
 	st := m.st
+	row := func(name string, v int64, what string) string {
+		line := st.Muted.Render(fmt.Sprintf("%-11s", name)) + fmt.Sprintf("%7s", draw.Count(v))
+		if 18+len(what) <= m.w-2 {
+			line += st.Muted.Render(what) // said only where it fits whole
+		}
+		return line
+	}
 	rows := []string{
 		"",
-		st.Muted.Render(fmt.Sprintf("%-11s", "admitted")) + fmt.Sprintf("%7s", draw.Count(m.snap.Admitted)) + st.Muted.Render(" source records"),
-		st.Muted.Render(fmt.Sprintf("%-11s", "batches")) + fmt.Sprintf("%7s", draw.Count(m.snap.Batches)) + st.Muted.Render(" committed"),
-		st.Muted.Render(fmt.Sprintf("%-11s", "late")) + fmt.Sprintf("%7s", draw.Count(m.snap.DroppedLate)) + st.Muted.Render(" dropped"),
+		row("admitted", m.snap.Admitted, " source records"),
+		row("batches", m.snap.Batches, " committed"),
+		row("late", m.snap.DroppedLate, " dropped"),
 	}
 	return rows[:min(n, len(rows))]
 }
