@@ -75,12 +75,12 @@ type coordinator struct {
 	restoredID int64
 	restores   int64
 	totalBytes int64
-	txn        int64                // the sink's open transaction: the next checkpoint's id
-	batches    map[int64][][]Record // committed to the ledger when their transaction commits
+	txn        int64                 // the sink's open transaction: the next checkpoint's id
+	batches    map[int64][]sinkBatch // committed to the ledger when their transaction commits
 }
 
 func newCoordinator(r *Runtime) *coordinator {
-	return &coordinator{r: r, pending: map[int64]*checkpoint{}, txn: 1, batches: map[int64][][]Record{}}
+	return &coordinator{r: r, pending: map[int64]*checkpoint{}, txn: 1, batches: map[int64][]sinkBatch{}}
 }
 
 // begin records the source's position as barrier id leaves it. The source

@@ -14,13 +14,13 @@ import (
 // and a row's copies are capped at keptCopies while all are counted.
 func TestLineageIsBounded(t *testing.T) {
 	l := newLineage(&bus.Bus{})
-	writer := func(Record) string { return "map" }
-	l.wrote([]Record{{Offset: 0}, {Offset: 0}}, 1, 0, writer, nil) // a duplicate, first of all
+	writer := func(Record, rowOrigin) string { return "map" }
+	l.wrote(sinkBatch{n: 1, rows: []Record{{Offset: 0}, {Offset: 0}}}, 0, writer, nil) // a duplicate, first of all
 	for i := range int64(3 * maxLineageRows) {
-		l.wrote([]Record{{Offset: i + 1}}, i+2, i, writer, nil)
+		l.wrote(sinkBatch{n: i + 2, rows: []Record{{Offset: i + 1}}}, i, writer, nil)
 	}
 	for range 3 * keptCopies {
-		l.wrote([]Record{{Offset: 3 * maxLineageRows}}, 9, 9, writer, nil)
+		l.wrote(sinkBatch{n: 9, rows: []Record{{Offset: 3 * maxLineageRows}}}, 9, writer, nil)
 	}
 	if n := len(l.rows); n > maxLineageRows+1 {
 		t.Fatalf("%d rows kept; want at most %d", n, maxLineageRows+1)

@@ -157,8 +157,8 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 	if !cfg.NoLedger {
 		r.ledger = newLedger(events, cfg.Mode, cfg.Sink)
 		r.lin = newLineage(r.bus)
-		refSink := &sinkOp{writer: &logSink{}, events: events, onCommit: func(b []Record) {
-			r.ledger.apply(b, false)
+		refSink := &sinkOp{writer: &logSink{}, events: events, onCommit: func(b sinkBatch) {
+			r.ledger.apply(b.rows, false)
 			// Whatever the failure-free run has read it has now committed:
 			// the ledger may fold those offsets (ledger.go, Memory).
 			r.ledger.settle(r.ref.cur.off)
@@ -236,15 +236,16 @@ func (r *Runtime) sinkTime() int64 { return r.rec.reached(r.g.nodes[len(r.g.node
 
 // committed is called for every micro-batch the real sink writes. A
 // transactional sink's batch only counts once its transaction commits.
-func (r *Runtime) committed(batch []Record) {
+func (r *Runtime) committed(b sinkBatch) {
 	if ts, ok := r.writer.(*tableSink); ok && ts.transactional {
 		c := r.rec.ckpt
-		c.batches[c.txn] = append(c.batches[c.txn], slices.Clone(batch))
+		b.rows, b.origins = slices.Clone(b.rows), slices.Clone(b.origins)
+		c.batches[c.txn] = append(c.batches[c.txn], b)
 	} else {
-		r.ledgerApply(batch)
+		r.ledgerApply(b)
 	}
 	r.bus.Publish(bus.Event{TimeMS: r.sinkTime(), Kind: bus.EventBatchCommitted, Node: kindSink, N: r.sink.batches,
-		Text: fmt.Sprintf("batch %d committed: %d rows", r.sink.batches, len(batch))})
+		Text: fmt.Sprintf("batch %d committed: %d rows", r.sink.batches, len(b.rows))})
 	sinkNode := r.g.nodes[len(r.g.nodes)-1]
 	if sinkNode.wm > r.wmOut && sinkNode.wm != math.MinInt64 {
 		r.wmOut = sinkNode.wm
@@ -263,10 +264,10 @@ func (r *Runtime) held(inARow int64) {
 }
 
 // ledgerApply counts a batch that is now visible in the sink.
-func (r *Runtime) ledgerApply(batch []Record) {
+func (r *Runtime) ledgerApply(b sinkBatch) {
 	if r.ledger != nil {
-		r.ledger.apply(batch, true)
-		r.lin.wrote(batch, r.sink.batches, r.sinkTime(), r.g.writerOf, r.ledger.cellOf)
+		r.ledger.apply(b.rows, true)
+		r.lin.wrote(b, r.sinkTime(), r.g.writerName, r.ledger.cellOf)
 		r.ref.advanceTo(r.sink.lastTrigger)
 		t := r.ledger.Totals()
 		t.Lost -= r.pending(t) // the chart's lost is the report's: what is owed is not lost
