@@ -95,12 +95,12 @@ func originOf(from int, e element) rowOrigin {
 	return rowOrigin{writer: from, writerRestarts: e.rec.senderRestarts, producedMS: e.at, jobRestarts: e.id}
 }
 
-// stampForSink marks a record n sends to the sink with when n produced it
-// and the restarts the job has seen: the sink holds rows until a trigger
-// (or a checkpoint) makes them visible, by which time n may have died and
-// restarted.
-func (rc *recovery) stampForSink(n *node, e *element) {
-	e.at, e.id = rc.reached(n), rc.restarted
+// stampForSink is what n stamps on a record it sends to the sink: when it
+// produced it and the restarts the job has seen. The sink holds rows until
+// a trigger (or a checkpoint) makes them visible, by which time n may have
+// died and restarted.
+func (rc *recovery) stampForSink(n *node) (atMS, restarts int64) {
+	return rc.reached(n), rc.restarted
 }
 
 // sinkBatch is a micro-batch the sink wrote, on its way to being visible

@@ -316,9 +316,9 @@ type graph struct {
 	stages []*stage
 	nodes  []*node
 	sink   *sinkOp
-	// stamp marks a record sent to the sink with where it stands in the
-	// run (recovery.stampForSink); nil leaves it unmarked.
-	stamp func(sender *node, e *element)
+	// stamp says where a sender stands in the run, for what it sends to
+	// the sink (recovery.stampForSink); nil leaves that unmarked.
+	stamp func(sender *node) (atMS, restarts int64)
 }
 
 // sendsToSink reports whether n's output goes to the sink.
@@ -330,7 +330,7 @@ func (g *graph) sent(n *node, r Record, toSink bool) element {
 	r.senderRestarts = n.restarts
 	e := element{kind: kindRecord, rec: r}
 	if toSink && g.stamp != nil {
-		g.stamp(n, &e)
+		e.at, e.id = g.stamp(n) // a pointer to e would move it to the heap
 	}
 	return e
 }

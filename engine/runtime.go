@@ -157,6 +157,7 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 	if !cfg.NoLedger {
 		r.ledger = newLedger(events, cfg.Mode, cfg.Sink)
 		r.lin = newLineage(r.bus)
+		r.sink.traced = true
 		refSink := &sinkOp{writer: &logSink{}, events: events, onCommit: func(b sinkBatch) {
 			r.ledger.apply(b.rows, false)
 			// Whatever the failure-free run has read it has now committed:

@@ -47,7 +47,8 @@ type sinkOp struct {
 	onHeld func(inARow int64)
 	buf    []Record
 	// origins says where each row of buf came from (see receive), when
-	// the rows came from a node; a chain's sink keeps none.
+	// traced: a run that keeps a lineage; a chain's sink keeps none.
+	traced  bool
 	origins []rowOrigin
 	pairs   []originRow // scratch: buf and origins sorted together
 	batches int64
@@ -72,7 +73,9 @@ func (s *sinkOp) record(r Record, _ emitter) { s.buf = append(s.buf, r) }
 func (s *sinkOp) receive(r Record, o rowOrigin) {
 	r.senderRestarts = 0
 	s.buf = append(s.buf, r)
-	s.origins = append(s.origins, o)
+	if s.traced {
+		s.origins = append(s.origins, o)
+	}
 }
 
 // drop empties what the sink holds, rows and origins alike.
