@@ -70,7 +70,8 @@ type Copy struct {
 	Attempt     int64
 	Value       int64
 	// Episode is the index in Provenance.Episodes of the failure whose
-	// restart came last before this copy was written, or -1.
+	// restart came last before this copy was sent to the sink (produced,
+	// or resent from an output queue), or -1.
 	Episode int
 }
 
@@ -310,8 +311,8 @@ func (r *Runtime) relevantEpisodes(p *Provenance, offsets []int64) {
 	}
 }
 
-// copyRestarts is how many restarts the lineage had seen when copy i of p
-// was written.
+// copyRestarts is how many restarts the job had seen when copy i of p was
+// sent to the sink.
 func (r *Runtime) copyRestarts(p *Provenance, i int) int64 {
 	return r.lin.rows[p.rowKey()].copies[i].restarts
 }
