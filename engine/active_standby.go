@@ -78,6 +78,7 @@ func (a *activeStandby) takeOver(n *node, now int64, kind string) {
 		n.op = n.rep
 	}
 	n.rep, n.standby = nil, false
+	n.restarts++
 	rc.restarted++
 	rc.eventAt(now, bus.EventNodeRestarted, n.name, fmt.Sprintf("%s failed; its active standby took over at once, with nothing to replay", n.name), 0)
 	delay, err := rc.backoff.OnFailure(now)

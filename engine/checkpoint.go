@@ -76,11 +76,11 @@ type coordinator struct {
 	restores   int64
 	totalBytes int64
 	txn        int64                 // the sink's open transaction: the next checkpoint's id
-	batches    map[int64][]heldBatch // committed to the ledger when their transaction commits
+	batches    map[int64][]sinkBatch // committed to the ledger when their transaction commits
 }
 
 func newCoordinator(r *Runtime) *coordinator {
-	return &coordinator{r: r, pending: map[int64]*checkpoint{}, txn: 1, batches: map[int64][]heldBatch{}}
+	return &coordinator{r: r, pending: map[int64]*checkpoint{}, txn: 1, batches: map[int64][]sinkBatch{}}
 }
 
 // begin records the source's position as barrier id leaves it. The source
@@ -172,7 +172,7 @@ func (c *coordinator) commit(id int64) {
 			}
 		}
 		for _, b := range c.batches[t] {
-			c.r.ledgerApply(b.rows, b.trigger)
+			c.r.ledgerApply(b)
 		}
 		delete(c.batches, t)
 	}
@@ -196,7 +196,7 @@ func (c *coordinator) resolvePending(ts *tableSink) {
 				r.sink.err = fmt.Errorf("sink: commit of transaction %d: %w", t, err)
 			}
 			for _, b := range c.batches[t] {
-				r.ledgerApply(b.rows, b.trigger)
+				r.ledgerApply(b)
 			}
 			r.publish(bus.Event{TimeMS: r.rec.now(), Kind: bus.EventCheckpoint, N: t,
 				Text: fmt.Sprintf("transaction %d committed on restore: checkpoint %d had completed before the sink could commit it", t, t)})

@@ -27,12 +27,14 @@ type concRouter struct {
 	rr   int
 	pool *sync.Pool
 	stop <-chan struct{}
+	// toSink: this node's output goes to the sink (see graph.sent).
+	toSink bool
 }
 
 func (c *concRouter) emit(r Record) {
 	c.n.counts.Out++
 	t := c.g.target(c.n, &r, &c.rr)
-	c.bufs[t] = append(c.bufs[t], element{kind: kindRecord, rec: r})
+	c.bufs[t] = append(c.bufs[t], c.g.sent(c.n, r, c.toSink))
 	if len(c.bufs[t]) == batchSize {
 		c.send(t)
 	}
@@ -101,6 +103,7 @@ func runConcurrent(ctx context.Context, g *graph, cur *cursor, queueCap int, mus
 				rt.fed = append(rt.fed, m.index)
 			}
 			rt.in = g.inputIndex(n)
+			rt.toSink = g.sendsToSink(n)
 		}
 		routers[i] = rt
 	}

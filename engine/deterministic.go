@@ -58,19 +58,22 @@ type detRouter struct {
 	fed  []int // the downstream nodes it has a channel to (markers go there)
 	in   int   // which input of a downstream node this node is
 	rr   int
+	// toSink: this node's output goes to the sink (see graph.sent).
+	toSink bool
 }
 
 func (d *detRouter) emit(r Record) {
 	d.n.counts.Out++
 	t := d.x.g.target(d.n, &r, &d.rr)
+	e := d.x.g.sent(d.n, r, d.toSink)
 	if rc := d.x.rec; rc != nil {
-		rc.s.sent(d.n, t, r)
+		rc.s.sent(d.n, t, e.rec)
 		if d.x.g.nodes[d.next[t]].dead {
 			rc.lostFlight++ // sent to a dead node: gone, unless kept above
 			return
 		}
 	}
-	d.x.queues[d.next[t]].push(item{d.in, element{kind: kindRecord, rec: r}})
+	d.x.queues[d.next[t]].push(item{d.in, e})
 }
 
 func (d *detRouter) broadcast(e element) {
@@ -99,6 +102,7 @@ func newDetExec(g *graph, seed int64, capacity int) *detExec {
 				rt.fed = append(rt.fed, index[m])
 			}
 			rt.in = g.inputIndex(n)
+			rt.toSink = g.sendsToSink(n)
 		}
 		x.routers = append(x.routers, rt)
 	}

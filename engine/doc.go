@@ -61,8 +61,9 @@
 //     benchmarks' baseline).
 //   - ledger.go: each output row's effect in the real sink against the
 //     failure-free run: delivered, duplicates, lost, pending.
-//   - lineage.go: where each sink row came from: every copy's node,
-//     attempt and batch, and the failures and restarts of the run, in
+//   - lineage.go: where each sink row came from: every copy's node and
+//     attempt, stamped when the node sent it, when it was produced and
+//     made visible, its batch, and the failures and restarts of the run, in
 //     bounded memory; explain.go answers `why ROW` from it: the offsets
 //     a row counts, and the kill and replay, the lost state or the false
 //     filter drop behind an extra copy or a missing one.

@@ -58,14 +58,20 @@ func (s OffsetSpan) String() string {
 	return fmt.Sprintf("%d records, offsets %d–%d", s.Count, s.First, s.Last)
 }
 
-// Copy is one copy of the row made visible in the sink.
+// Copy is one copy of the row made visible in the sink: in micro-batch
+// Batch at AtMS, produced by Node's attempt Attempt at ProducedMS (-1:
+// not known, a copy resent from an output queue). A sink holds what it
+// receives until a trigger or a checkpoint makes it visible, so a node may
+// have died and restarted between the two.
 type Copy struct {
 	Batch, AtMS int64
+	ProducedMS  int64
 	Node        string
 	Attempt     int64
 	Value       int64
 	// Episode is the index in Provenance.Episodes of the failure whose
-	// restart came last before this copy was written, or -1.
+	// restart came last before this copy was sent to the sink (produced,
+	// or resent from an output queue), or -1.
 	Episode int
 }
 
@@ -117,7 +123,7 @@ func (r *Runtime) Explain(row script.Row) (Provenance, error) {
 	if lr := r.lin.rows[k]; lr != nil {
 		p.Written = lr.total
 		for _, c := range lr.copies {
-			p.Copies = append(p.Copies, Copy{Batch: c.batch, AtMS: c.atMS, Node: c.node, Attempt: c.attempt, Value: c.value, Episode: -1})
+			p.Copies = append(p.Copies, Copy{Batch: c.batch, AtMS: c.atMS, ProducedMS: c.producedMS, Node: c.node, Attempt: c.attempt, Value: c.value, Episode: -1})
 		}
 	} else {
 		p.Forgotten = r.lin.forgot > 0
@@ -305,8 +311,8 @@ func (r *Runtime) relevantEpisodes(p *Provenance, offsets []int64) {
 	}
 }
 
-// copyRestarts is how many restarts the lineage had seen when copy i of p
-// was written.
+// copyRestarts is how many restarts the job had seen when copy i of p was
+// sent to the sink.
 func (r *Runtime) copyRestarts(p *Provenance, i int) int64 {
 	return r.lin.rows[p.rowKey()].copies[i].restarts
 }
@@ -406,11 +412,26 @@ func (r *Runtime) extraCauses(p Provenance) []string {
 		}
 		named[c.Episode] = true
 		e := p.Episodes[c.Episode]
+		out = append(out, heldAcross(p.Copies, e)...)
 		out = append(out, fmt.Sprintf("written again by %s attempt %d in batch %d, after %s and the restart at %s (%s)",
 			c.Node, c.Attempt, c.Batch, e.failure(), clockMS(e.Restart.TimeMS), e.Restart.Text))
 	}
 	if len(named) == 0 {
 		out = append(out, "no failure came before its extra copies: the same record reached the sink twice in one run (a repeated id, or a row appended at every trigger)")
+	}
+	return out
+}
+
+// heldAcross names the copies produced before failure e that the sink made
+// visible only after its restart: held for a trigger or a checkpoint, they
+// and the replay's copy end up side by side, often in one batch.
+func heldAcross(copies []Copy, e Episode) []string {
+	var out []string
+	for _, c := range copies {
+		if c.ProducedMS >= 0 && c.ProducedMS <= e.At() && c.AtMS >= e.Restart.TimeMS {
+			out = append(out, fmt.Sprintf("%s attempt %d produced a copy at %s, before the failure; the sink held it until batch %d made it visible at %s, after the restart",
+				c.Node, c.Attempt, clockMS(c.ProducedMS), c.Batch, clockMS(c.AtMS)))
+		}
 	}
 	return out
 }
@@ -474,6 +495,19 @@ func (e Episode) failure() string {
 	return fmt.Sprintf("%s died at %s", e.Kills[0].Node, clockMS(e.Kills[0].TimeMS))
 }
 
+// when says when the copy became visible and when and by whom it was
+// produced, the two times once when they are the same.
+func (c Copy) when() string {
+	by := fmt.Sprintf("by %s attempt %d", c.Node, c.Attempt)
+	switch c.ProducedMS {
+	case c.AtMS:
+		return fmt.Sprintf("at %s %s", clockMS(c.AtMS), by)
+	case -1:
+		return fmt.Sprintf("visible at %s, produced %s and resent from its output queue", clockMS(c.AtMS), by)
+	}
+	return fmt.Sprintf("visible at %s, produced at %s %s", clockMS(c.AtMS), clockMS(c.ProducedMS), by)
+}
+
 // clockMS renders virtual time as seconds since the job started.
 func clockMS(ms int64) string { return fmt.Sprintf("%d.%03d s", ms/1000, ms%1000) }
 
@@ -502,7 +536,7 @@ func (p Provenance) Text() string {
 		}
 		b.WriteString("\n")
 		for _, c := range p.Copies {
-			fmt.Fprintf(&b, "    batch %d at %s by %s attempt %d", c.Batch, clockMS(c.AtMS), c.Node, c.Attempt)
+			fmt.Fprintf(&b, "    batch %d %s", c.Batch, c.when())
 			if p.Result {
 				fmt.Fprintf(&b, ": %d", c.Value)
 			}

@@ -8,8 +8,10 @@ import (
 )
 
 // lineage records where each row of the sink came from: for every copy
-// that became visible in the sink, the micro-batch, the virtual time, the
-// node that wrote it and that node's attempt; and, from the bus like any
+// that became visible in the sink, the micro-batch, when it became
+// visible, and the node that produced it, in which attempt and when (the
+// node stamps its output as it sends it: a copy a node made before it died
+// may become visible only after the restart); and, from the bus like any
 // observer, the failures and restarts of the run, so that Explain can name
 // the kill and the replay behind an extra copy, or the state lost with a
 // dead node behind a missing one.
@@ -35,13 +37,10 @@ type lineage struct {
 	missed   int64 // bus events lost before the lineage read them
 	episodes []episode
 	dropped  int64 // episodes past maxEpisodes, not kept
-	// restarts counts the restarts seen; a copy notes how many came
-	// before it, which tells the replay that wrote it.
+	// restarts counts the restarts seen; an episode notes its number,
+	// and a copy the number of restarts before it was sent to the sink,
+	// which tells the replay that sent it.
 	restarts int64
-	// nodeRestarts counts each node's own restarts, whole the restarts of
-	// every task at once: a node's attempt is 1 + both.
-	nodeRestarts map[string]int64
-	whole        int64
 }
 
 // Bounds of the lineage's memory (see lineage).
@@ -69,12 +68,49 @@ type rowLineage struct {
 
 // rowCopy is one copy of a row made visible in the sink.
 type rowCopy struct {
-	batch    int64 // the sink's micro-batch (its epoch)
-	atMS     int64 // virtual time
-	node     string
-	attempt  int64
-	value    int64 // a result's count; 1 for an event
-	restarts int64 // restarts seen before it was written
+	batch      int64 // the sink's micro-batch (its epoch)
+	atMS       int64 // virtual time it became visible
+	producedMS int64 // virtual time its node produced it; -1: not known
+	node       string
+	attempt    int64
+	value      int64 // a result's count; 1 for an event
+	restarts   int64 // restarts the job had seen when it was sent to the sink
+}
+
+// rowOrigin is where a row the sink received came from, as its sender
+// stamped it: the node (its index in the stage before the sink; -1: not
+// known), that node's restarts before it (0: its first attempt), when it
+// was produced (-1: not known, a replay from an output queue) and the
+// restarts the job had seen when it was sent.
+type rowOrigin struct {
+	writer         int
+	writerRestarts int32
+	producedMS     int64
+	jobRestarts    int64
+}
+
+// originOf reads the origin of a record that reached the sink on input
+// from as element e.
+func originOf(from int, e element) rowOrigin {
+	return rowOrigin{writer: from, writerRestarts: e.rec.senderRestarts, producedMS: e.at, jobRestarts: e.id}
+}
+
+// stampForSink is what n stamps on a record it sends to the sink: when it
+// produced it and the restarts the job has seen. The sink holds rows until
+// a trigger (or a checkpoint) makes them visible, by which time n may have
+// died and restarted.
+func (rc *recovery) stampForSink(n *node) (atMS, restarts int64) {
+	return rc.reached(n), rc.restarted
+}
+
+// sinkBatch is a micro-batch the sink wrote, on its way to being visible
+// (at once, or when its transaction commits): its number, its rows and
+// where each came from (origins may be shorter than rows: not known).
+type sinkBatch struct {
+	n       int64
+	rows    []Record
+	origins []rowOrigin
+	trigger int64 // the trigger it closed: the ledger lines the failure-free run up there
 }
 
 // episode is one failure and the restart that ended it: kills holds the
@@ -95,7 +131,7 @@ func (e episode) wholeJob() bool {
 }
 
 func newLineage(b *bus.Bus) *lineage {
-	return &lineage{rows: map[rowKey]*rowLineage{}, nodeRestarts: map[string]int64{}, sub: b.Subscribe(lineageEvents)}
+	return &lineage{rows: map[rowKey]*rowLineage{}, sub: b.Subscribe(lineageEvents)}
 }
 
 // keyOf is the lineage's key of a sink row; cellOf maps an event's offset
@@ -110,11 +146,11 @@ func keyOf(r Record, cellOf func(int64) int64) rowKey {
 	return rowKey{off: r.Offset}
 }
 
-// wrote records a batch now visible in the sink, committed as micro-batch
-// batch at virtual time at; writer names the node each row came from.
-func (l *lineage) wrote(batch []Record, n, at int64, writer func(Record) string, cellOf func(int64) int64) {
+// wrote records batch b, visible in the sink from virtual time at;
+// writer names the node a row came from.
+func (l *lineage) wrote(b sinkBatch, at int64, writer func(Record, rowOrigin) string, cellOf func(int64) int64) {
 	l.drain()
-	for _, r := range batch {
+	for i, r := range b.rows {
 		k := keyOf(r, cellOf)
 		row := l.rows[k]
 		if row == nil {
@@ -122,8 +158,11 @@ func (l *lineage) wrote(batch []Record, n, at int64, writer func(Record) string,
 			l.remember(k)
 			l.rows[k] = row
 		}
-		node := writer(r)
-		c := rowCopy{batch: n, atMS: at, node: node, attempt: l.attempt(node), value: 1, restarts: l.restarts}
+		o := rowOrigin{writer: -1, producedMS: -1, jobRestarts: l.restarts}
+		if i < len(b.origins) {
+			o = b.origins[i]
+		}
+		c := rowCopy{batch: b.n, atMS: at, producedMS: o.producedMS, node: writer(r, o), attempt: 1 + int64(o.writerRestarts), value: 1, restarts: o.jobRestarts}
 		if r.IsResult() {
 			c.value = r.Value
 		}
@@ -166,9 +205,6 @@ func (l *lineage) remember(k rowKey) {
 	l.forgot++
 }
 
-// attempt is the attempt of node now running: 1 before any restart.
-func (l *lineage) attempt(node string) int64 { return 1 + l.nodeRestarts[node] + l.whole }
-
 // drain reads what the bus published since the last call: failures open
 // an episode, restarts close it.
 func (l *lineage) drain() {
@@ -210,11 +246,6 @@ func (l *lineage) restarted(e bus.Event) {
 		return
 	}
 	l.restarts++
-	if e.Node == JobManager {
-		l.whole++
-	} else {
-		l.nodeRestarts[e.Node]++
-	}
 	if ep := l.open(); ep != nil {
 		ep.restart, ep.restarted, ep.index = e, true, l.restarts
 		return
@@ -228,6 +259,15 @@ func (l *lineage) add(ep episode) {
 		return
 	}
 	l.episodes = append(l.episodes, ep)
+}
+
+// writerName names the node that sent r to the sink: the one its origin
+// names, or (not known) the one writerOf finds.
+func (g *graph) writerName(r Record, o rowOrigin) string {
+	if ws := g.stages[len(g.stages)-2]; o.writer >= 0 && o.writer < len(ws.nodes) {
+		return ws.nodes[o.writer].name
+	}
+	return g.writerOf(r)
 }
 
 // writerOf names the node that hands r to the sink: the node of the last

@@ -14,13 +14,13 @@ import (
 // and a row's copies are capped at keptCopies while all are counted.
 func TestLineageIsBounded(t *testing.T) {
 	l := newLineage(&bus.Bus{})
-	writer := func(Record) string { return "map" }
-	l.wrote([]Record{{Offset: 0}, {Offset: 0}}, 1, 0, writer, nil) // a duplicate, first of all
+	writer := func(Record, rowOrigin) string { return "map" }
+	l.wrote(sinkBatch{n: 1, rows: []Record{{Offset: 0}, {Offset: 0}}}, 0, writer, nil) // a duplicate, first of all
 	for i := range int64(3 * maxLineageRows) {
-		l.wrote([]Record{{Offset: i + 1}}, i+2, i, writer, nil)
+		l.wrote(sinkBatch{n: i + 2, rows: []Record{{Offset: i + 1}}}, i, writer, nil)
 	}
 	for range 3 * keptCopies {
-		l.wrote([]Record{{Offset: 3 * maxLineageRows}}, 9, 9, writer, nil)
+		l.wrote(sinkBatch{n: 9, rows: []Record{{Offset: 3 * maxLineageRows}}}, 9, writer, nil)
 	}
 	if n := len(l.rows); n > maxLineageRows+1 {
 		t.Fatalf("%d rows kept; want at most %d", n, maxLineageRows+1)
@@ -53,5 +53,18 @@ func TestReadmeStatesTheLineageBounds(t *testing.T) {
 		if !strings.Contains(readme, want) {
 			t.Errorf("the README does not say %q", want)
 		}
+	}
+}
+
+// What a node stamps on a record it sends to the sink travels in the
+// element by value: stamping allocates nothing (a pointer to the element
+// once moved every record sent to the heap, two allocations a record).
+func TestStampingForTheSinkAllocatesNothing(t *testing.T) {
+	g := &graph{stamp: func(*node) (int64, int64) { return 1200, 1 }}
+	n := &node{restarts: 1}
+	var e element
+	allocs := testing.AllocsPerRun(100, func() { e = g.sent(n, Record{Offset: 7}, true) })
+	if allocs != 0 || e.at != 1200 || e.id != 1 || e.rec.senderRestarts != 1 {
+		t.Fatalf("%v allocations; element %+v", allocs, e)
 	}
 }

@@ -53,7 +53,10 @@ type node struct {
 	// held back (discarded) until it takes over.
 	rep     operator
 	standby bool // a standby is up (for the source and sink, whose replica holds no state of its own)
-	counts  nodeCounts
+	// restarts counts this node's restarts, its own and the whole job's:
+	// it runs attempt restarts+1, and stamps what it sends with it.
+	restarts int32
+	counts   nodeCounts
 	// lastOffset and lastAt say how far the node has got, for placing a
 	// failure in virtual time: the latest source offset among its records,
 	// the latest marker time it aligned.
@@ -108,6 +111,10 @@ func (n *node) handle(from int, e element, out router) bool {
 		n.lastOffset = max(n.lastOffset, e.rec.Offset)
 		if n.sorted {
 			n.epochRecs = append(n.epochRecs, e.rec)
+			return false
+		}
+		if s, ok := n.op.(*sinkOp); ok {
+			s.receive(e.rec, originOf(from, e))
 			return false
 		}
 		n.process(e.rec, out)
@@ -309,6 +316,23 @@ type graph struct {
 	stages []*stage
 	nodes  []*node
 	sink   *sinkOp
+	// stamp says where a sender stands in the run, for what it sends to
+	// the sink (recovery.stampForSink); nil leaves that unmarked.
+	stamp func(sender *node) (atMS, restarts int64)
+}
+
+// sendsToSink reports whether n's output goes to the sink.
+func (g *graph) sendsToSink(n *node) bool { return n.stage == len(g.stages)-2 }
+
+// sent makes the element that carries r from n: r stamped with n's
+// restarts, and when it goes to the sink, with the rest of its origin.
+func (g *graph) sent(n *node, r Record, toSink bool) element {
+	r.senderRestarts = n.restarts
+	e := element{kind: kindRecord, rec: r}
+	if toSink && g.stamp != nil {
+		e.at, e.id = g.stamp(n) // a pointer to e would move it to the heap
+	}
+	return e
 }
 
 const (

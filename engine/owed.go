@@ -19,22 +19,16 @@ import (
 //     source reads: that work is expected, and owed.
 //   - lost: the rest, what no replay brings back.
 
-// heldBatch is a batch a transactional sink wrote, held back from the
-// ledger until its transaction commits, with the trigger it closed.
-type heldBatch struct {
-	rows    []Record
-	trigger int64
-}
-
 // ledgerApply counts a batch that is now visible in the sink: the batch
 // of trigger, which the failure-free run then commits too.
-func (r *Runtime) ledgerApply(batch []Record, trigger int64) {
+func (r *Runtime) ledgerApply(b sinkBatch) {
 	if r.ledger == nil {
 		return
 	}
+	batch := b.rows
 	r.ledger.apply(batch, true)
-	r.lin.wrote(batch, r.sink.batches, r.sinkTime(), r.g.writerOf, r.ledger.cellOf)
-	r.applied = max(r.applied, r.cur.place(trigger))
+	r.lin.wrote(b, r.sinkTime(), r.g.writerName, r.ledger.cellOf)
+	r.applied = max(r.applied, r.cur.place(b.trigger))
 	r.ref.advanceTo(r.applied)
 	if r.ledger.events && len(batch) > 0 {
 		// A batch flushed at a barrier ends before the next trigger.

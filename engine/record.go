@@ -11,7 +11,13 @@ type Record struct {
 	// Time is the event time in Unix milliseconds.
 	Time   int64
 	Device int32
-	Action string
+	// senderRestarts is how often the node that last sent the record had
+	// been restarted when it sent it (0: its first attempt), for the
+	// lineage. It fills what would be padding after Device, so a record
+	// costs no more memory; the sink takes it off (sinkOp.receive), so the
+	// rows it writes compare as before.
+	senderRestarts int32
+	Action         string
 	// Key partitions the stream (the action, for the built-in jobs).
 	Key string
 	// WindowStart and WindowEnd (exclusive, Unix ms) and Value describe a
@@ -43,7 +49,11 @@ const (
 type element struct {
 	kind  kind
 	value int64 // a watermark (Unix ms) or a marker's sequence number
-	id    int64 // a barrier's checkpoint id
-	at    int64 // a marker's virtual time at the source
-	rec   Record
+	// id is a barrier's checkpoint id; on a record sent to the sink, the
+	// restarts the job had seen when it was sent (see stampForSink).
+	id int64
+	// at is a marker's virtual time at the source; on a record sent to
+	// the sink, when its sender produced it (-1: not known).
+	at  int64
+	rec Record
 }

@@ -126,6 +126,7 @@ func newRecovery(r *Runtime, ha string) *recovery {
 	for _, n := range r.g.nodes {
 		n.onMarker = rc.s.marker
 	}
+	r.g.stamp = rc.stampForSink
 	return rc
 }
 
@@ -428,7 +429,7 @@ func (rc *recovery) lose(n *node) {
 	n.epochRecs = nil
 	if n.op == operator(r.sink) {
 		rc.lostFlight += int64(len(r.sink.buf))
-		r.sink.buf = r.sink.buf[:0]
+		r.sink.drop()
 	}
 	if n.stage+1 < len(r.g.stages) {
 		for _, d := range r.g.downstream(n) {
@@ -560,6 +561,7 @@ func (rc *recovery) due() bool {
 // what it starts from and what is replayed to it.
 func (rc *recovery) replace(n *node, at int64) {
 	r := rc.r
+	n.restarts++
 	if n.stage == 0 {
 		rc.replaceSource(n, at)
 		return
@@ -665,6 +667,7 @@ func (rc *recovery) restoreAll(at int64) {
 			r.carryLate(old, n.op)
 		}
 		n.dead = false
+		n.restarts++
 		n.epoch = r.cur.seq
 		n.wm = math.MinInt64
 		n.rep, n.standby = nil, false
@@ -674,7 +677,7 @@ func (rc *recovery) restoreAll(at int64) {
 			n.frozen[j] = false
 		}
 	}
-	r.sink.buf = r.sink.buf[:0]
+	r.sink.drop()
 	replayed, how := rc.s.restartJob(at)
 	rc.replayed += replayed
 	rc.timeMS += replayed * 1000 / int64(r.spec.Source.Rate)

@@ -169,8 +169,9 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 	if !cfg.NoLedger {
 		r.ledger = newLedger(events, cfg.Mode, cfg.Sink)
 		r.lin = newLineage(r.bus)
-		refSink := &sinkOp{writer: &logSink{}, events: events, onCommit: func(b []Record) {
-			r.ledger.apply(b, false)
+		r.sink.traced = true
+		refSink := &sinkOp{writer: &logSink{}, events: events, onCommit: func(b sinkBatch) {
+			r.ledger.apply(b.rows, false)
 			// Whatever the failure-free run has read it has now committed:
 			// the ledger may fold those offsets (ledger.go, Memory).
 			r.ledger.settle(r.ref.cur.off)
@@ -248,18 +249,20 @@ func (r *Runtime) sinkTime() int64 { return r.rec.reached(r.g.nodes[len(r.g.node
 
 // committed is called for every micro-batch the real sink writes. A
 // transactional sink's batch only counts once its transaction commits.
-func (r *Runtime) committed(batch []Record) {
+func (r *Runtime) committed(b sinkBatch) {
+	b.trigger = r.sink.lastTrigger
 	if ts, ok := r.writer.(*tableSink); ok && ts.transactional {
 		c := r.rec.ckpt
-		c.batches[c.txn] = append(c.batches[c.txn], heldBatch{slices.Clone(batch), r.sink.lastTrigger})
+		b.rows, b.origins = slices.Clone(b.rows), slices.Clone(b.origins)
+		c.batches[c.txn] = append(c.batches[c.txn], b)
 		if r.ledger != nil {
 			r.sampleLedger() // uncommitted rows
 		}
 	} else {
-		r.ledgerApply(batch, r.sink.lastTrigger)
+		r.ledgerApply(b)
 	}
 	r.publish(bus.Event{TimeMS: r.sinkTime(), Kind: bus.EventBatchCommitted, Node: kindSink, N: r.sink.batches,
-		Text: fmt.Sprintf("batch %d committed: %d rows", r.sink.batches, len(batch))})
+		Text: fmt.Sprintf("batch %d committed: %d rows", r.sink.batches, len(b.rows))})
 	sinkNode := r.g.nodes[len(r.g.nodes)-1]
 	if sinkNode.wm > r.wmOut && sinkNode.wm != math.MinInt64 {
 		r.wmOut = sinkNode.wm

@@ -44,18 +44,45 @@ type sinkOp struct {
 	// the sink (its only input was down).
 	lastTrigger int64
 	// onHeld observes each held trigger (the runtime tells the learner).
-	onHeld  func(inARow int64)
-	buf     []Record
+	onHeld func(inARow int64)
+	buf    []Record
+	// origins says where each row of buf came from (see receive), when
+	// traced: a run that keeps a lineage; a chain's sink keeps none.
+	traced  bool
+	origins []rowOrigin
+	pairs   []originRow // scratch: buf and origins sorted together
 	batches int64
 	err     error
 	// onCommit observes each committed batch (the ledger, snapshots).
-	onCommit func(batch []Record)
+	onCommit func(b sinkBatch)
 	recent   []Record // ring of the latest rows
 	next     int
 	written  int64
 }
 
+// originRow is a row the sink holds with where it came from.
+type originRow struct {
+	rec    Record
+	origin rowOrigin
+}
+
 func (s *sinkOp) record(r Record, _ emitter) { s.buf = append(s.buf, r) }
+
+// receive takes a row a node sent, with where it came from; the sender's
+// stamp leaves the row here, so that what the sink writes is the row alone.
+func (s *sinkOp) receive(r Record, o rowOrigin) {
+	r.senderRestarts = 0
+	s.buf = append(s.buf, r)
+	if s.traced {
+		s.origins = append(s.origins, o)
+	}
+}
+
+// drop empties what the sink holds, rows and origins alike.
+func (s *sinkOp) drop() {
+	s.buf = s.buf[:0]
+	s.origins = s.origins[:0]
+}
 
 func (s *sinkOp) trigger(emitter) { s.commitBatch() }
 
@@ -63,7 +90,7 @@ func (s *sinkOp) trigger(emitter) { s.commitBatch() }
 // it send their whole tables again at the next trigger.
 func (s *sinkOp) discard() {
 	s.held++
-	s.buf = s.buf[:0]
+	s.drop()
 	if s.onHeld != nil {
 		s.onHeld(s.held)
 	}
@@ -79,14 +106,8 @@ func (s *sinkOp) flush() {
 }
 
 func (s *sinkOp) commitBatch() {
+	s.sortBatch()
 	batch := s.buf
-	if s.events {
-		slices.SortStableFunc(batch, func(a, b Record) int { return cmp.Compare(a.Offset, b.Offset) })
-	} else {
-		slices.SortStableFunc(batch, func(a, b Record) int {
-			return compareWindowKeys(windowKey{a.WindowStart, a.Key}, windowKey{b.WindowStart, b.Key})
-		})
-	}
 	if s.err == nil {
 		if err := s.writer.write(batch); err != nil {
 			s.err = fmt.Errorf("sink: %w", err)
@@ -104,9 +125,37 @@ func (s *sinkOp) commitBatch() {
 		}
 	}
 	if s.onCommit != nil {
-		s.onCommit(batch)
+		s.onCommit(sinkBatch{n: s.batches, rows: batch, origins: s.origins})
 	}
-	s.buf = s.buf[:0]
+	s.drop()
+}
+
+// sortBatch sorts what the sink holds into the order it writes, each
+// row's origin along with it (rows without origins, alone).
+func (s *sinkOp) sortBatch() {
+	if len(s.origins) != len(s.buf) {
+		s.origins = s.origins[:0]
+		slices.SortStableFunc(s.buf, s.compareRows)
+		return
+	}
+	s.pairs = s.pairs[:0]
+	for i, r := range s.buf {
+		s.pairs = append(s.pairs, originRow{r, s.origins[i]})
+	}
+	slices.SortStableFunc(s.pairs, func(a, b originRow) int { return s.compareRows(a.rec, b.rec) })
+	for i, p := range s.pairs {
+		s.buf[i], s.origins[i] = p.rec, p.origin
+	}
+	clear(s.pairs)
+}
+
+// compareRows is the order of a batch: by offset for events, by window
+// and key for results.
+func (s *sinkOp) compareRows(a, b Record) int {
+	if s.events {
+		return cmp.Compare(a.Offset, b.Offset)
+	}
+	return compareWindowKeys(windowKey{a.WindowStart, a.Key}, windowKey{b.WindowStart, b.Key})
 }
 
 // latest returns the most recent rows, oldest first.

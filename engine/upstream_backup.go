@@ -227,7 +227,7 @@ func (u *upstreamBackup) replay(n *node) (int64, string) {
 			continue
 		}
 		for _, b := range u.backups[s][n.index].entries() {
-			q.push(item{r.g.inputIndex(s), element{kind: kindRecord, rec: b.rec}})
+			q.push(item{r.g.inputIndex(s), u.resent(n, b.rec)})
 			replayed++
 		}
 		if s.wm != math.MinInt64 {
@@ -235,6 +235,18 @@ func (u *upstreamBackup) replay(n *node) (int64, string) {
 		}
 	}
 	return replayed, fmt.Sprintf("%s replaced: %d unacknowledged records replayed from upstream output queues", n.name, replayed)
+}
+
+// resent is the element that carries r again to n from an output queue.
+// A record resent to the sink keeps the stamp of the attempt that produced
+// it, but when it did is not kept (-1): the resend is counted among the
+// restarts, which tells the lineage the replay that sent it.
+func (u *upstreamBackup) resent(n *node, r Record) element {
+	e := element{kind: kindRecord, rec: r}
+	if n.op == operator(u.rc.r.sink) {
+		e.at, e.id = -1, u.rc.restarted
+	}
+	return e
 }
 
 // restartSource re-reads the log from the oldest record downstream has not

@@ -16,11 +16,31 @@ import (
 // and the restart-scheduled events' delays (ms) and the node-killed texts.
 func events(t *testing.T, file, src string) (state string, delays []int64, killed []string, s *lab.Session) {
 	t.Helper()
+	s, evs := watch(t, file, src)
+	for _, e := range evs {
+		switch e.Kind {
+		case bus.EventRestartScheduled:
+			delays = append(delays, e.N)
+		case bus.EventNodeKilled:
+			killed = append(killed, e.Text)
+		}
+	}
+	rep, err := s.Report()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep.Job.State, delays, killed, s
+}
+
+// watch runs a script line by line in a session whose bus is watched from
+// the job's start, and returns the session and every event published.
+func watch(t *testing.T, file, src string) (*lab.Session, []bus.Event) {
+	t.Helper()
 	sc, err := script.Parse(file, []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	s = lab.NewSession(file, lab.Options{})
+	s := lab.NewSession(file, lab.Options{})
 	t.Cleanup(func() { s.Close() })
 	var sub *bus.Subscription
 	for _, c := range sc.Commands {
@@ -38,19 +58,7 @@ func events(t *testing.T, file, src string) (state string, delays []int64, kille
 	if missed > 0 {
 		t.Fatalf("missed %d events", missed)
 	}
-	for _, e := range evs {
-		switch e.Kind {
-		case bus.EventRestartScheduled:
-			delays = append(delays, e.N)
-		case bus.EventNodeKilled:
-			killed = append(killed, e.Text)
-		}
-	}
-	rep, err := s.Report()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rep.Job.State, delays, killed, s
+	return s, evs
 }
 
 // A task that throws keeps its task manager: it restarts after the restart
