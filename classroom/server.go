@@ -446,6 +446,9 @@ func (s *Server) labOptions(ctx context.Context, student *Student) tui.Options {
 	// Saved sessions and a prediction form's answers go beside the graded
 	// answers (the form saves DIR/ID/answers.yaml, as the grader reads).
 	opts.SaveDir = st.AnswersDir(student.ID)
+	// Every path the lab names is in the student's own directory: it is
+	// shown as ~, never as where the server keeps it.
+	opts.Home = st.StudentDir(student.ID)
 	// A prediction is answered before its scenario plays: each attempt is
 	// kept, and none past the exercise's attempts is graded.
 	opts.CountAttempts = true

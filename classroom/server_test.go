@@ -531,6 +531,9 @@ func TestServedLabCountsAttemptsAndHidesSeeds(t *testing.T) {
 	if !opts.CountAttempts || opts.SaveDir != s.cfg.State.AnswersDir("s1") {
 		t.Errorf("attempts not counted in the answers: %v %q", opts.CountAttempts, opts.SaveDir)
 	}
+	if opts.Home != s.cfg.State.StudentDir("s1") {
+		t.Errorf("the lab shows paths under %q as they are on the server, not as ~", s.cfg.State.StudentDir("s1"))
+	}
 	if opts.ExerciseSeed == nil || opts.ExerciseSeed("gap-recovery") != grade.StudentSeed("k", "s1", "gap-recovery") {
 		t.Error("the exercises do not run under the student's seed")
 	}

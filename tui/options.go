@@ -47,6 +47,9 @@ type Options struct {
 	// SaveDir is where ctrl+s saves the session; the current directory
 	// when empty.
 	SaveDir string
+	// Home, when set, is shown as ~ wherever the lab names a path (a
+	// served lab: the student's own directory on the server).
+	Home string
 	// CountAttempts records each prediction attempt in SaveDir and refuses
 	// one past the exercise's attempts (predict.Model.WithAttempts): what a
 	// lab served to a class does, where the answers are graded.

@@ -17,7 +17,7 @@ func (m *Model) openPrediction(ex *pack.Exercise) {
 	if dir == "" {
 		dir = "."
 	}
-	m.predict = predict.New(m.st, ex, m.predictionSeed(ex), dir)
+	m.predict = predict.New(m.st, ex, m.predictionSeed(ex), dir).WithHome(m.opts.Home)
 	if m.opts.CountAttempts {
 		m.predict = m.predict.WithAttempts()
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/streamlab/streamlab/engine/script"
 	"github.com/streamlab/streamlab/tui/bridge"
+	"github.com/streamlab/streamlab/tui/draw"
 	"github.com/streamlab/streamlab/tui/filterpane"
 	"github.com/streamlab/streamlab/tui/home"
 	"github.com/streamlab/streamlab/tui/predict"
@@ -31,7 +32,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.predictUpdate(msg)
 	case savedMsg:
 		if msg.err != nil {
-			m.msg = message{text: "could not save your progress: " + msg.err.Error(), isErr: true}
+			m.msg = message{text: "could not save your progress: " + draw.ShowHome(m.opts.Home, msg.err.Error()), isErr: true}
 		}
 		return m, nil
 	case engineClosedMsg:

@@ -50,6 +50,9 @@ type Options struct {
 	// StepBudget bounds the scheduler steps one tick may take, so a frame
 	// is never late by much; 200000 when zero.
 	StepBudget int
+	// Home, when set, is shown as ~ in every message and event (see
+	// ShowHome).
+	Home string
 }
 
 // Bridge owns one lab session at a time. Create it with New, then start Run
@@ -238,6 +241,7 @@ func (b *Bridge) Frame() Frame {
 			f.Probe.Bits = b.rt.FilterProbe(b.probeID)
 		}
 	}
+	f.hideHome(b.opts.Home)
 	b.dirty = !b.paused
 	return f
 }

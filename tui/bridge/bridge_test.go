@@ -366,3 +366,28 @@ func TestProbeWatchesAnIdInEveryFrame(t *testing.T) {
 		t.Errorf("a new session kept the old probe: %+v", f.Probe)
 	}
 }
+
+// TestHomeIsShownAsTilde: a served lab's bridge names the student's own
+// directory as ~ in what it tells, never as where the server keeps it.
+func TestHomeIsShownAsTilde(t *testing.T) {
+	home := t.TempDir()
+	dir := filepath.Join(home, "answers")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	b := newBridge(t, Options{Job: "passthrough", Seed: 2, Home: home})
+	b.Handle(Request{Kind: Line, Line: "run 1s"})
+	b.Handle(Request{Kind: Save, Dir: dir})
+	b.Handle(Request{Kind: Open, Job: filepath.Join(home, "nosuch.yaml")})
+	var told []string
+	for _, r := range results(b.Frame()) {
+		told = append(told, r.Info, r.Err, r.Saved)
+	}
+	all := strings.Join(told, "\n")
+	if strings.Contains(all, home) || !strings.Contains(all, "saved 3 lines to ~/answers/streamlab-") || !strings.Contains(all, "~/nosuch.yaml") {
+		t.Errorf("what the lab told:\n%s", all)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "streamlab-20260102-030405.lab")); err != nil {
+		t.Errorf("the file itself is where it belongs: %v", err)
+	}
+}

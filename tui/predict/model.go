@@ -30,6 +30,7 @@ type Model struct {
 	early       *grade.ExerciseResult // the predictions' grade
 	final       *grade.ExerciseResult
 	saved       string
+	home        string // shown as ~ (WithHome)
 	w, h        int
 	keys        KeyMap
 	// limit, above 0, is how many attempts the learner has (the
@@ -56,6 +57,13 @@ func (m Model) WithAttempts() Model {
 	if m.ex != nil && m.dir != "" {
 		m.limit = max(m.ex.Attempts, 1)
 	}
+	return m
+}
+
+// WithHome shows the directory home as ~ wherever the form names a path
+// (draw.ShowHome).
+func (m Model) WithHome(home string) Model {
+	m.home = home
 	return m
 }
 
@@ -328,12 +336,12 @@ func (m Model) content(w int) []string {
 			add(draw.Fit(mark+" "+c.Name, w))
 		}
 		if m.saved != "" {
-			add(wrap("answers saved in " + m.saved + " (streamlab grade reads them)")...)
+			add(wrap("answers saved in " + draw.ShowHome(m.home, m.saved) + " (streamlab grade reads them)")...)
 		}
 	}
 	if m.notice != "" {
 		add("")
-		for _, l := range wrap(m.notice) {
+		for _, l := range wrap(draw.ShowHome(m.home, m.notice)) {
 			add(st.Warn.Render(l))
 		}
 	}
