@@ -481,7 +481,7 @@ func TestHomeKeys(t *testing.T) {
 func TestEveryBindingIsTested(t *testing.T) {
 	tested := map[string]bool{}
 	for _, k := range []string{" ", ".", "+", "=", "-", "k", "r", "m", "s", "e", "h", "f", ":", "ctrl+s", "tab", "shift+tab",
-		"?", "esc", "q", "ctrl+c", "left", "right", "up", "down", "pgup", "pgdown", "end", "d", "v", "A", "enter", "y", "n", "j", "l", "x", ">", "R", "home", "c", "C"} {
+		"?", "esc", "q", "ctrl+c", "left", "right", "up", "down", "pgup", "pgdown", "end", "d", "v", "A", "enter", "y", "n", "j", "l", "x", ">", "R", "home", "c", "C", "w"} {
 		tested[k] = true
 	}
 	untested := map[string]bool{"_": true} // "_" is "-" with shift, handled like it

@@ -316,6 +316,12 @@ func (m Model) paneKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case PanePipeline:
 		m.pipeline, cmd = m.pipeline.Update(k)
 	case PaneOutput:
+		if key.Matches(k, m.output.Keys().Why) {
+			if row, ok := m.output.Marked(); ok {
+				m.submit("why " + row)
+			}
+			return m, nil
+		}
 		m.output, cmd = m.output.Update(k)
 	case PaneLedger:
 		m.ledger, cmd = m.ledger.Update(k)

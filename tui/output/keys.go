@@ -6,16 +6,23 @@ import (
 	"github.com/streamlab/streamlab/tui/draw"
 )
 
-// KeyMap scrolls the output pane when it has the focus.
-type KeyMap struct{ draw.ScrollKeys }
+// KeyMap scrolls the output pane when it has the focus, and asks why the
+// marked row (the newest in view) is there.
+type KeyMap struct {
+	draw.ScrollKeys
+	Why key.Binding
+}
 
 // DefaultKeyMap is the output pane's key map.
-func DefaultKeyMap() KeyMap { return KeyMap{draw.DefaultScrollKeys()} }
+func DefaultKeyMap() KeyMap {
+	return KeyMap{ScrollKeys: draw.DefaultScrollKeys(),
+		Why: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "why is the marked row there (▸)"))}
+}
 
-// ShortHelp shows scrolling and following.
-func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Up, k.Follow} }
+// ShortHelp shows scrolling, following and why.
+func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Up, k.Follow, k.Why} }
 
 // FullHelp lists every binding.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Follow}}
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Follow, k.Why}}
 }

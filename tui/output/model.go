@@ -6,6 +6,8 @@
 package output
 
 import (
+	"fmt"
+
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/streamlab/streamlab/engine"
@@ -155,6 +157,36 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	}
 	m.scroll, _ = m.keys.Scroll(k, m.scroll, max(m.h-3, 1), m.total())
 	return m, nil
+}
+
+// Marked is the row the pane marks while it has the focus (the newest in
+// view, which the scroll keys move), as `why` names it: KEY@MS for a
+// window's count, offset=N for an event; ok is false when there is none.
+func (m Model) Marked() (row string, ok bool) {
+	r, ok := m.marked()
+	if !ok {
+		return "", false
+	}
+	if r.IsResult() {
+		return fmt.Sprintf("%s@%d", r.Key, r.WindowStart), true
+	}
+	return fmt.Sprintf("offset=%d", r.Offset), true
+}
+
+// marked is the newest row in view.
+func (m Model) marked() (engine.Record, bool) {
+	if m.tableView() {
+		_, to := m.window(len(m.order), max(m.h-3, 1))
+		if to == 0 {
+			return engine.Record{}, false
+		}
+		return m.table[m.order[to-1]].rec, true
+	}
+	_, to := m.window(len(m.log), max(m.h-2, 1))
+	if to == 0 {
+		return engine.Record{}, false
+	}
+	return m.log[to-1].rec, true
 }
 
 // Scroll is how many rows the view is scrolled up from the newest.

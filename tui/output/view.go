@@ -63,10 +63,19 @@ func (m Model) times(n int) string {
 func (m Model) logLines(w, h int) []string {
 	from, to := m.window(len(m.log), h)
 	out := make([]string, 0, to-from)
-	for _, r := range m.log[from:to] {
-		out = append(out, draw.Fit(m.row(r.rec, w)+m.times(r.times), w))
+	for i, r := range m.log[from:to] {
+		out = append(out, m.mark(from+i == to-1, m.row(r.rec, w)+m.times(r.times), w))
 	}
 	return out
+}
+
+// mark draws a row fitted to w cells, behind ▸ when it is the row w (why)
+// asks about: the newest in view of a focused pane.
+func (m Model) mark(marked bool, line string, w int) string {
+	if !m.focused || !marked {
+		return draw.Fit(line, w)
+	}
+	return m.st.Selected.Render("▸") + draw.Fit(line, w-1)
 }
 
 // narrowW is the width below which a row leaves out its time: the count
@@ -105,7 +114,7 @@ func (m Model) tableLines(w, h int) []string {
 	}
 	out := []string{m.st.Muted.Render(draw.Fit(head, w))}
 	from, to := m.window(len(m.order), h-1)
-	for _, k := range m.order[from:to] {
+	for i, k := range m.order[from:to] {
 		c := m.table[k]
 		line := fmt.Sprintf("%s %-*s %5d", clock(c.rec.WindowStart), keyW(w), c.rec.Key, c.rec.Value)
 		if w < narrowW {
@@ -115,7 +124,7 @@ func (m Model) tableLines(w, h int) []string {
 		if m.clock-c.changed < flashMS {
 			style = m.st.Changed
 		}
-		out = append(out, draw.Fit(style.Render(line)+m.times(c.times), w))
+		out = append(out, m.mark(from+i == to-1, style.Render(line)+m.times(c.times), w))
 	}
 	return out
 }
