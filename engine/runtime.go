@@ -375,6 +375,7 @@ func (r *Runtime) stepOnce() bool {
 		return true
 	}
 	if !r.det.step(r.cur) {
+		r.followFailure() // the whole job down: its clock still moves
 		r.caughtUp()
 		return false
 	}
@@ -402,6 +403,7 @@ func (r *Runtime) Run(ctx context.Context) error {
 	} else if err = r.runConcurrent(ctx); err != nil {
 		return err
 	} else {
+		r.followFailure()
 		r.caughtUp()
 	}
 	r.checkSink()
