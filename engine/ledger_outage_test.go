@@ -21,8 +21,15 @@ func runQuiet(t *testing.T, rt *engine.Runtime) {
 // manager killed.
 func standbyLeaderRun(t *testing.T) *engine.Runtime {
 	t.Helper()
+	return standbyLeaderRunOn(t, engine.ExecDeterministic)
+}
+
+// standbyLeaderRunOn is standbyLeaderRun under executor.
+func standbyLeaderRunOn(t *testing.T, executor string) *engine.Runtime {
+	t.Helper()
 	cfg := engine.DefaultConfig()
 	cfg.Semantics, cfg.Sink, cfg.JobManagerHA = engine.ExactlyOnce, engine.SinkTable, engine.JobManagerHAStandby
+	cfg.Executor = executor
 	rt := honestRun(t, "clicks", cfg, 2500)
 	runQuiet(t, rt)
 	if err := rt.Kill(engine.JobManager); err != nil {
@@ -34,24 +41,32 @@ func standbyLeaderRun(t *testing.T) *engine.Runtime {
 // While the job has no leader, every task is cancelled and the source
 // reads nothing, but the failure-free job goes on: what it would have
 // delivered by now is owed (the new leader restores the last checkpoint
-// and replays it), never lost, and the sink is not correct.
+// and replays it), never lost, and the sink is not correct. Either
+// executor: the concurrent one stops as the deterministic one does.
 func TestLedgerOwedWhileTheJobHasNoLeader(t *testing.T) {
-	rt := standbyLeaderRun(t)
-	var owed int64
-	for i := range 2 { // 10 s of the 15 s lease
-		rt.AdmitFor(5 * time.Second)
-		runQuiet(t, rt)
-		l, _ := rt.Ledger()
-		if l.Lost != 0 || l.Correct || l.Owed <= owed {
-			t.Fatalf("%d s into the lease: %+v; want more owed than %d, nothing lost, not correct", 5*(i+1), l, owed)
-		}
-		owed = l.Owed
-		if rep := rt.ReportSoFar(); rep.Sink.Pending != l.Owed || rep.Sink.Lost != 0 || rep.Sink.Correct {
-			t.Fatalf("the report %+v, the ledger %+v", rep.Sink, l)
-		}
-	}
-	if s := rt.Snapshot(); s.Ledger.Owed != owed {
-		t.Fatalf("the snapshot's ledger %+v, owed %d", s.Ledger, owed)
+	for _, executor := range []string{engine.ExecDeterministic, engine.ExecConcurrent} {
+		t.Run(executor, func(t *testing.T) {
+			rt := standbyLeaderRunOn(t, executor)
+			var owed int64
+			for i := range 2 { // 10 s of the 15 s lease
+				rt.AdmitFor(5 * time.Second)
+				runQuiet(t, rt)
+				l, _ := rt.Ledger()
+				if l.Lost != 0 || l.Correct || l.Owed <= owed {
+					t.Fatalf("%d s into the lease: %+v; want more owed than %d, nothing lost, not correct", 5*(i+1), l, owed)
+				}
+				owed = l.Owed
+				if rep := rt.ReportSoFar(); rep.Sink.Pending != l.Owed || rep.Sink.Lost != 0 || rep.Sink.Correct {
+					t.Fatalf("the report %+v, the ledger %+v", rep.Sink, l)
+				}
+			}
+			if s := rt.Snapshot(); s.Ledger.Owed != owed {
+				t.Fatalf("the snapshot's ledger %+v, owed %d", s.Ledger, owed)
+			}
+			rt.AdmitFor(10 * time.Second) // past the lease: the new leader restores and replays
+			runQuiet(t, rt)
+			caughtUp(t, rt)
+		})
 	}
 }
 
@@ -88,8 +103,17 @@ func TestLedgerOwedGrowsWithThePlayedClockDuringTheLease(t *testing.T) {
 		t.Fatal("nothing owed at the end of the lease")
 	}
 	// The lease runs out, the new leader restores the last checkpoint:
-	// the replay catches up without ever showing a loss.
+	// the failure-free run has got to the end of the lease by then, a
+	// second after the last look, and the replay catches up with it
+	// without ever showing a loss.
+	before, _ := rt.Ledger()
 	rt.PaceTo(1<<63 - 1)
+	if did, err := rt.Step(); err != nil || !did {
+		t.Fatalf("the new leader did not take over: %v", err)
+	}
+	if l, _ := rt.Ledger(); l.Expected <= before.Expected || l.Owed <= before.Owed || l.Lost != 0 {
+		t.Fatalf("as the new leader takes over: %+v, a second before %+v", l, before)
+	}
 	stepAll(t, rt, func(step int, l engine.LedgerTotals) {
 		if l.Lost != 0 {
 			t.Fatalf("step %d after the election: %+v", step, l)
