@@ -78,6 +78,20 @@ func (c *chain) advanceTo(triggers int64) {
 	}
 }
 
+// advanceUntil runs what a source reading all along would have read by
+// virtual time ms: every element due at or before it (the records arrived
+// by then, and the triggers and admission ends they come after), as a
+// source paced by the clock does.
+func (c *chain) advanceUntil(ms int64) {
+	for c.cur.pending() && c.cur.now() <= ms {
+		e, ok := c.cur.next()
+		if !ok {
+			return
+		}
+		c.handle(e)
+	}
+}
+
 // flushPast runs through the record at offset off and commits what the
 // sink holds as a batch of its own, as the real sink does at a checkpoint
 // barrier between two triggers: a job of events then compares batch for

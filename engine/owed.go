@@ -13,10 +13,12 @@ import (
 //   - uncommitted: rows an exactly-once sink holds in a transaction that
 //     has not committed yet. The failure-free run is compared at the last
 //     committed batch, so they are not missing; they are counted apart.
-//   - owed: while a failure holds the job back (a node down, or the replay
-//     after it not through yet), what a scheme that preserves its input
-//     will still deliver. The failure-free run goes on meanwhile, as the
-//     source reads: that work is expected, and owed.
+//   - owed: while a failure holds the job back (a node down, the whole
+//     job restarting or without a leader, or the replay after it not
+//     through yet), what a scheme that preserves its input will still
+//     deliver. The failure-free run goes on meanwhile, as the source reads
+//     or, while the source is down, as the virtual clock moves: that work
+//     is expected, and owed.
 //   - lost: the rest, what no replay brings back.
 
 // ledgerApply counts a batch that is now visible in the sink: the batch
@@ -74,18 +76,51 @@ func (r *Runtime) heldBack() bool {
 	return r.rec.recovering() || r.applied < r.owedUntil
 }
 
-// followFailure runs the failure-free run as far as the source has read
-// while a failure holds the real job back: the failure-free job would have
-// delivered that by now, so it is expected (owed or lost), and correct is
-// not true while parse is down. It is called after every step.
+// followFailure runs the failure-free run on while a failure holds the
+// real job back, to where a failure-free job would be by now: as far as
+// the source has read, and while the source is down too (the whole job
+// restarting, or waiting for a new leader) as far as it would have read
+// by the virtual clock. What that job would have delivered is expected
+// (owed or lost), and correct is not true until the real job has caught
+// up with it. It is called after every step and when the job goes quiet.
 func (r *Runtime) followFailure() {
+	if r.ledger != nil && r.rec.recovering() { // the clock is read only then
+		r.followFailureTo(r.downUntil())
+	}
+}
+
+// downUntil is how far the clock has got while the source is down: now,
+// or sooner the restart that brings it back, when that is due by now
+// (the scheduler carries it out at its own time, next).
+func (r *Runtime) downUntil() int64 {
+	t := r.rec.now()
+	for _, p := range r.rec.restarts {
+		if !p.standby && (p.whole || p.node == r.g.nodes[0]) {
+			t = min(t, max(p.at, p.slot))
+		}
+	}
+	return t
+}
+
+// followFailureTo is followFailure with the clock at virtual time ms: a
+// restart is carried out at its own time, however far ahead the admitted
+// time is.
+func (r *Runtime) followFailureTo(ms int64) {
 	if r.ledger == nil || !r.rec.recovering() {
 		return
 	}
-	r.owedUntil = r.cur.fired + 1
-	if r.ref.triggers < r.cur.fired {
-		r.ref.advanceTo(r.cur.fired)
-		r.sampleLedger()
+	before := r.ref.triggers
+	r.ref.advanceTo(r.cur.fired)
+	at := r.sinkTime()
+	if r.g.nodes[0].dead && r.state == StateRunning {
+		r.ref.advanceUntil(ms)
+		at = max(at, ms) // the chart shows the owed work grow while the job is down
+	}
+	// The real job has caught up once its sink commits a trigger past
+	// every one the failure-free run has counted.
+	r.owedUntil = r.ref.triggers + 1
+	if r.ref.triggers > before {
+		r.tl.sample(at, r.ledgerView())
 	}
 }
 

@@ -535,6 +535,7 @@ func (rc *recovery) due() bool {
 		// scheduler gets to it later: while the whole job is down nothing
 		// runs to move the clock, and the log keeps what arrives meanwhile.
 		up := max(p.at, p.slot)
+		rc.r.followFailureTo(up) // the failure-free run goes on until then
 		rc.floor = max(rc.floor, up)
 		rc.upAt = rc.floor
 		rc.downtimeMS += up - p.failedAt

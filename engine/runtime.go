@@ -378,6 +378,7 @@ func (r *Runtime) stepOnce() bool {
 		return true
 	}
 	if !r.det.step(r.cur) {
+		r.followFailure() // the whole job down: its clock still moves
 		r.caughtUp()
 		return false
 	}
@@ -405,6 +406,7 @@ func (r *Runtime) Run(ctx context.Context) error {
 	} else if err = r.runConcurrent(ctx); err != nil {
 		return err
 	} else {
+		r.followFailure()
 		r.caughtUp()
 	}
 	r.checkSink()

@@ -46,6 +46,12 @@ func playTall(t *testing.T, job string, lines []string, each func(view string)) 
 // playSized is playFrames with a pane of w×h.
 func playSized(t *testing.T, job string, lines []string, w, h int, each func(view string)) int {
 	t.Helper()
+	return playWatching(t, job, lines, w, h, func(_ bridge.Frame, view string) { each(view) })
+}
+
+// playWatching is playSized handing each the frame the pane was fed too.
+func playWatching(t *testing.T, job string, lines []string, w, h int, each func(f bridge.Frame, view string)) int {
+	t.Helper()
 	t0 := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	b, err := bridge.New(bridge.Options{Job: job, Seed: 1, Speed: 1, Running: true, Clock: bridge.NewManualClock(t0)})
 	if err != nil {
@@ -74,7 +80,7 @@ func playSized(t *testing.T, job string, lines []string, w, h int, each func(vie
 		m.SetFrame(f)
 		if f.Snap.HasLedger && f.Started {
 			frames++
-			each(ansi.Strip(m.View()))
+			each(f, ansi.Strip(m.View()))
 		}
 	}
 	return frames
@@ -175,5 +181,46 @@ func TestLostFigureIsTheLostStrip(t *testing.T) {
 				t.Error("gap recovery lost nothing: the strip was never tested against a loss")
 			}
 		})
+	}
+}
+
+var owedAside = regexp.MustCompile(`(\S+) owed`)
+
+// While the job has no leader (lesson 9: the job manager killed, a
+// standby waiting out the 15 s lease) every task is cancelled and the
+// source reads nothing, yet the failure-free job would go on delivering:
+// the pane shows that work owed, growing, never lost, and the sink not
+// correct; once the new leader has restored the job and replayed, nothing
+// is owed and exactly once into the table is correct again.
+func TestPaneShowsWorkOwedWhileTheJobHasNoLeader(t *testing.T) {
+	lines := []string{"set sink table", "set semantics exactly-once", "set jobmanager.ha standby", "run 2500", "kill jobmanager", "run 20s"}
+	var leaderless, owedFrames int
+	var last string
+	playWatching(t, "clicks", lines, 44, 12, func(f bridge.Frame, view string) {
+		lost, correct := shown(t, view)
+		if lost != "0" {
+			t.Fatalf("lost %s at %d ms:\n%s", lost, f.ClockMS, view)
+		}
+		last = correct
+		jm := f.Snap.JobManager
+		if jm.State != engine.JobManagerNoLeader {
+			return
+		}
+		leaderless++
+		// The first second's trigger closes a batch the kill had closed.
+		if f.ClockMS < jm.LeaseEndsMS-engine.DefaultLease.Milliseconds()+2000 {
+			return
+		}
+		owed := owedAside.FindStringSubmatch(view)
+		if owed == nil || correct != "✗ no" {
+			t.Fatalf("%d ms before the lease runs out: nothing owed, or correct %s:\n%s", jm.LeaseEndsMS-f.ClockMS, correct, view)
+		}
+		owedFrames++
+	})
+	if leaderless < 30*10 || owedFrames == 0 {
+		t.Fatalf("%d frames without a leader, %d of them owing: the lease was not watched", leaderless, owedFrames)
+	}
+	if last != "✓ yes" {
+		t.Errorf("after the new leader caught up, correct %s", last)
 	}
 }
