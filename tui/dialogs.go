@@ -5,11 +5,9 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/tui/bridge"
-	"github.com/streamlab/streamlab/tui/draw"
 )
 
 // dialogOpen reports whether a dialog waits for an answer on the lab
@@ -142,11 +140,5 @@ func (m Model) overlayLeave(body []string) []string {
 		"",
 		st.Accent.Render("y") + " leave   " + st.Accent.Render("n") + " stay",
 	}
-	w := 0
-	for _, line := range text {
-		w = max(w, ansi.StringWidth(line))
-	}
-	w = min(w+2, m.w-4)
-	box := draw.Box(st.Modal, "Leave the lesson?", text, w+2, len(text)+2)
-	return draw.Overlay(body, box, max((m.w-w-2)/2, 0), max((len(body)-len(box))/2, 0))
+	return m.modal(body, "Leave the lesson?", text)
 }

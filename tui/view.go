@@ -334,11 +334,17 @@ func (m Model) overlayConfirm(body []string) []string {
 		"",
 		st.Accent.Render("y") + " restart   " + st.Accent.Render("n") + " leave it as it is",
 	}
+	return m.modal(body, "Restart the job?", text)
+}
+
+// modal draws a question's box over the middle of body, as wide as its
+// widest line (within the screen).
+func (m Model) modal(body []string, title string, text []string) []string {
 	w := 0
 	for _, l := range text {
 		w = max(w, ansi.StringWidth(l))
 	}
 	w = min(w+2, m.w-4)
-	box := draw.Box(st.Modal, "Restart the job?", text, w+2, len(text)+2)
+	box := draw.Box(m.st.Modal, title, text, w+2, len(text)+2)
 	return draw.Overlay(body, box, max((m.w-w-2)/2, 0), max((len(body)-len(box))/2, 0))
 }
