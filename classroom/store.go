@@ -20,6 +20,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/streamlab/streamlab/internal/untrusted"
+	"github.com/streamlab/streamlab/internal/userfile"
 	"github.com/streamlab/streamlab/lessons"
 )
 
@@ -182,31 +183,12 @@ func (s State) HostKey() ([]byte, error) {
 	return data, nil
 }
 
-// writeFileAtomic writes data to path through a temporary file in the same
-// directory, synced and renamed into place, so that a reader (or a crash)
-// sees the old file or the new one, never half of one.
+// writeFileAtomic writes data to path atomically (internal/userfile),
+// making its directory first: a reader, or a crash, sees the old file or
+// the new one, never half of one.
 func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	err = tmp.Chmod(perm)
-	if err == nil {
-		_, err = tmp.Write(data)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	return err
+	return userfile.WriteFile(path, true, perm, data)
 }

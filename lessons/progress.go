@@ -11,6 +11,7 @@ import (
 	"strconv"
 
 	"github.com/streamlab/streamlab/internal/untrusted"
+	"github.com/streamlab/streamlab/internal/userfile"
 )
 
 // StateDirEnv names the environment variable that overrides where progress
@@ -308,9 +309,8 @@ func (s Store) moveAside() (string, error) {
 	return "", errors.New("too many damaged progress files")
 }
 
-// Save writes the progress atomically: to a temporary file in the same
-// directory, synced, then renamed over progress.json, so a crash leaves
-// the old file or the new one, never half of one.
+// Save writes the progress atomically (internal/userfile): a crash leaves
+// the old progress.json or the new one, never half of one.
 func (s Store) Save(p *Progress) error {
 	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
 		return fmt.Errorf("saving progress: %w", err)
@@ -319,21 +319,7 @@ func (s Store) Save(p *Progress) error {
 	if err != nil {
 		return fmt.Errorf("saving progress: %w", err)
 	}
-	tmp, err := os.CreateTemp(s.Dir, "."+progressFile+".*")
-	if err != nil {
-		return fmt.Errorf("saving progress: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	_, err = tmp.Write(append(data, '\n'))
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), s.Path())
-	}
+	err = userfile.WriteFile(s.Path(), true, 0o644, append(data, '\n'))
 	if err != nil {
 		return fmt.Errorf("saving progress: %w", err)
 	}

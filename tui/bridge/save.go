@@ -50,6 +50,10 @@ func writeNew(dir, base, ext string, data []byte) (string, error) {
 		tmp.Close()
 		return "", err
 	}
+	if err := tmp.Sync(); err != nil { // a crash leaves the whole session or none
+		tmp.Close()
+		return "", err
+	}
 	if err := tmp.Close(); err != nil {
 		return "", err
 	}
