@@ -74,25 +74,11 @@ func (m *Model) restarting() {
 	}
 }
 
-// LeaveKeys answer "leave the lesson?".
-type LeaveKeys struct {
-	Leave, Stay key.Binding
-}
-
 // DefaultLeaveKeys is the leave question's key map: esc, pressed once too
 // often, stays.
-func DefaultLeaveKeys() LeaveKeys {
-	return LeaveKeys{
-		Leave: key.NewBinding(key.WithKeys("y", "enter"), key.WithHelp("y", "leave for the home screen")),
-		Stay:  key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "stay in the lesson")),
-	}
+func DefaultLeaveKeys() ConfirmKeys {
+	return yesNoKeys("leave for the home screen", "n/esc", "stay in the lesson")
 }
-
-// ShortHelp lists the leave question's keys.
-func (k LeaveKeys) ShortHelp() []key.Binding { return []key.Binding{k.Leave, k.Stay} }
-
-// FullHelp lists the leave question's keys.
-func (k LeaveKeys) FullHelp() [][]key.Binding { return [][]key.Binding{{k.Leave, k.Stay}} }
 
 // askLeave opens the question before leaving a lesson for the home screen.
 func (m *Model) askLeave() { m.leaving = true }
@@ -101,11 +87,11 @@ func (m *Model) askLeave() { m.leaving = true }
 func (m Model) leaveKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	keys := DefaultLeaveKeys()
 	switch {
-	case key.Matches(k, keys.Leave):
+	case key.Matches(k, keys.Yes):
 		m.leaving = false
 		m.dialog.resume = false // the lab stays paused behind the home screen
 		m.goHome()
-	case key.Matches(k, keys.Stay):
+	case key.Matches(k, keys.No):
 		m.leaving = false
 		m.msg = message{text: "still in the lesson"}
 	default:

@@ -80,23 +80,30 @@ func (k HomeKeys) ShortHelp() []key.Binding { return []key.Binding{k.Help, k.Qui
 // FullHelp lists the home screen's global keys.
 func (k HomeKeys) FullHelp() [][]key.Binding { return [][]key.Binding{{k.Help, k.Quit}} }
 
-// ConfirmKeys answer the "restart the job with this setting?" question.
+// ConfirmKeys answer a yes-or-no question: "restart the job with this
+// setting?", "leave the lesson?".
 type ConfirmKeys struct {
 	Yes, No key.Binding
 }
 
-// DefaultConfirmKeys is the confirmation's key map.
+// DefaultConfirmKeys is the restart question's key map.
 func DefaultConfirmKeys() ConfirmKeys {
+	return yesNoKeys("restart the job", "n", "leave it as it is")
+}
+
+// yesNoKeys is a question's key map: y or enter says yes, n or esc no;
+// the help says what each does (noHelp names the no keys it shows).
+func yesNoKeys(yes, noHelp, no string) ConfirmKeys {
 	return ConfirmKeys{
-		Yes: key.NewBinding(key.WithKeys("y", "enter"), key.WithHelp("y", "restart the job")),
-		No:  key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n", "leave it as it is")),
+		Yes: key.NewBinding(key.WithKeys("y", "enter"), key.WithHelp("y", yes)),
+		No:  key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp(noHelp, no)),
 	}
 }
 
-// ShortHelp lists the confirmation's keys.
+// ShortHelp lists the question's keys.
 func (k ConfirmKeys) ShortHelp() []key.Binding { return []key.Binding{k.Yes, k.No} }
 
-// FullHelp lists the confirmation's keys.
+// FullHelp lists the question's keys.
 func (k ConfirmKeys) FullHelp() [][]key.Binding { return [][]key.Binding{{k.Yes, k.No}} }
 
 // helpKeys joins key maps into one for the help bar.
