@@ -16,6 +16,32 @@ import (
 // message says which rule and why.
 var ErrBadConfig = errors.New("invalid configuration")
 
+// ConfigError is an ErrBadConfig with its reason apart, so that a caller
+// that says where the mistake is (a script line, a picker's option) shows
+// the reason alone: errors.As, not cutting the message up.
+type ConfigError struct {
+	Reason string
+}
+
+func (e *ConfigError) Error() string { return ErrBadConfig.Error() + ": " + e.Reason }
+
+// Is makes errors.Is(err, ErrBadConfig) hold.
+func (e *ConfigError) Is(target error) bool { return target == ErrBadConfig }
+
+// badConfig is a ConfigError whose reason is formatted as fmt.Sprintf does.
+func badConfig(format string, args ...any) error {
+	return &ConfigError{Reason: fmt.Sprintf(format, args...)}
+}
+
+// ConfigReason is err's reason when err is a configuration error, and its
+// whole message otherwise.
+func ConfigReason(err error) string {
+	if ce, ok := errors.AsType[*ConfigError](err); ok {
+		return ce.Reason
+	}
+	return err.Error()
+}
+
 // ErrInternal marks a failure that is neither the input's fault nor the
 // job's: the machine would not give the engine what it needs (a temporary
 // file, say). Commands say so, and exit 2, instead of blaming the script
@@ -168,24 +194,24 @@ func Guarantee(cfg Config, spec jobspec.Spec) (semantics, ha, note string, err e
 	}
 	switch {
 	case !slices.Contains([]string{AtMostOnce, AtLeastOnce, ExactlyOnce}, cfg.Semantics):
-		return "", "", "", fmt.Errorf("%w: unknown semantics %q; expected at-most-once, at-least-once or exactly-once", ErrBadConfig, cfg.Semantics)
+		return "", "", "", badConfig("unknown semantics %q; expected at-most-once, at-least-once or exactly-once", cfg.Semantics)
 	case !slices.Contains([]string{HANone, HAUpstreamBackup, HAPassiveStandby, HAActiveStandby}, ha):
-		return "", "", "", fmt.Errorf("%w: unknown ha %q; expected none, upstream-backup, passive-standby or active-standby", ErrBadConfig, ha)
+		return "", "", "", badConfig("unknown ha %q; expected none, upstream-backup, passive-standby or active-standby", ha)
 	case ha == HANone && cfg.Semantics != AtMostOnce:
-		return "", "", "", fmt.Errorf("%w: %s needs preserved input, but ha none (gap recovery) keeps nothing: a replacement starts empty from the current input; use ha %s", ErrBadConfig, cfg.Semantics, strings.Join(preservingHA(cfg, spec), " or "))
+		return "", "", "", badConfig("%s needs preserved input, but ha none (gap recovery) keeps nothing: a replacement starts empty from the current input; use ha %s", cfg.Semantics, strings.Join(preservingHA(cfg, spec), " or "))
 	case ha == HAUpstreamBackup && cfg.Semantics == ExactlyOnce:
-		return "", "", "", fmt.Errorf("%w: exactly-once needs checkpoints: upstream backup replays whatever downstream had not acknowledged, so the sink sees some records twice; use ha passive-standby", ErrBadConfig)
+		return "", "", "", badConfig("exactly-once needs checkpoints: upstream backup replays whatever downstream had not acknowledged, so the sink sees some records twice; use ha passive-standby")
 	case ha != HANone && cfg.Semantics == AtMostOnce:
-		return "", "", "", fmt.Errorf("%w: ha %s replays input after a failure, which gives at-least-once, more than at-most-once asks; set semantics at-least-once (or ha none)", ErrBadConfig, ha)
+		return "", "", "", badConfig("ha %s replays input after a failure, which gives at-least-once, more than at-most-once asks; set semantics at-least-once (or ha none)", ha)
 	}
 	if cfg.Executor == ExecConcurrent && (ha == HAUpstreamBackup || ha == HAActiveStandby) {
 		// Both keep state per channel (backup queues trimmed by what the
 		// receiver still holds; a standby fed in step) that only the
 		// deterministic executor can read at a consistent point.
-		return "", "", "", fmt.Errorf("%w: ha %s needs the deterministic executor: it trims and replays per channel, from what each receiver still holds, which the concurrent executor's goroutines do not expose; use ha passive-standby or executor deterministic", ErrBadConfig, ha)
+		return "", "", "", badConfig("ha %s needs the deterministic executor: it trims and replays per channel, from what each receiver still holds, which the concurrent executor's goroutines do not expose; use ha passive-standby or executor deterministic", ha)
 	}
 	if cfg.JobManagerHA != "" && cfg.JobManagerHA != JobManagerHANone && cfg.JobManagerHA != JobManagerHAStandby {
-		return "", "", "", fmt.Errorf("%w: unknown jobmanager.ha %q; expected none or standby", ErrBadConfig, cfg.JobManagerHA)
+		return "", "", "", badConfig("unknown jobmanager.ha %q; expected none or standby", cfg.JobManagerHA)
 	}
 	inPlace := cfg.Sink == SinkTable && cfg.Mode != ModeAppend
 	if cfg.Semantics == AtLeastOnce && ha == HAPassiveStandby && inPlace {
@@ -237,14 +263,14 @@ func aggregates(spec jobspec.Spec) bool {
 //   - no aggregation: append, update (complete would have to keep all input).
 func CheckMode(spec jobspec.Spec, mode Mode, hasWatermark bool) error {
 	if !slices.Contains(Modes, mode) {
-		return fmt.Errorf("%w: unknown output mode %q; expected append, update or complete", ErrBadConfig, mode)
+		return badConfig("unknown output mode %q; expected append, update or complete", mode)
 	}
 	agg := aggregates(spec)
 	switch {
 	case mode == ModeComplete && !agg:
-		return fmt.Errorf("%w: complete mode is not supported for job %q: it has no aggregation, and complete output would have to keep all input (Spark allows append or update here)", ErrBadConfig, spec.Name)
+		return badConfig("complete mode is not supported for job %q: it has no aggregation, and complete output would have to keep all input (Spark allows append or update here)", spec.Name)
 	case mode == ModeAppend && agg && !hasWatermark:
-		return fmt.Errorf("%w: append mode needs a watermark on job %q: without one a window never becomes final, so no row could ever be appended (Spark allows update or complete here)", ErrBadConfig, spec.Name)
+		return badConfig("append mode needs a watermark on job %q: without one a window never becomes final, so no row could ever be appended (Spark allows update or complete here)", spec.Name)
 	}
 	return nil
 }

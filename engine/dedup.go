@@ -73,7 +73,7 @@ func newDedup(spec filter.Spec) (*dedupOp, error) {
 		return nil, err
 	}
 	if f == nil {
-		return nil, fmt.Errorf("%w: a dedup stage needs a filter: set filter exact or bloom", ErrBadConfig)
+		return nil, badConfig("a dedup stage needs a filter: set filter exact or bloom")
 	}
 	d := &dedupOp{f: f}
 	if spec.Kind != filter.KindExact {

@@ -20,6 +20,8 @@
 // The run itself:
 //   - runtime.go: Runtime, its life cycle and its Report.
 //   - config.go: Config, output modes, sinks, executors and their defaults.
+//   - validate.go: Validate, the checks New makes before it builds anything,
+//     which the pickers ask per candidate value.
 //   - playhead.go, budget.go: where virtual time stands, and work counted
 //     in scheduler steps for budgets.
 //

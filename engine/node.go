@@ -380,7 +380,7 @@ func buildGraph(spec jobspec.Spec, newOp func(jobspec.Operator) (operator, error
 		inputs := prev
 		if partition == jobspec.PartitionForward {
 			if p != prev {
-				return nil, fmt.Errorf("%w: operator %q: forward partitioning needs the parallelism of the operator before it (%d), got %d", ErrBadConfig, op.Name, prev, p)
+				return nil, badConfig("operator %q: forward partitioning needs the parallelism of the operator before it (%d), got %d", op.Name, prev, p)
 			}
 			inputs = 1
 		}

@@ -77,11 +77,11 @@ func newBreachCheck(spec filter.Spec) (*breachCheck, error) {
 	case "":
 		spec = filter.Spec{Kind: filter.KindBloom, N: uint(len(list)), P: 0.01}
 	case filter.KindNone, filter.KindRotating:
-		return nil, fmt.Errorf("%w: filter %s: a breach check holds the whole compromised list, so it needs bloom (a few bits a password, some false alarms) or exact (none, at the list's memory)", ErrBadConfig, spec.Kind)
+		return nil, badConfig("filter %s: a breach check holds the whole compromised list, so it needs bloom (a few bits a password, some false alarms) or exact (none, at the list's memory)", spec.Kind)
 	}
 	f, err := filter.New(spec)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrBadConfig, err)
+		return nil, badConfig("%v", err)
 	}
 	b := &breachCheck{f: f, list: make(map[string]bool, len(list))}
 	for _, p := range list {

@@ -96,45 +96,12 @@ func dedupAfterAggregation(spec jobspec.Spec) bool {
 
 // New prepares a job to run. Nothing is admitted until Run or Admit.
 func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
-	if cfg.QueueCap <= 0 {
-		cfg.QueueCap = DefaultConfig().QueueCap
-	}
-	hasWM := spec.Source.Watermark >= 0
-	if err := CheckMode(spec, cfg.Mode, hasWM); err != nil {
-		return nil, err
-	}
-	if err := cfg.Filter.Validate(); cfg.Filter.Kind != "" && err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrBadConfig, err)
-	}
-	spec = withDedup(spec, cfg.Filter)
-	if cfg.Mode == ModeComplete && dedupAfterAggregation(spec) {
-		return nil, fmt.Errorf("%w: a dedup stage after an aggregation cannot run in complete mode: every batch repeats the whole table on purpose, and the filter would drop the rows that did not change; use update or append, or dedup the input before it is counted", ErrBadConfig)
-	}
-	if cfg.Sink != SinkLog && cfg.Sink != SinkTable {
-		return nil, fmt.Errorf("%w: unknown sink %q; expected log or table", ErrBadConfig, cfg.Sink)
-	}
-	if cfg.Executor == "" {
-		cfg.Executor = ExecDeterministic
-	}
-	if cfg.Executor != ExecDeterministic && cfg.Executor != ExecConcurrent {
-		return nil, fmt.Errorf("%w: unknown executor %q; expected deterministic or concurrent", ErrBadConfig, cfg.Executor)
-	}
-	if err := deps.CheckDependencies(spec); err != nil {
-		return nil, err
-	}
-	semantics, ha, note, err := Guarantee(cfg, spec)
+	v, err := Validate(spec, cfg)
 	if err != nil {
 		return nil, err
 	}
-	if cfg.Deployment != DeployStandalone && cfg.Deployment != DeployManaged {
-		return nil, fmt.Errorf("%w: unknown deployment %q; expected standalone or managed", ErrBadConfig, cfg.Deployment)
-	}
-	if cfg.Restart.Kind == "" {
-		cfg.Restart = DefaultRestart(ha)
-	}
-	if cfg.SlotRequestTimeout <= 0 {
-		cfg.SlotRequestTimeout = DefaultSlotRequestTimeout
-	}
+	spec, cfg = v.Spec, v.Config
+	semantics, ha, note := v.Semantics, v.HA, v.Note
 	src, err := NewSource(spec.Source, cfg.Seed)
 	if err != nil {
 		return nil, err
@@ -152,7 +119,7 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 			if cfg.DBPath == "" { // a private temporary file: nothing the user gave is wrong
 				return nil, fmt.Errorf("%w: the table sink's temporary database: %v", ErrInternal, err)
 			}
-			return nil, fmt.Errorf("%w: table sink: %v", ErrBadConfig, err)
+			return nil, badConfig("table sink: %v", err)
 		}
 		// Only exactly-once commits in transactions: at-least-once asked for
 		// no more, and shows what a sink without them receives.
@@ -225,7 +192,7 @@ func (r *Runtime) newOp(op jobspec.Operator) (operator, error) {
 	if o := newOperator(op, r.cfg.Mode); o != nil {
 		return o, nil
 	}
-	return nil, fmt.Errorf("%w: operator %q: unknown kind %q", ErrBadConfig, op.Name, op.Kind)
+	return nil, badConfig("operator %q: unknown kind %q", op.Name, op.Kind)
 }
 
 // Bus is where the runtime publishes what happens.

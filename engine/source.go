@@ -38,7 +38,7 @@ const maxFileEvents = 10_000_000
 // replays that file (JSON Lines, as written by DumpSource).
 func NewSource(spec jobspec.Source, seed int64) (*Source, error) {
 	if spec.Rate <= 0 {
-		return nil, fmt.Errorf("%w: source rate must be positive, got %d", ErrBadConfig, spec.Rate)
+		return nil, badConfig("source rate must be positive, got %d", spec.Rate)
 	}
 	s := &Source{spec: spec, salt: mix(uint64(seed) ^ 0x5eed5eed5eed5eed), start: spec.Start.UnixMilli(), actions: spec.Actions}
 	if len(s.actions) == 0 {
@@ -207,7 +207,7 @@ func (s *Source) Dump(w io.Writer, n int64) error {
 func readEvents(path string) ([]Record, error) {
 	f, err := untrusted.OpenPath(path) // a regular file, not a link out of its directory
 	if err != nil {
-		return nil, fmt.Errorf("%w: source file: %v", ErrBadConfig, err)
+		return nil, badConfig("source file: %v", err)
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)

@@ -172,7 +172,7 @@ func Load(ctx context.Context, file string, src []byte, seed *int64) (*Plan, err
 	p.Spec, p.Config = s.Spec(), s.Config()
 	p.Semantics, p.HA, p.Note, err = engine.Guarantee(p.Config, p.Spec)
 	if err != nil {
-		return nil, poserr.New(ErrBadInput, file, 0, 0, strings.TrimPrefix(err.Error(), engine.ErrBadConfig.Error()+": "))
+		return nil, poserr.New(ErrBadInput, file, 0, 0, engine.ConfigReason(err))
 	}
 	if p.Config.Restart.Kind == "" {
 		p.Config.Restart, p.RestartUnset = engine.DefaultRestart(p.HA), true

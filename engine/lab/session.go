@@ -171,7 +171,7 @@ func (s *Session) useJob(c script.Command, spec jobspec.Spec) error {
 // the mode are known, so the error points at the line that broke them.
 func (s *Session) checkMode(line, col int) error {
 	if err := engine.CheckMode(s.spec, s.cfg.Mode, s.spec.Source.Watermark >= 0); err != nil {
-		return s.errAt(line, col, "%s", strings.TrimPrefix(err.Error(), engine.ErrBadConfig.Error()+": "))
+		return s.errAt(line, col, "%s", engine.ConfigReason(err))
 	}
 	return nil
 }

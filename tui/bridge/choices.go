@@ -1,8 +1,6 @@
 package bridge
 
 import (
-	"strings"
-
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/lab"
 	"github.com/streamlab/streamlab/engine/script"
@@ -21,8 +19,8 @@ type Choices struct {
 }
 
 // checkChoices works out Choices for key's values: each is tried on a
-// throwaway session configured as this one with the value set, as far as
-// building the job (no records run).
+// throwaway session configured as this one with the value set, and asked
+// of engine.Validate (nothing is built, no records run).
 func (b *Bridge) checkChoices(key string, values []string) *Choices {
 	ch := &Choices{Key: key, Refused: map[string]string{}, Notes: map[string]string{}}
 	for _, v := range values {
@@ -36,7 +34,7 @@ func (b *Bridge) checkChoices(key string, values []string) *Choices {
 	return ch
 }
 
-// tryChoice builds the job with line applied to the session's settings
+// tryChoice validates the job with line applied to the session's settings
 // and returns the engine's refusal, or the note on a weaker guarantee.
 func (b *Bridge) tryChoice(line string) (reason, note string) {
 	c, err := script.ParseLine(b.file(), 1, line)
@@ -54,22 +52,18 @@ func (b *Bridge) tryChoice(line string) (reason, note string) {
 			return plainReason(err), ""
 		}
 	}
-	cfg := sess.Config()
-	cfg.DBPath, cfg.NoLedger = "", true
-	rt, err := engine.New(sess.Spec(), cfg)
+	v, err := engine.Validate(sess.Spec(), sess.Config())
 	if err != nil {
-		return plainReason(err), ""
+		return engine.ConfigReason(err), ""
 	}
-	defer rt.Close()
-	return "", rt.Report().Config.Note
+	return "", v.Note
 }
 
-// plainReason is an engine error as a sentence: no position, no
-// "invalid configuration:" prefix.
+// plainReason is a refused setting's error as a sentence, without its
+// position.
 func plainReason(err error) string {
-	msg := plain(err).Error()
 	if le, ok := poserr.As(err, lab.ErrBadInput); ok {
-		msg = le.Msg
+		return le.Msg
 	}
-	return strings.TrimPrefix(msg, engine.ErrBadConfig.Error()+": ")
+	return plain(err).Error()
 }
