@@ -86,7 +86,7 @@ func (a *activeStandby) takeOver(n *node, now int64, kind string) {
 		r.fail(now, fmt.Errorf("%s failed and %w", n.name, err))
 		return
 	}
-	p := plan{node: n, at: now + delay, failedAt: now, standby: true, kind: kind, slot: rc.slotAfter(kind, now),
+	p := restartPlan{node: n, at: now + delay, failedAt: now, standby: true, kind: kind, slot: rc.slotAfter(kind, now),
 		up: func() { a.provision(n) }}
 	rc.restarts = append(rc.restarts, p)
 }

@@ -53,23 +53,32 @@ const (
 // standalone cluster's lost task manager until someone starts a new one.
 const noSlot = math.MaxInt64
 
-// plan is a scheduled kill or restart.
-type plan struct {
-	node     *node // nil: the whole job (failover) or the job manager
-	at       int64 // kill: records processed by the node; restart: virtual ms, once the backoff is over
-	failedAt int64
-	// kind is the failure's: a scheduled kill's, or the one a restart
-	// recovers from.
-	kind string
+// killPlan is a scheduled kill: placed by what the node has processed,
+// never by time, so the same script kills at the same record everywhere.
+type killPlan struct {
+	node    *node
+	records int64  // dies once it has processed this many records
+	kind    string // LostTaskManager or TaskFailure
+	// atCommit: dies instead when the next commit reaches it (the sink),
+	// whatever its count.
+	atCommit bool
+}
+
+// restartPlan is a scheduled restart: placed in virtual time, after the
+// restart strategy's backoff.
+type restartPlan struct {
+	node     *node  // nil for the job manager's failover
+	at       int64  // virtual ms, once the backoff is over
+	failedAt int64  // virtual ms of the failure it recovers from
+	kind     string // the failure's: LostTaskManager or TaskFailure
 	// slot is when a slot is there for the restarted task (virtual ms):
 	// at once after a task failure, after provisioning in a managed
 	// deployment, noSlot on a standalone cluster until `restart NODE`
 	// starts a task manager. The task runs again at max(at, slot).
-	slot     int64
-	whole    bool // restart every node from the last checkpoint
-	jm       bool // the job manager
-	standby  bool // bring up a new active standby, the node itself runs
-	atCommit bool // kill: when the next commit reaches the node (the sink)
+	slot    int64
+	whole   bool // restart every node from the last checkpoint
+	jm      bool // the job manager's failover
+	standby bool // bring up a new active standby, the node itself runs
 	// up brings the new active standby up (standby plans).
 	up func()
 }
@@ -80,12 +89,12 @@ type plan struct {
 type recovery struct {
 	r       *Runtime
 	backoff *restart.Backoff
-	kills   []plan
+	kills   []killPlan
 	// first holds, per node with a kill waiting for a record count, the
 	// smallest such count: checking it costs a step O(nodes), not
 	// O(pending kills) (10 000 pending kills made a run 100× slower).
 	first    []firstKill
-	restarts []plan
+	restarts []restartPlan
 	jmDown   bool
 	// jmDied says the job manager died with no standby to take over.
 	jmDied bool
@@ -170,11 +179,11 @@ func (rc *recovery) killAt(name string, at int64, kind string) error {
 	if err != nil {
 		return err
 	}
-	rc.kills = append(rc.kills, plan{node: n, at: at, kind: kind})
+	rc.kills = append(rc.kills, killPlan{node: n, records: at, kind: kind})
 	if i := slices.IndexFunc(rc.first, func(f firstKill) bool { return f.node == n }); i < 0 {
 		rc.first = append(rc.first, firstKill{n, at})
-	} else if at < rc.first[i].at {
-		rc.first[i].at = at
+	} else if at < rc.first[i].records {
+		rc.first[i].records = at
 	}
 	rc.checkKills()
 	return nil
@@ -182,8 +191,8 @@ func (rc *recovery) killAt(name string, at int64, kind string) error {
 
 // firstKill is the smallest record count a node has a kill waiting for.
 type firstKill struct {
-	node *node
-	at   int64
+	node    *node
+	records int64
 }
 
 // indexKills rebuilds first from kills.
@@ -196,9 +205,9 @@ func (rc *recovery) indexKills() {
 		i := slices.IndexFunc(rc.first, func(f firstKill) bool { return f.node == k.node })
 		switch {
 		case i < 0:
-			rc.first = append(rc.first, firstKill{k.node, k.at})
-		case k.at < rc.first[i].at:
-			rc.first[i].at = k.at
+			rc.first = append(rc.first, firstKill{k.node, k.records})
+		case k.records < rc.first[i].records:
+			rc.first[i].records = k.records
 		}
 	}
 }
@@ -207,7 +216,7 @@ func (rc *recovery) indexKills() {
 func (rc *recovery) firstAt(n *node) (int64, bool) {
 	for _, f := range rc.first {
 		if f.node == n {
-			return f.at, true
+			return f.records, true
 		}
 	}
 	return 0, false
@@ -227,7 +236,7 @@ func (rc *recovery) killAtCommit(name string) error {
 	if ts, ok := rc.r.writer.(*tableSink); !ok || !ts.transactional {
 		return fmt.Errorf("this sink never commits a checkpoint's transaction: only a table sink under exactly-once with ha passive-standby and sink.commit transactional does")
 	}
-	rc.kills = append(rc.kills, plan{node: n, atCommit: true, kind: LostTaskManager})
+	rc.kills = append(rc.kills, killPlan{node: n, atCommit: true, kind: LostTaskManager})
 	return nil
 }
 
@@ -256,7 +265,7 @@ func (rc *recovery) mustDie(n *node) bool {
 func (rc *recovery) checkKills() {
 	due := false
 	for _, f := range rc.first {
-		if !f.node.dead && f.node.counts.In >= f.at {
+		if !f.node.dead && f.node.counts.In >= f.records {
 			due = true
 			break
 		}
@@ -267,7 +276,7 @@ func (rc *recovery) checkKills() {
 	defer rc.indexKills()
 	keep := rc.kills[:0]
 	for _, k := range rc.kills {
-		if !k.node.dead && !k.atCommit && k.node.counts.In >= k.at {
+		if !k.node.dead && !k.atCommit && k.node.counts.In >= k.records {
 			rc.killWith(k.node, rc.reached(k.node), k.kind, nil)
 			continue
 		}
@@ -343,7 +352,7 @@ func (rc *recovery) killWith(n *node, now int64, kind string, cause error) {
 	if cause != nil {
 		what = fmt.Sprintf("%s failed (%v)", n.name, cause)
 	}
-	rc.schedule(plan{node: n, failedAt: now, kind: kind, slot: rc.slotAfter(kind, now), whole: whole}, now, what)
+	rc.schedule(restartPlan{node: n, failedAt: now, kind: kind, slot: rc.slotAfter(kind, now), whole: whole}, now, what)
 }
 
 // slotAfter is when a slot is there for a task restarted after a failure
@@ -363,7 +372,7 @@ func (rc *recovery) slotAfter(kind string, now int64) int64 {
 // schedule asks the restart strategy about a failure at now and schedules
 // p's restart after its backoff, or fails the job (what failed is what
 // job.error then says failed).
-func (rc *recovery) schedule(p plan, now int64, what string) {
+func (rc *recovery) schedule(p restartPlan, now int64, what string) {
 	r := rc.r
 	delay, err := rc.backoff.OnFailure(now)
 	if err != nil {
@@ -395,13 +404,13 @@ func (rc *recovery) schedule(p plan, now int64, what string) {
 // restart strategy counts. A standalone job with a small attempt budget
 // therefore fails a few minutes after losing a task manager nobody
 // replaces; exponential-delay cycles for ever.
-func (rc *recovery) slotTimedOut(p plan, at int64) {
+func (rc *recovery) slotTimedOut(p restartPlan, at int64) {
 	rc.floor = max(rc.floor, at)
 	rc.failures++
 	rc.slotTimeouts++
 	msg := "NoResourceAvailableException: Could not acquire the minimum required resources."
 	rc.eventAt(at, bus.EventNodeKilled, p.node.name, fmt.Sprintf("%s: %s (no slot within slot.request.timeout %s: no task manager has joined since the last one was lost)", p.node.name, msg, rc.r.cfg.SlotRequestTimeout), 0)
-	rc.schedule(plan{node: p.node, failedAt: p.failedAt, kind: p.kind, slot: p.slot, whole: p.whole}, at, fmt.Sprintf("%s could not be restarted (%s)", p.node.name, msg))
+	rc.schedule(restartPlan{node: p.node, failedAt: p.failedAt, kind: p.kind, slot: p.slot, whole: p.whole}, at, fmt.Sprintf("%s could not be restarted (%s)", p.node.name, msg))
 }
 
 // lose drops a node's state, queue and held input; the inputs of its
@@ -502,7 +511,7 @@ func (rc *recovery) killJobManager() {
 	}
 	// The restart of the whole job replaces whatever single restarts were
 	// waiting.
-	rc.restarts = append(rc.restarts[:0], plan{jm: true, whole: true, at: now + r.cfg.Lease.Milliseconds(), failedAt: now})
+	rc.restarts = append(rc.restarts[:0], restartPlan{jm: true, whole: true, at: now + r.cfg.Lease.Milliseconds(), failedAt: now})
 	rc.eventAt(now, bus.EventNodeKilled, JobManager, fmt.Sprintf("the job manager died: its tasks are cancelled and checkpoints in progress aborted; a standby becomes leader once the lease of %s has run out", r.cfg.Lease), 0)
 }
 
@@ -707,7 +716,7 @@ func (rc *recovery) unfired() []string {
 			out = append(out, k.node.name+" at commit")
 			continue
 		}
-		out = append(out, fmt.Sprintf("%s at %d", k.node.name, k.at))
+		out = append(out, fmt.Sprintf("%s at %d", k.node.name, k.records))
 	}
 	return out
 }

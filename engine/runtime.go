@@ -379,11 +379,11 @@ func (r *Runtime) Run(ctx context.Context) error {
 	r.checkSink()
 	r.publish(bus.Event{TimeMS: r.stopMS(), Kind: bus.EventRunQuiet, N: r.cur.off, Text: fmt.Sprintf("quiet at offset %d", r.cur.off)})
 	for _, k := range r.rec.kills {
-		text := fmt.Sprintf("kill %s at %d has not fired: %s has processed %d records so far", k.node.name, k.at, k.node.name, k.node.counts.In)
+		text := fmt.Sprintf("kill %s at %d has not fired: %s has processed %d records so far", k.node.name, k.records, k.node.name, k.node.counts.In)
 		if k.atCommit {
 			text = fmt.Sprintf("kill %s at commit has not fired: no checkpoint has completed since", k.node.name)
 		}
-		r.publish(bus.Event{TimeMS: r.stopMS(), Kind: bus.EventKillUnfired, Node: k.node.name, N: k.at, Text: text})
+		r.publish(bus.Event{TimeMS: r.stopMS(), Kind: bus.EventKillUnfired, Node: k.node.name, N: k.records, Text: text})
 	}
 	return r.err
 }
