@@ -324,6 +324,19 @@ func (rc *recovery) killWith(n *node, now int64, kind string, cause error) {
 	} else {
 		rc.tmLost++
 	}
+	// Told before the scheme acts, so that a failover to an active
+	// standby, which the scheme handles alone, is a failure in the log
+	// like any other.
+	var text string
+	switch {
+	case cause != nil:
+		text = fmt.Sprintf("%s failed after %d records: %v (a task failure: its task manager stays)", n.name, n.counts.In, cause)
+	case kind == TaskFailure:
+		text = fmt.Sprintf("%s failed after %d records: the task threw, its state and its input queue are gone; its task manager and slot stay", n.name, n.counts.In)
+	default:
+		text = fmt.Sprintf("%s killed after %d records: its task manager is lost, and with it the task's state, its input queue and its slot", n.name, n.counts.In)
+	}
+	rc.eventAt(now, bus.EventNodeKilled, n.name, text, n.counts.In)
 	handled, whole := rc.s.failed(n, now, kind)
 	if handled {
 		return
@@ -338,16 +351,6 @@ func (rc *recovery) killWith(n *node, now int64, kind string, cause error) {
 	} else {
 		rc.lose(n)
 	}
-	var text string
-	switch {
-	case cause != nil:
-		text = fmt.Sprintf("%s failed after %d records: %v (a task failure: its task manager stays)", n.name, n.counts.In, cause)
-	case kind == TaskFailure:
-		text = fmt.Sprintf("%s failed after %d records: the task threw, its state and its input queue are gone; its task manager and slot stay", n.name, n.counts.In)
-	default:
-		text = fmt.Sprintf("%s killed after %d records: its task manager is lost, and with it the task's state, its input queue and its slot", n.name, n.counts.In)
-	}
-	rc.eventAt(now, bus.EventNodeKilled, n.name, text, n.counts.In)
 	what := fmt.Sprintf("%s failed", n.name)
 	if cause != nil {
 		what = fmt.Sprintf("%s failed (%v)", n.name, cause)
