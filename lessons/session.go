@@ -50,8 +50,7 @@ func (r *runner) exec(ctx context.Context, line string) (Observation, error) {
 	r.line++
 	c, err := script.ParseLine(filepath.Join(r.dir, "solution.lab"), r.line, line)
 	if err == nil {
-		switch c.Verb {
-		case script.VerbRun, script.VerbStep, script.VerbKill, script.VerbFail, script.VerbRestart, script.VerbExpect, script.VerbReport:
+		if script.StartsJob(c.Verb) {
 			// Start the job before the command, as the terminal lab does,
 			// so the subscription sees every event the command causes.
 			// A configuration the engine refuses is left to the command

@@ -57,6 +57,18 @@ const (
 var verbs = []string{VerbJob, VerbSet, VerbRun, VerbKill, VerbFail, VerbRestart,
 	VerbExpect, VerbReport, VerbStep, VerbPause, VerbResume, VerbWhy}
 
+// StartsJob reports whether verb acts on the running job, so that a
+// driver (the terminal lab, the lessons' verifier) starts the job before
+// it and a subscriber sees every event it causes; job, set, pause, resume
+// and why act on the settings or the screen alone.
+func StartsJob(verb string) bool {
+	switch verb {
+	case VerbRun, VerbStep, VerbKill, VerbFail, VerbRestart, VerbExpect, VerbReport:
+		return true
+	}
+	return false
+}
+
 // Script is a parsed lab script.
 type Script struct {
 	File     string    // as given to Parse; used in error messages

@@ -130,8 +130,7 @@ func (b *Bridge) line(text string) {
 		return
 	}
 	if b.tracker != nil && b.rt == nil {
-		switch c.Verb {
-		case script.VerbRun, script.VerbStep, script.VerbKill, script.VerbFail, script.VerbRestart, script.VerbExpect, script.VerbReport:
+		if script.StartsJob(c.Verb) {
 			// Start the job before the command, as the lessons' verifier
 			// does, so the step tracker sees every event it causes. A
 			// configuration the engine refuses is the command's to report.
