@@ -2,11 +2,7 @@ package lab
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"sort"
-	"strconv"
-	"strings"
 
 	"github.com/streamlab/streamlab/engine/report"
 	"github.com/streamlab/streamlab/engine/script"
@@ -18,56 +14,13 @@ var shortFields = map[string]string{
 	"lost": "sink.lost", "correct": "sink.correct", "rows": "sink.rows", "expected": "sink.expected",
 }
 
-// Field looks a dotted report field up, as `expect` and graders see it: the
-// report's JSON form, so the names are exactly those the README's Report fields list.
+// Field looks a dotted report field up, as `expect` and graders see it,
+// with the sink's fields also by their short names (lost for sink.lost).
 func Field(rep *report.Report, name string) (any, error) {
 	if full, ok := shortFields[name]; ok {
 		name = full
 	}
-	data, err := json.Marshal(rep)
-	if err != nil {
-		return nil, err
-	}
-	var cur any
-	if err := json.Unmarshal(data, &cur); err != nil {
-		return nil, err
-	}
-	for _, part := range strings.Split(name, ".") {
-		obj, ok := cur.(map[string]any)
-		if !ok {
-			return nil, fmt.Errorf("unknown report field %q; expected one of %s", name, strings.Join(Fields(rep), ", "))
-		}
-		if cur, ok = obj[part]; !ok {
-			return nil, fmt.Errorf("unknown report field %q; expected one of %s", name, strings.Join(Fields(rep), ", "))
-		}
-	}
-	switch cur.(type) {
-	case float64, bool, string:
-		return cur, nil
-	}
-	return nil, fmt.Errorf("report field %q is not a number, a boolean or a text", name)
-}
-
-// Fields lists every comparable report field, sorted.
-func Fields(rep *report.Report) []string {
-	data, _ := json.Marshal(rep)
-	var root map[string]any
-	_ = json.Unmarshal(data, &root)
-	var out []string
-	var walk func(prefix string, v any)
-	walk = func(prefix string, v any) {
-		switch v := v.(type) {
-		case map[string]any:
-			for k, x := range v {
-				walk(strings.TrimPrefix(prefix+"."+k, "."), x)
-			}
-		case float64, bool, string:
-			out = append(out, prefix)
-		}
-	}
-	walk("", root)
-	sort.Strings(out)
-	return out
+	return report.Lookup(rep, name)
 }
 
 func (s *Session) expect(ctx context.Context, c script.Command) error {
@@ -91,20 +44,8 @@ func (s *Session) expect(ctx context.Context, c script.Command) error {
 	if err != nil {
 		return s.errAt(c.Args[len(c.Args)-1].Line, c.Args[len(c.Args)-1].Col, "%s: %v", e.Field, err)
 	}
-	s.expectations = append(s.expectations, report.Expectation{Line: c.Line, Expr: e.Text, OK: ok, Actual: render(actual)})
+	s.expectations = append(s.expectations, report.Expectation{Line: c.Line, Expr: e.Text, OK: ok, Actual: report.Format(actual)})
 	return nil
-}
-
-func render(v any) string {
-	switch v := v.(type) {
-	case float64:
-		return strconv.FormatFloat(v, 'g', -1, 64)
-	case bool:
-		return strconv.FormatBool(v)
-	case string:
-		return v
-	}
-	return fmt.Sprint(v)
 }
 
 // Compare evaluates `expect`'s comparison actual OP want, with actual a

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/streamlab/streamlab/engine/lab"
+	"github.com/streamlab/streamlab/engine/report"
 )
 
 // thousands writes 14980 as "14 980", as the README does.
@@ -39,7 +40,7 @@ func TestREADMENumbers(t *testing.T) {
 			t.Fatal(err)
 		}
 		fields := map[string]any{}
-		for _, f := range lab.Fields(rep) {
+		for _, f := range report.Fields(rep) {
 			v, _ := lab.Field(rep, f)
 			fields[f] = v
 		}

@@ -412,15 +412,8 @@ func judgePrediction(ex *pack.Exercise, c pack.Check, a *answer.Answer, rep *rep
 		if err != nil {
 			return CheckResult{Message: err.Error()}
 		}
-		switch f := f.(type) {
-		case float64:
-			num, isNum = f, true
-			truth = strconv.FormatFloat(f, 'g', -1, 64)
-		case bool:
-			truth = strconv.FormatBool(f)
-		case string:
-			truth = f
-		}
+		truth = report.Format(f)
+		num, isNum = f.(float64)
 	}
 	shown := untrusted.Quote(v.Text, maxAnswerText)
 	cr := CheckResult{Actual: shown}
@@ -568,20 +561,13 @@ func requiresFailure(ex *pack.Exercise) bool {
 	return false
 }
 
-// render formats a field's value as the report shows it.
+// render formats a field's value as the report shows it, an empty text
+// as "" so that feedback never shows a blank.
 func render(v any) string {
-	switch v := v.(type) {
-	case float64:
-		return strconv.FormatFloat(v, 'g', -1, 64)
-	case bool:
-		return strconv.FormatBool(v)
-	case string:
-		if v == "" {
-			return `""`
-		}
-		return v
+	if v == "" {
+		return `""`
 	}
-	return fmt.Sprint(v)
+	return report.Format(v)
 }
 
 // sessionFile is the name the runner gives its session, so that errors the

@@ -1,7 +1,6 @@
 package pack
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
@@ -19,39 +18,16 @@ import (
 
 // Types of report fields.
 const (
-	TypeNumber = "number"
-	TypeBool   = "bool"
-	TypeString = "string"
+	TypeNumber = report.TypeNumber
+	TypeBool   = report.TypeBool
+	TypeString = report.TypeString
 )
 
-// fieldTypes maps every report field (the README's Report fields) to its type, read off
-// the report's JSON form so that it cannot drift from the engine.
-var fieldTypes = func() map[string]string {
-	// Fields left out when unset are set here, so that they are known.
-	rep := report.Report{Job: report.JobReport{Error: "x"}, Config: report.ConfigReport{Note: "x"},
-		Filter: report.FilterReport{ApproxSize: new(float64)}}
-	data, _ := json.Marshal(rep)
-	var root map[string]any
-	_ = json.Unmarshal(data, &root)
-	types := map[string]string{}
-	var walk func(prefix string, v any)
-	walk = func(prefix string, v any) {
-		switch v := v.(type) {
-		case map[string]any:
-			for k, x := range v {
-				walk(strings.TrimPrefix(prefix+"."+k, "."), x)
-			}
-		case float64:
-			types[prefix] = TypeNumber
-		case bool:
-			types[prefix] = TypeBool
-		case string:
-			types[prefix] = TypeString
-		}
-	}
-	walk("", root)
-	return types
-}()
+// fieldTypes maps every report field (the README's Report fields) to its
+// type, read off the report itself so that it cannot drift from the engine.
+// Fields left out when unset are set here, so that they are known.
+var fieldTypes = report.Types(&report.Report{Job: report.JobReport{Error: "x"}, Config: report.ConfigReport{Note: "x"},
+	Filter: report.FilterReport{ApproxSize: new(float64)}})
 
 // observedTypes are the fields the grader observes in the engine's event
 // log rather than reading them off the report: what happened during the
