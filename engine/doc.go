@@ -21,7 +21,8 @@
 //   - runtime.go: Runtime, its life cycle and its Report.
 //   - config.go: Config, output modes, sinks, executors and their defaults.
 //   - playhead.go, budget.go: where virtual time stands, and work counted
-//     in scheduler steps for budgets.
+//     for budgets: scheduler steps, window timers checked, state held and
+//     state copied into checkpoints.
 //
 // The dataflow:
 //   - source.go: the replayable log (generated from a seed, or read from an

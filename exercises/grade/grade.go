@@ -115,6 +115,15 @@ func (o Options) budget(ex *pack.Exercise) pack.Budget {
 	if o.Budget.Rows > 0 {
 		b.Rows = o.Budget.Rows
 	}
+	if o.Budget.Timers > 0 {
+		b.Timers = o.Budget.Timers
+	}
+	if o.Budget.StateBytes > 0 {
+		b.StateBytes = o.Budget.StateBytes
+	}
+	if o.Budget.CheckpointBytes > 0 {
+		b.CheckpointBytes = o.Budget.CheckpointBytes
+	}
 	return b
 }
 
@@ -647,6 +656,9 @@ func (r *runner) exec(ctx context.Context, file string, c script.Command) error 
 			return err
 		}
 	}
+	if err := r.checkWork(over); err != nil {
+		return err // the settings alone hold too much: a filter of 10⁹ bits
+	}
 	n, err := r.s.Admit(c)
 	if err != nil {
 		return err
@@ -660,7 +672,7 @@ func (r *runner) exec(ctx context.Context, file string, c script.Command) error 
 	}
 	rt := r.s.Runtime()
 	for {
-		quiet, err := rt.RunSteps(ctx, stepSlice)
+		quiet, err := rt.RunWithin(ctx, stepSlice, r.workLimit())
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -752,6 +764,9 @@ func (r *runner) checkWork(over func(string, ...any) error) error {
 				n, r.budget.WindowUpdates, f.total, f.widest.Name, f.widest.Window, f.widest.Slide)
 		}
 	}
+	if err := r.checkState(over, rt); err != nil {
+		return err
+	}
 	r.obs.drain()
 	if r.obs.written > r.budget.Rows {
 		why := "every row a trigger writes counts, a row written again too"
@@ -759,6 +774,32 @@ func (r *runner) checkWork(over func(string, ...any) error) error {
 			why = "in complete mode every trigger writes the whole table again"
 		}
 		return over("your answer writes %d rows to the sink, the budget is %d (%s)", r.obs.written, r.budget.Rows, why)
+	}
+	return nil
+}
+
+// workLimit is the budget's limit on the work the engine counts as it
+// goes: one step can check a million timers or copy megabytes of state,
+// so the run stops at the step that went over, not at the slice's end.
+func (r *runner) workLimit() engine.Work {
+	return engine.Work{TimerChecks: r.budget.Timers, CheckpointBytes: r.budget.CheckpointBytes}
+}
+
+// checkState stops a run whose window timers checked, state held or state
+// copied into checkpoints went over the budget.
+func (r *runner) checkState(over func(string, ...any) error, rt *engine.Runtime) error {
+	w := rt.Work()
+	if r.budget.Timers > 0 && w.TimerChecks > r.budget.Timers {
+		return over("your answer checks %d window timers, the budget is %d (each trigger checks the timer of every window held open, %d now; a watermark that lags far behind the events keeps every window open)",
+			w.TimerChecks, r.budget.Timers, rt.Timers())
+	}
+	if r.budget.CheckpointBytes > 0 && w.CheckpointBytes > r.budget.CheckpointBytes {
+		return over("your answer copies %d bytes of state into checkpoints, the budget is %d (a checkpoint every %d records copies the whole state each time)",
+			w.CheckpointBytes, r.budget.CheckpointBytes, rt.Config().CheckpointInterval)
+	}
+	if n := rt.StateBytes(); r.budget.StateBytes > 0 && n > r.budget.StateBytes {
+		return over("your answer holds %d bytes of state, the budget is %d (windows held open, filters, checkpoints and the records upstream backup keeps, as a checkpoint would write them)",
+			n, r.budget.StateBytes)
 	}
 	return nil
 }
