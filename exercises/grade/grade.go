@@ -98,6 +98,24 @@ type Options struct {
 	// exercise (StudentSeed); it overrides Seed and is not shown unless
 	// Reveal is set.
 	Student, Secret string
+	// Attempt, above zero, is which submission this is, as counted by
+	// whoever runs the grader (a CI's submission or run number): a
+	// prediction past its exercise's attempts is not graded, since the
+	// feedback on each attempt tells something about the answer. Zero
+	// counts nothing.
+	Attempt int
+}
+
+// ErrNoAttempts marks a prediction handed in past its exercise's attempts.
+var ErrNoAttempts = errors.New("no attempts left")
+
+// checkAttempt refuses a prediction handed in past its exercise's attempts.
+func (o Options) checkAttempt(ex *pack.Exercise) error {
+	if ex.Kind != pack.KindPrediction || o.Attempt <= ex.Attempts {
+		return nil
+	}
+	return fmt.Errorf("%w: this is attempt %d, and %s grades a prediction on its first %d only (attempts in its exercise.yaml): each graded attempt tells whether the numbers are right",
+		ErrNoAttempts, o.Attempt, ex.ID, ex.Attempts)
 }
 
 // budget is the budget an exercise is graded under.
@@ -259,6 +277,9 @@ func Bytes(ctx context.Context, ex *pack.Exercise, file string, data []byte, opt
 // holds under all of them.
 func Answer(ctx context.Context, ex *pack.Exercise, a *answer.Answer, opts Options) (res ExerciseResult, err error) {
 	defer recovered(ex, opts, a.File, &res, &err)
+	if err := opts.checkAttempt(ex); err != nil {
+		return failed(ex, opts, a.File, err), nil
+	}
 	seeds := opts.seeds(ex)
 	var perSeed [][]CheckResult
 	for _, seed := range seeds {
