@@ -37,7 +37,9 @@ where FILE is the exercise's answer file (streamlab exercise show ID).
 
 Every exercise runs on the deterministic executor under its own seed, or
 under --seed N (or STREAMLAB_SEED) when given, within its budget of records,
-scheduler steps, window updates and rows written (not wall time): the same answers and seed always give
+scheduler steps, window updates, rows written, window timers checked and
+state held or copied into checkpoints (counts, not wall time): the same
+answers and seed always give
 the same grade, on any machine under any load. An answer that goes over the
 budget scores zero on its exercise, naming the line; the exercise's
 time_limit is only a guard against a grader bug, and exits 2 with no score. Each check scores its
