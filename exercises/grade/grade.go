@@ -630,6 +630,7 @@ type runner struct {
 	// budget bounds the run's work; admitted counts the records let in.
 	budget   pack.Budget
 	admitted int64
+	state    stateRead
 }
 
 // stepSlice is how many scheduler steps a run takes between checks of the
@@ -818,11 +819,30 @@ func (r *runner) checkState(over func(string, ...any) error, rt *engine.Runtime)
 		return over("your answer copies %d bytes of state into checkpoints, the budget is %d (a checkpoint every %d records copies the whole state each time)",
 			w.CheckpointBytes, r.budget.CheckpointBytes, rt.Config().CheckpointInterval)
 	}
-	if n := rt.StateBytes(); r.budget.StateBytes > 0 && n > r.budget.StateBytes {
+	if !r.stateDue(rt.Steps()) {
+		return nil
+	}
+	n := rt.StateBytes()
+	r.state = stateRead{done: true, at: rt.Steps(), bytes: n}
+	if r.budget.StateBytes > 0 && n > r.budget.StateBytes {
 		return over("your answer holds %d bytes of state, the budget is %d (windows held open, filters, checkpoints and the records upstream backup keeps, as a checkpoint would write them)",
 			n, r.budget.StateBytes)
 	}
 	return nil
+}
+
+// stateRead is when the state held was last read, and how much it was.
+type stateRead struct {
+	done      bool
+	at, bytes int64
+}
+
+// stateDue reports whether the state held is worth reading again at steps:
+// reading it costs O(state), so once read it is read again only after the
+// run has taken a step for every 64 bytes it held, and ten thousand short
+// runs over a large state cost no more than the steps they take.
+func (r *runner) stateDue(steps int64) bool {
+	return !r.state.done || steps-r.state.at >= max(r.state.bytes/64, 1)
 }
 
 func (r *runner) close() {
