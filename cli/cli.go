@@ -18,9 +18,12 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/streamlab/streamlab/internal/untrusted"
 )
 
 // Exit codes.
@@ -98,6 +101,17 @@ func internalError(err error) error {
 	return &exitError{code: exitBadInput, err: fmt.Errorf("%w (not a problem with your input)", err)}
 }
 
+// printable is an error's text without its control characters, line by
+// line: errors quote file names, and a name can carry an escape sequence
+// or a NUL that the terminal would act on.
+func printable(text string) string {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		lines[i] = untrusted.Quote(l, len(l))
+	}
+	return strings.Join(lines, "\n")
+}
+
 // failed wraps err as an exit-1 error.
 func failed(err error) error { return &exitError{code: exitFailed, err: err} }
 
@@ -116,7 +130,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "streamlab: %v\n", err)
+	fmt.Fprintf(stderr, "streamlab: %s\n", printable(err.Error()))
 	var ee *exitError
 	if errors.As(err, &ee) {
 		return ee.code

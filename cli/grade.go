@@ -37,7 +37,9 @@ where FILE is the exercise's answer file (streamlab exercise show ID).
 
 Every exercise runs on the deterministic executor under its own seed, or
 under --seed N (or STREAMLAB_SEED) when given, within its budget of records,
-scheduler steps, window updates and rows written (not wall time): the same answers and seed always give
+scheduler steps, window updates, rows written, window timers checked and
+state held or copied into checkpoints (counts, not wall time): the same
+answers and seed always give
 the same grade, on any machine under any load. An answer that goes over the
 budget scores zero on its exercise, naming the line; the exercise's
 time_limit is only a guard against a grader bug, and exits 2 with no score. Each check scores its
@@ -74,6 +76,13 @@ parallel, one per processor; the report is the same as one after another.
 The report is always written: a cell whose grading broke (the wall-time
 guard) reads "error", and the exit status is then 2.
 
+--attempt N says this is the student's N-th graded submission, as the CI
+counts them (Gradescope: the previous submissions in
+submission_metadata.json, plus one); a prediction past its exercise's
+attempts (1 unless its attempts key says otherwise) scores zero with that
+reason, since the feedback on each attempt tells something of the answer.
+Without --attempt nothing is counted.
+
 --hidden DIR is the instructor's private overlay: DIR/ID/checks.yaml adds
 hidden checks to exercise ID, and DIR/secret holds the secret.
 
@@ -95,6 +104,7 @@ exercise), 2 for misuse: bad flags, a broken exercise pack.`,
 	secret := fs.String("secret", "", "the pack's secret for per-student seeds (default $STREAMLAB_GRADE_SECRET)")
 	hidden := fs.String("hidden", "", "add the hidden checks and secret of the instructor's overlay in `DIR`")
 	class := fs.String("class", "", "grade every student: `DIR` holds a subdirectory of answers per student")
+	attempt := fs.Int("attempt", 0, "this is submission `N` (from the CI's count): predictions past their exercise's attempts are not graded")
 	prefix := fs.String("student-prefix", "", "with --class, each student's ID is `P` and the folder's name (\"org/\" for GitHub Classroom repositories)")
 
 	cmd.RunE = func(cmd *cobra.Command, args []string) (retErr error) {
@@ -109,7 +119,10 @@ exercise), 2 for misuse: bad flags, a broken exercise pack.`,
 		if err := checkDir(*answers, "--answers"); err != nil {
 			return err
 		}
-		opts := grade.Options{Seed: cfg.seedOverride(), Reveal: *reveal}
+		if *attempt < 0 {
+			return badInput(fmt.Errorf("--attempt %d: expected a submission number from 1", *attempt))
+		}
+		opts := grade.Options{Seed: cfg.seedOverride(), Reveal: *reveal, Attempt: *attempt}
 		if *hidden != "" {
 			p, err := loadPack(*packDir)
 			if err != nil {

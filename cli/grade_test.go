@@ -140,6 +140,7 @@ checks:
 		{"missing answers", []string{"grade", "--answers", filepath.Join(broken, "none")}, []string{"--answers", "no such directory"}},
 		{"broken pack", []string{"grade", "--pack", broken}, []string{"exercise.yaml:2:7: kind: unknown kind", "missing key"}},
 		{"pack broken at run time", []string{"grade", "--pack", runtime, "--answers", runtime}, []string{"exercise pred cannot be graded", `exercise.yaml:6:8: no such node "nosuch"`}},
+		{"negative attempt", []string{"grade", "gap-recovery", "--attempt", "-1"}, []string{"--attempt -1: expected a submission number from 1"}},
 		{"bad out", []string{"grade", "upstream-backup", "--answers", "exercises/testdata/reference", "--out", filepath.Join(broken, "no", "such", "x.xml")}, []string{"--out"}},
 	}
 	for _, tt := range tests {
@@ -397,5 +398,17 @@ func TestGradeOutKeepsPermissions(t *testing.T) {
 	st, err := os.Stat(out)
 	if r.code != 0 || err != nil || st.Mode().Perm() != 0o600 {
 		t.Errorf("exit %d %s: %v %v", r.code, r.stderr, st.Mode(), err)
+	}
+}
+
+// TestGradeAttempt: the built-in gap-recovery prediction allows one
+// attempt; its reference answer passes as submission 1 and is not graded
+// as submission 2, saying why, in the report the student sees.
+func TestGradeAttempt(t *testing.T) {
+	isolate(t)
+	first := streamlab(t, "", "grade", "gap-recovery", "--answers", referenceAnswers(t), "--attempt", "1")
+	second := streamlab(t, "", "grade", "gap-recovery", "--answers", referenceAnswers(t), "--attempt", "2")
+	if first.code != 0 || second.code != 1 || !strings.Contains(second.stdout, "this is attempt 2, and gap-recovery grades a prediction on its first 1 only") {
+		t.Errorf("attempt 1: exit %d %s\nattempt 2: exit %d %s %s", first.code, first.stderr, second.code, second.stdout, second.stderr)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/streamlab/streamlab/engine/table"
+	"github.com/streamlab/streamlab/lessons"
 )
 
 // hostileCase is one class of hostile input: what it sets up inside its
@@ -170,6 +171,23 @@ func hostileCases(secretFile string) []hostileCase {
 		{name: "files/config-dev-zero", code: 2, has: []string{"device"}, limit: 10 * time.Second, maxAlloc: 16 << 20,
 			setup: func(t *testing.T, dir string) ([]string, string) {
 				return []string{"--config", "/dev/zero", "run", "-"}, "job passthrough\nrun 10\n"
+			}},
+		{name: "files/progress-fifo", code: 1, has: []string{"progress.json", "FIFO"}, limit: 10 * time.Second,
+			setup: func(t *testing.T, dir string) ([]string, string) {
+				t.Setenv(lessons.StateDirEnv, dir)
+				mustDo(t, syscall.Mkfifo(filepath.Join(dir, "progress.json"), 0o600))
+				return []string{"lessons"}, ""
+			}},
+		{name: "files/progress-dev-zero", code: 1, has: []string{"progress.json", "device"}, limit: 10 * time.Second, maxAlloc: 16 << 20,
+			setup: func(t *testing.T, dir string) ([]string, string) {
+				t.Setenv(lessons.StateDirEnv, dir)
+				mustDo(t, os.Symlink("/dev/zero", filepath.Join(dir, "progress.json")))
+				return []string{"lessons"}, ""
+			}},
+		// A file name is echoed in errors without its control characters.
+		{name: "files/escape-in-a-file-name", code: 2, has: []string{"x\uFFFD[2J\uFFFD.lab"}, lacks: []string{"\x1b", "\x07"},
+			setup: func(t *testing.T, dir string) ([]string, string) {
+				return []string{"run", filepath.Join(dir, "x\x1b[2J\x07.lab")}, ""
 			}},
 		{name: "answer/huge", code: 1, has: []string{"larger than"}, maxAlloc: 16 << 20,
 			setup: func(t *testing.T, dir string) ([]string, string) {

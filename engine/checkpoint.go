@@ -75,8 +75,10 @@ type coordinator struct {
 	restoredID int64
 	restores   int64
 	totalBytes int64
-	txn        int64                 // the sink's open transaction: the next checkpoint's id
-	batches    map[int64][]sinkBatch // committed to the ledger when their transaction commits
+	// copied counts the state bytes every snapshot copied, completed or not.
+	copied  int64
+	txn     int64                 // the sink's open transaction: the next checkpoint's id
+	batches map[int64][]sinkBatch // committed to the ledger when their transaction commits
 }
 
 func newCoordinator(r *Runtime) *coordinator {
@@ -110,6 +112,7 @@ func (c *coordinator) ack(n *node, id int64) {
 	if s, ok := n.op.(stateful); ok {
 		snap.state, snap.bytes = s.snapshot(), s.stateBytes()
 		cp.bytes += snap.bytes
+		c.copied += snap.bytes
 	}
 	cp.states[n] = snap
 	// Every task has acknowledged once the sink has (barriers reach it

@@ -23,7 +23,8 @@
 //   - validate.go: Validate, the checks New makes before it builds anything,
 //     which the pickers ask per candidate value.
 //   - playhead.go, budget.go: where virtual time stands, and work counted
-//     in scheduler steps for budgets.
+//     for budgets: scheduler steps, window timers checked, state held and
+//     state copied into checkpoints.
 //
 // The dataflow:
 //   - source.go: the replayable log (generated from a seed, or read from an

@@ -57,6 +57,8 @@ type node struct {
 	// it runs attempt restarts+1, and stamps what it sends with it.
 	restarts int32
 	counts   nodeCounts
+	// timerChecks counts the window timers its triggers checked (Work).
+	timerChecks int64
 	// lastOffset and lastAt say how far the node has got, for placing a
 	// failure in virtual time: the latest source offset among its records,
 	// the latest marker time it aligned.
@@ -221,6 +223,7 @@ func (n *node) align(out router) bool {
 				break
 			}
 		}
+		n.timerChecks += openTimers(n.op) + openTimers(n.rep)
 		n.op.trigger(out)
 		if n.rep != nil {
 			n.rep.trigger(heldBack{})

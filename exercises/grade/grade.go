@@ -98,6 +98,24 @@ type Options struct {
 	// exercise (StudentSeed); it overrides Seed and is not shown unless
 	// Reveal is set.
 	Student, Secret string
+	// Attempt, above zero, is which submission this is, as counted by
+	// whoever runs the grader (a CI's submission or run number): a
+	// prediction past its exercise's attempts is not graded, since the
+	// feedback on each attempt tells something about the answer. Zero
+	// counts nothing.
+	Attempt int
+}
+
+// ErrNoAttempts marks a prediction handed in past its exercise's attempts.
+var ErrNoAttempts = errors.New("no attempts left")
+
+// checkAttempt refuses a prediction handed in past its exercise's attempts.
+func (o Options) checkAttempt(ex *pack.Exercise) error {
+	if ex.Kind != pack.KindPrediction || o.Attempt <= ex.Attempts {
+		return nil
+	}
+	return fmt.Errorf("%w: this is attempt %d, and %s grades a prediction on its first %d only (attempts in its exercise.yaml): each graded attempt tells whether the numbers are right",
+		ErrNoAttempts, o.Attempt, ex.ID, ex.Attempts)
 }
 
 // budget is the budget an exercise is graded under.
@@ -114,6 +132,15 @@ func (o Options) budget(ex *pack.Exercise) pack.Budget {
 	}
 	if o.Budget.Rows > 0 {
 		b.Rows = o.Budget.Rows
+	}
+	if o.Budget.Timers > 0 {
+		b.Timers = o.Budget.Timers
+	}
+	if o.Budget.StateBytes > 0 {
+		b.StateBytes = o.Budget.StateBytes
+	}
+	if o.Budget.CheckpointBytes > 0 {
+		b.CheckpointBytes = o.Budget.CheckpointBytes
 	}
 	return b
 }
@@ -250,6 +277,9 @@ func Bytes(ctx context.Context, ex *pack.Exercise, file string, data []byte, opt
 // holds under all of them.
 func Answer(ctx context.Context, ex *pack.Exercise, a *answer.Answer, opts Options) (res ExerciseResult, err error) {
 	defer recovered(ex, opts, a.File, &res, &err)
+	if err := opts.checkAttempt(ex); err != nil {
+		return failed(ex, opts, a.File, err), nil
+	}
 	seeds := opts.seeds(ex)
 	var perSeed [][]CheckResult
 	for _, seed := range seeds {
@@ -586,6 +616,7 @@ type runner struct {
 	// budget bounds the run's work; admitted counts the records let in.
 	budget   pack.Budget
 	admitted int64
+	state    stateRead
 }
 
 // stepSlice is how many scheduler steps a run takes between checks of the
@@ -633,6 +664,9 @@ func (r *runner) exec(ctx context.Context, file string, c script.Command) error 
 			return err
 		}
 	}
+	if err := r.checkWork(over); err != nil {
+		return err // the settings alone hold too much: a filter of 10⁹ bits
+	}
 	n, err := r.s.Admit(c)
 	if err != nil {
 		return err
@@ -646,7 +680,7 @@ func (r *runner) exec(ctx context.Context, file string, c script.Command) error 
 	}
 	rt := r.s.Runtime()
 	for {
-		quiet, err := rt.RunSteps(ctx, stepSlice)
+		quiet, err := rt.RunWithin(ctx, stepSlice, r.workLimit())
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -738,6 +772,9 @@ func (r *runner) checkWork(over func(string, ...any) error) error {
 				n, r.budget.WindowUpdates, f.total, f.widest.Name, f.widest.Window, f.widest.Slide)
 		}
 	}
+	if err := r.checkState(over, rt); err != nil {
+		return err
+	}
 	r.obs.drain()
 	if r.obs.written > r.budget.Rows {
 		why := "every row a trigger writes counts, a row written again too"
@@ -747,6 +784,51 @@ func (r *runner) checkWork(over func(string, ...any) error) error {
 		return over("your answer writes %d rows to the sink, the budget is %d (%s)", r.obs.written, r.budget.Rows, why)
 	}
 	return nil
+}
+
+// workLimit is the budget's limit on the work the engine counts as it
+// goes: one step can check a million timers or copy megabytes of state,
+// so the run stops at the step that went over, not at the slice's end.
+func (r *runner) workLimit() engine.Work {
+	return engine.Work{TimerChecks: r.budget.Timers, CheckpointBytes: r.budget.CheckpointBytes}
+}
+
+// checkState stops a run whose window timers checked, state held or state
+// copied into checkpoints went over the budget.
+func (r *runner) checkState(over func(string, ...any) error, rt *engine.Runtime) error {
+	w := rt.Work()
+	if r.budget.Timers > 0 && w.TimerChecks > r.budget.Timers {
+		return over("your answer checks %d window timers, the budget is %d (each trigger checks the timer of every window held open, %d now; a watermark that lags far behind the events keeps every window open)",
+			w.TimerChecks, r.budget.Timers, rt.Timers())
+	}
+	if r.budget.CheckpointBytes > 0 && w.CheckpointBytes > r.budget.CheckpointBytes {
+		return over("your answer copies %d bytes of state into checkpoints, the budget is %d (a checkpoint every %d records copies the whole state each time)",
+			w.CheckpointBytes, r.budget.CheckpointBytes, rt.Config().CheckpointInterval)
+	}
+	if !r.stateDue(rt.Steps()) {
+		return nil
+	}
+	n := rt.StateBytes()
+	r.state = stateRead{done: true, at: rt.Steps(), bytes: n}
+	if r.budget.StateBytes > 0 && n > r.budget.StateBytes {
+		return over("your answer holds %d bytes of state, the budget is %d (windows held open, filters, checkpoints and the records upstream backup keeps, as a checkpoint would write them)",
+			n, r.budget.StateBytes)
+	}
+	return nil
+}
+
+// stateRead is when the state held was last read, and how much it was.
+type stateRead struct {
+	done      bool
+	at, bytes int64
+}
+
+// stateDue reports whether the state held is worth reading again at steps:
+// reading it costs O(state), so once read it is read again only after the
+// run has taken a step for every 64 bytes it held, and ten thousand short
+// runs over a large state cost no more than the steps they take.
+func (r *runner) stateDue(steps int64) bool {
+	return !r.state.done || steps-r.state.at >= max(r.state.bytes/64, 1)
 }
 
 func (r *runner) close() {

@@ -254,7 +254,8 @@ func TestBudget(t *testing.T) {
 	ex := lookup(t, testPack(t, func(m map[string]string) {
 		m["scr/exercise.yaml"] = strings.Replace(m["scr/exercise.yaml"], "time_limit: 300ms\n", "budget:\n  records: 5000\n  steps: 40000\n", 1)
 	}), "scr")
-	if ex.Budget != (pack.Budget{Records: 5000, Steps: 40000, WindowUpdates: pack.DefaultBudgetWindowUpdates, Rows: pack.DefaultBudgetRows}) || ex.TimeLimit != pack.DefaultTimeLimit {
+	if ex.Budget != (pack.Budget{Records: 5000, Steps: 40000, WindowUpdates: pack.DefaultBudgetWindowUpdates, Rows: pack.DefaultBudgetRows,
+		Timers: pack.DefaultBudgetTimers, StateBytes: pack.DefaultBudgetStateBytes, CheckpointBytes: pack.DefaultBudgetCheckpointBytes}) || ex.TimeLimit != pack.DefaultTimeLimit {
 		t.Fatalf("budget %+v, guard %s", ex.Budget, ex.TimeLimit)
 	}
 	ctx := context.Background()

@@ -106,6 +106,65 @@ func TestRowsBudget(t *testing.T) {
 	}
 }
 
+// TestTimersBudget: a watermark lagging by 1000 hours keeps every 1 ms
+// window open, and each trigger checks all their timers: work that grows
+// with the square of the records. The run stops at the budget with the
+// numbers, and scores 0.
+func TestTimersBudget(t *testing.T) {
+	ex := win(t, "budget:\n  timers: 200000\n")
+	if d := win(t, "").Budget; d.Timers != pack.DefaultBudgetTimers || d.StateBytes != pack.DefaultBudgetStateBytes || d.CheckpointBytes != pack.DefaultBudgetCheckpointBytes {
+		t.Fatalf("default budget %+v", d)
+	}
+	lagging := "set mode append\nset source.watermark 1000h\nset window 1ms\n"
+	r, err := grade.Bytes(context.Background(), ex, "a.lab", []byte(lagging+"run 20000\n"), grade.Options{})
+	if err != nil {
+		t.Fatalf("an internal error, not a grade: %v", err)
+	}
+	if r.Score != 0 || r.Internal || !strings.HasPrefix(r.Error, "a.lab:4:1: your answer checks ") || !strings.Contains(r.Error, "window timers, the budget is 200000 (each trigger checks the timer of every window held open") {
+		t.Errorf("%+v", r)
+	}
+	r, err = grade.Bytes(context.Background(), ex, "a.lab", []byte("set mode append\nrun 600\n"), grade.Options{})
+	if err != nil || !r.Passed {
+		t.Errorf("within the budget: %+v, %v", r, err)
+	}
+}
+
+// TestCheckpointBytesBudget: a checkpoint every record copies the whole
+// state every record; the copies are counted as they are made.
+func TestCheckpointBytesBudget(t *testing.T) {
+	ex := win(t, "budget:\n  checkpoint_bytes: 1000000\n")
+	every := "set semantics exactly-once\nset checkpoint.interval 1\n"
+	r, err := grade.Bytes(context.Background(), ex, "a.lab", []byte(every+"run 20000\n"), grade.Options{})
+	if err != nil {
+		t.Fatalf("an internal error, not a grade: %v", err)
+	}
+	if r.Score != 0 || !strings.HasPrefix(r.Error, "a.lab:3:1: your answer copies ") || !strings.Contains(r.Error, "bytes of state into checkpoints, the budget is 1000000 (a checkpoint every 1 records copies the whole state each time)") {
+		t.Errorf("%+v", r)
+	}
+	r, err = grade.Bytes(context.Background(), ex, "a.lab", []byte("set semantics exactly-once\nrun 600\n"), grade.Options{})
+	if err != nil || !r.Passed {
+		t.Errorf("within the budget: %+v, %v", r, err)
+	}
+}
+
+// TestStateBytesBudget: a Bloom filter of 10⁷ bits holds 1.25 MB before a
+// record is admitted; the run is refused before it starts.
+func TestStateBytesBudget(t *testing.T) {
+	ex := win(t, "budget:\n  state_bytes: 100000\n")
+	r, err := grade.Bytes(context.Background(), ex, "a.lab", []byte("set filter bloom m=10000000 k=3\nrun 600\n"), grade.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "a.lab:2:1: your answer holds 1250184 bytes of state, the budget is 100000 (windows held open, filters, checkpoints and the records upstream backup keeps, as a checkpoint would write them)"
+	if r.Score != 0 || r.Error != want {
+		t.Errorf("got %q\nwant %q", r.Error, want)
+	}
+	r, err = grade.Bytes(context.Background(), ex, "a.lab", []byte("set filter bloom m=10000 k=3\nrun 600\n"), grade.Options{})
+	if err != nil || !r.Passed {
+		t.Errorf("within the budget: %+v, %v", r, err)
+	}
+}
+
 // TestOneBrokenExerciseDoesNotStopTheOthers: an exercise whose grading
 // breaks (here the wall-time guard at 1ns) is marked Internal and scores
 // zero; All grades the rest and returns an internal error.

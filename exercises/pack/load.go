@@ -203,7 +203,7 @@ func (e *Exercise) decode(d *yamlpos.Decoder, data []byte) {
 			}
 		case "budget":
 			e.HasBudget = true
-			for _, b := range d.Mapping(f, "budget", []string{"records", "steps", "window_updates", "rows"}) {
+			for _, b := range d.Mapping(f, "budget", []string{"records", "steps", "window_updates", "rows", "timers", "state_bytes", "checkpoint_bytes"}) {
 				n := d.Int(b)
 				if n < 1 || n > MaxBudget {
 					d.FailAt(b, "budget.%s: must be from 1 to %d, got %s", b.Key, MaxBudget, yamlpos.Text(b.Value))
@@ -215,8 +215,14 @@ func (e *Exercise) decode(d *yamlpos.Decoder, data []byte) {
 					e.Budget.Steps = n
 				case "window_updates":
 					e.Budget.WindowUpdates = n
-				default:
+				case "rows":
 					e.Budget.Rows = n
+				case "timers":
+					e.Budget.Timers = n
+				case "state_bytes":
+					e.Budget.StateBytes = n
+				default:
+					e.Budget.CheckpointBytes = n
 				}
 			}
 		case "time_limit":

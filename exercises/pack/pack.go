@@ -72,6 +72,17 @@ const (
 	// one update a record; a few thousand rows).
 	DefaultBudgetWindowUpdates = 2_000_000
 	DefaultBudgetRows          = 100_000
+	// DefaultBudgetTimers, DefaultBudgetStateBytes and
+	// DefaultBudgetCheckpointBytes bound the rest of what a step does not
+	// measure: a trigger checks every window timer held open, so a
+	// watermark lagging by hours makes each trigger check every window
+	// seen; the state held lives in memory; a checkpoint copies the whole
+	// state, so a checkpoint every record copies it every record. Each is
+	// thousands of times what the built-in exercises' answers need (at most
+	// 3 000 timer checks, 200 kB of state and 7 kB copied into checkpoints).
+	DefaultBudgetTimers          = 5_000_000
+	DefaultBudgetStateBytes      = 16 << 20
+	DefaultBudgetCheckpointBytes = 64 << 20
 )
 
 // A prediction's attempts and feedback (see Exercise.Attempts and
@@ -94,18 +105,22 @@ var Feedbacks = []string{FeedbackRightWrong, FeedbackDirection}
 // that it is the same on every machine under any load: records the source
 // admits, steps of the deterministic scheduler (each step is one element
 // processed at one node), window updates (a record counted in a window:
-// window/slide of them for each record a window-count node takes in) and
-// rows the sink writes. An answer that goes over it fails, with the line
+// window/slide of them for each record a window-count node takes in),
+// rows the sink writes, window timers checked (each trigger checks every
+// window held open), the most state bytes held at once, and state bytes
+// copied into checkpoints. An answer that goes over it fails, with the line
 // that went over. A zero count in Options.Budget keeps the exercise's.
 type Budget struct {
 	Records, Steps, WindowUpdates, Rows int64
+	Timers, StateBytes, CheckpointBytes int64
 }
 
 // DefaultBudget is the budget of an exercise that sets none, and the
 // counts an exercise's budget key leaves out.
 func DefaultBudget() Budget {
 	return Budget{Records: DefaultBudgetRecords, Steps: DefaultBudgetSteps,
-		WindowUpdates: DefaultBudgetWindowUpdates, Rows: DefaultBudgetRows}
+		WindowUpdates: DefaultBudgetWindowUpdates, Rows: DefaultBudgetRows, Timers: DefaultBudgetTimers,
+		StateBytes: DefaultBudgetStateBytes, CheckpointBytes: DefaultBudgetCheckpointBytes}
 }
 
 // YAMLLimits bound the YAML files of a pack and of an answer: each is a few

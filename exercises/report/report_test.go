@@ -291,10 +291,14 @@ func TestClassroom(t *testing.T) {
 func ptr(n int64) *int64 { return &n }
 
 // TestClassOutputSanitisesStudentNames: a student's folder name with an
-// escape sequence or NUL does not reach the instructor's terminal or
+// escape sequence or NUL, as the header or in a message that quotes the
+// answer's path, does not reach the instructor's terminal or
 // spreadsheet as control characters.
 func TestClassOutputSanitisesStudentNames(t *testing.T) {
-	class := []report.Student{{ID: "eve\x1b]0;pwned\x07\x00", Result: &grade.Result{Exercises: []grade.ExerciseResult{}}}}
+	evil := "eve\x1b]0;pwned\x07\x00"
+	failed := grade.ExerciseResult{ID: "x", Kind: "prediction", MaxScore: 1, Answer: evil + "/x/answers.yaml",
+		Checks: []grade.CheckResult{{Name: "n", Points: 1, Message: "n: " + evil + "/x/answers.yaml:1:4 answered 2: wrong\nsecond line"}}}
+	class := []report.Student{{ID: evil, Result: &grade.Result{Exercises: []grade.ExerciseResult{failed}}}}
 	var text, csv strings.Builder
 	if err := report.ClassText(&text, class); err != nil {
 		t.Fatal(err)
@@ -303,7 +307,7 @@ func TestClassOutputSanitisesStudentNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, out := range map[string]string{"text": text.String(), "csv": csv.String()} {
-		if strings.ContainsAny(out, "\x1b\x07\x00") || !strings.Contains(out, "eve") {
+		if strings.ContainsAny(out, "\x1b\x07\x00") || !strings.Contains(out, "eve") || name == "text" && !strings.Contains(out, "    second line") {
 			t.Errorf("%s: %q", name, out)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/streamlab/streamlab/exercises/grade"
+	"github.com/streamlab/streamlab/internal/untrusted"
 )
 
 // Text writes a table with one line per exercise, and under each exercise
@@ -47,9 +48,13 @@ func Text(w io.Writer, res *grade.Result) error {
 	return err
 }
 
-// indent writes text indented by two spaces, continuation lines by four.
+// indent writes text indented by two spaces, continuation lines by four,
+// with no control characters: a message quotes the answer's path, and a
+// student's folder named with an escape sequence would otherwise reach the
+// instructor's terminal as one.
 func indent(b *strings.Builder, text string) {
 	for i, l := range strings.Split(text, "\n") {
+		l = untrusted.Quote(l, len(l))
 		if i == 0 {
 			fmt.Fprintf(b, "  %s\n", l)
 		} else {
