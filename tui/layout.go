@@ -245,7 +245,7 @@ func (m Model) mouse(ev tea.MouseMsg) Model {
 	if ev.Action != tea.MouseActionPress || ev.Button != tea.MouseButtonLeft {
 		return m
 	}
-	if m.palette.Active() || m.dialogOpen() || m.showHelp || m.eventsScreen {
+	if m.clicksBlocked() {
 		return m
 	}
 	for p := range paneCount {

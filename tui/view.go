@@ -39,33 +39,7 @@ func (m Model) tooSmallView() string {
 // labLines draws the lab screen: status bar, panes, message line, help.
 func (m Model) labLines() []string {
 	lines := []string{m.statusBar()}
-	body := m.events.Lines()
-	if !m.eventsScreen {
-		body = m.panesLines()
-	}
-	switch {
-	case m.leaving:
-		body = m.overlayLeave(body)
-	case m.picker.Active():
-		box := m.picker.Lines(m.w - 4)
-		body = draw.Overlay(body, box, (m.w-ansi.StringWidth(box[0]))/2, max((len(body)-len(box))/2, 0))
-	case m.targets.Active():
-		box := m.targets.Lines(m.w - 4)
-		body = draw.Overlay(body, box, (m.w-ansi.StringWidth(box[0]))/2, max((len(body)-len(box))/2, 0))
-	case m.killing != "":
-		body = m.overlayKill(body)
-	case m.confirm != "":
-		body = m.overlayConfirm(body)
-	case m.runs.Active():
-		w := min(m.w-2, 100)
-		box := m.runs.Lines(w, min(len(body), 30))
-		body = draw.Overlay(body, box, (m.w-w)/2, 0)
-	case m.report.Active():
-		box := m.report.Lines()
-		body = draw.Overlay(body, box, max((m.w-ansi.StringWidth(box[0]))/2, 0), 0)
-	case m.showHelp:
-		body = m.overlayHelp(body, m.activeKeys())
-	}
+	body := m.drawOverlays(m.panesLines())
 	lines = append(lines, body...)
 	lines = append(lines, m.messageLine(), m.helpBar(m.activeKeys()))
 	return lines
@@ -112,32 +86,11 @@ func (m Model) bottomLines() []string {
 	return draw.Join(row...)
 }
 
-// activeKeys are the keys that work right now: a dialog's, or the
-// focused pane's and the lab's.
+// activeKeys are the keys that work right now: the top overlay's (see
+// overlayStack), or the focused pane's and the lab's.
 func (m Model) activeKeys() helpKeys {
-	switch {
-	case m.palette.Active():
-		return helpKeys{m.palette.Keys()}
-	case m.leaving:
-		return helpKeys{DefaultLeaveKeys()}
-	case m.picker.Active():
-		return helpKeys{m.picker.Keys()}
-	case m.targets.Active():
-		return helpKeys{m.targets.Keys()}
-	case m.killing != "":
-		return helpKeys{newKillKeys()}
-	case m.confirm != "":
-		return helpKeys{m.yesNo}
-	case m.guide.Asking():
-		return helpKeys{m.guide.AnswerKeys()}
-	case m.runs.Active():
-		return helpKeys{m.runs.Keys()}
-	case m.report.Active():
-		return helpKeys{m.report.Keys()}
-	case m.predict.Capturing():
-		return helpKeys{m.predict.Keys()}
-	case m.eventsScreen:
-		return helpKeys{DefaultEventsScreenKeys(), m.events.Keys(), m.keys}
+	if k, ok := m.overlayKeys(); ok {
+		return k
 	}
 	if m.guide.Active() {
 		return helpKeys{guideHelp{m.guideKeys(), m.keys}, m.focusedKeys()}
