@@ -170,14 +170,10 @@ func (m *Model) resize(w, h int) {
 			m.dropOutput(w, y, bottomH)
 		}
 	}
-	size := func(p Pane) (int, int) { return m.rects[p].w, m.rects[p].h }
-	m.pipeline.SetSize(size(PanePipeline))
-	m.output.SetSize(size(PaneOutput))
-	m.ledger.SetSize(size(PaneLedger))
-	m.filter.SetSize(size(PaneFilter))
-	m.events.SetSize(size(PaneEvents))
-	m.guide.SetSize(size(PaneLesson))
-	m.predict.SetSize(size(PaneLesson))
+	for p, pn := range m.panes() {
+		pn.SetSize(m.rects[p].w, m.rects[p].h)
+	}
+	m.predict.SetSize(m.rects[PaneLesson].w, m.rects[PaneLesson].h)
 	if !m.inLayout(m.focus) {
 		m.setFocus(PanePipeline)
 	}

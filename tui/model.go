@@ -249,12 +249,9 @@ func (m *Model) setFocus(p Pane) {
 	if m.focus == PaneFilter || m.focus == PaneEvents {
 		m.slot = m.focus
 	}
-	m.pipeline.SetFocused(m.focus == PanePipeline)
-	m.output.SetFocused(m.focus == PaneOutput)
-	m.ledger.SetFocused(m.focus == PaneLedger)
-	m.filter.SetFocused(m.focus == PaneFilter)
-	m.events.SetFocused(m.focus == PaneEvents)
-	m.guide.SetFocused(m.focus == PaneLesson)
+	for p, pn := range m.panes() {
+		pn.SetFocused(Pane(p) == m.focus)
+	}
 }
 
 // moveFocus moves the focus by dir (±1) along the focus order, past the

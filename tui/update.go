@@ -9,7 +9,6 @@ import (
 	"github.com/streamlab/streamlab/engine/script"
 	"github.com/streamlab/streamlab/tui/bridge"
 	"github.com/streamlab/streamlab/tui/draw"
-	"github.com/streamlab/streamlab/tui/filterpane"
 	"github.com/streamlab/streamlab/tui/home"
 	"github.com/streamlab/streamlab/tui/predict"
 )
@@ -216,34 +215,7 @@ func (m Model) labKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 
 // paneKey gives a key to the focused pane.
 func (m Model) paneKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
-	var cmd tea.Cmd
-	switch m.focus {
-	case PanePipeline:
-		m.pipeline, cmd = m.pipeline.Update(k)
-	case PaneOutput:
-		if key.Matches(k, m.output.Keys().Why) {
-			if row, ok := m.output.Marked(); ok {
-				m.submit("why " + row)
-			}
-			return m, nil
-		}
-		m.output, cmd = m.output.Update(k)
-	case PaneLedger:
-		m.ledger, cmd = m.ledger.Update(k)
-	case PaneEvents:
-		m.events, cmd = m.events.Update(k)
-	case PaneLesson:
-		m.guide, cmd = m.guide.Update(k)
-	case PaneFilter:
-		var act filterpane.Action
-		m.filter, act = m.filter.Update(k)
-		switch {
-		case act.Probe:
-			m.send(bridge.Request{Kind: bridge.Probe, ID: act.ID})
-		case act.Stop:
-			m.send(bridge.Request{Kind: bridge.StopProbe})
-		}
-	}
+	cmd := m.panes()[m.focus].handle(k)
 	return m, cmd
 }
 

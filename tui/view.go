@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/streamlab/streamlab/tui/bridge"
@@ -99,24 +99,7 @@ func (m Model) activeKeys() helpKeys {
 }
 
 // focusedKeys are the focused pane's keys.
-func (m Model) focusedKeys() interface {
-	ShortHelp() []key.Binding
-	FullHelp() [][]key.Binding
-} {
-	switch m.focus {
-	case PaneOutput:
-		return m.output.Keys()
-	case PaneLedger:
-		return m.ledger.Keys()
-	case PaneEvents:
-		return m.events.Keys()
-	case PaneFilter:
-		return m.filter.Keys()
-	case PaneLesson:
-		return helpKeys{}
-	}
-	return m.pipeline.Keys()
-}
+func (m Model) focusedKeys() help.KeyMap { return m.panes()[m.focus].keyMap() }
 
 // statusBar is the top line: job, settings, virtual time, speed, state.
 func (m Model) statusBar() string {
