@@ -15,15 +15,7 @@ import (
 // or the question before leaving a lesson. A dialog is modal: it takes
 // only its own keys, and the run waits while it is open.
 func (m Model) dialogOpen() bool {
-	if m.screen != ScreenLab {
-		return false
-	}
-	for _, o := range m.openOverlays() {
-		if o.modal {
-			return true
-		}
-	}
-	return false
+	return m.screen == ScreenLab && m.overlays().modal()
 }
 
 // burst reports whether k is several keys that arrived together: a line

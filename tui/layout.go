@@ -241,7 +241,7 @@ func (m Model) mouse(ev tea.MouseMsg) Model {
 	if ev.Action != tea.MouseActionPress || ev.Button != tea.MouseButtonLeft {
 		return m
 	}
-	if m.clicksBlocked() {
+	if m.overlays().clicksBlocked() {
 		return m
 	}
 	for p := range paneCount {

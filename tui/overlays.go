@@ -11,7 +11,7 @@ import (
 
 // overlay is one layer of the lab screen that can take the keyboard from
 // the panes: the palette, a dialog, a full-screen view, the help, a
-// question. overlayStack lists them once, top first; the first open one
+// question. allOverlays lists them once, top first; the first open one
 // has the keyboard, and the key dispatch, the help bar, the help's list
 // and the drawing all read that one list, so they cannot disagree on who
 // is on top.
@@ -37,9 +37,9 @@ type overlay struct {
 	clickThrough bool
 }
 
-// overlayStack is the lab screen's overlays, top first: the one order in
+// allOverlays is the lab screen's overlays, top first: the one order in
 // which they take the keyboard.
-func overlayStack() []overlay {
+func allOverlays() []overlay {
 	return []overlay{
 		paletteOverlay(),
 		leaveOverlay(),
@@ -56,10 +56,13 @@ func overlayStack() []overlay {
 	}
 }
 
-// openOverlays are the overlays open now, top first.
-func (m Model) openOverlays() []overlay {
-	var out []overlay
-	for _, o := range overlayStack() {
+// overlayStack is the overlays open now, top first.
+type overlayStack []overlay
+
+// overlays is the overlay stack as it is now.
+func (m Model) overlays() overlayStack {
+	var out overlayStack
+	for _, o := range allOverlays() {
 		if o.open(m) {
 			out = append(out, o)
 		}
@@ -67,10 +70,10 @@ func (m Model) openOverlays() []overlay {
 	return out
 }
 
-// overlayKey gives k to the open overlays, top first, until one handles
-// it; ok is false when none did and the lab's own keys come next.
-func (m Model) overlayKey(k tea.KeyMsg) (_ Model, _ tea.Cmd, ok bool) {
-	for _, o := range m.openOverlays() {
+// key gives k to the overlays, top first, until one handles it; ok is
+// false when none did and the lab's own keys come next.
+func (s overlayStack) key(m Model, k tea.KeyMsg) (_ Model, _ tea.Cmd, ok bool) {
+	for _, o := range s {
 		if next, cmd, handled := o.key(m, k); handled {
 			return next, cmd, true
 		}
@@ -78,10 +81,10 @@ func (m Model) overlayKey(k tea.KeyMsg) (_ Model, _ tea.Cmd, ok bool) {
 	return m, nil, false
 }
 
-// overlayKeys are the keys of the top overlay that lists its own; ok is
-// false when no open overlay does.
-func (m Model) overlayKeys() (_ helpKeys, ok bool) {
-	for _, o := range m.openOverlays() {
+// keys are the keys of the top overlay that lists its own; ok is false
+// when none does.
+func (s overlayStack) keys(m Model) (_ helpKeys, ok bool) {
+	for _, o := range s {
 		if o.keys != nil {
 			return o.keys(m), true
 		}
@@ -89,20 +92,19 @@ func (m Model) overlayKeys() (_ helpKeys, ok bool) {
 	return nil, false
 }
 
-// drawOverlays draws the open overlays over body, the lowest first.
-func (m Model) drawOverlays(body []string) []string {
-	open := m.openOverlays()
-	for i := len(open) - 1; i >= 0; i-- {
-		if open[i].draw != nil {
-			body = open[i].draw(m, body)
+// draw draws the overlays over body, the lowest first.
+func (s overlayStack) draw(m Model, body []string) []string {
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i].draw != nil {
+			body = s[i].draw(m, body)
 		}
 	}
 	return body
 }
 
-// overlayTick gives a message other than a key to the top text input.
-func (m Model) overlayTick(msg tea.Msg) (Model, tea.Cmd) {
-	for _, o := range m.openOverlays() {
+// tick gives a message other than a key to the top text input.
+func (s overlayStack) tick(m Model, msg tea.Msg) (Model, tea.Cmd) {
+	for _, o := range s {
 		if o.tick != nil {
 			return o.tick(m, msg)
 		}
@@ -110,10 +112,10 @@ func (m Model) overlayTick(msg tea.Msg) (Model, tea.Cmd) {
 	return m, nil
 }
 
-// textOpen reports whether a text input is open: it takes keys that
-// arrived together as typed text, not one by one.
-func (m Model) textOpen() bool {
-	for _, o := range m.openOverlays() {
+// text reports whether a text input is open: it takes keys that arrived
+// together as typed text, not one by one.
+func (s overlayStack) text() bool {
+	for _, o := range s {
 		if o.tick != nil {
 			return true
 		}
@@ -121,10 +123,20 @@ func (m Model) textOpen() bool {
 	return false
 }
 
-// clicksBlocked reports whether an open overlay keeps mouse clicks from
-// the panes.
-func (m Model) clicksBlocked() bool {
-	for _, o := range m.openOverlays() {
+// modal reports whether a dialog is open.
+func (s overlayStack) modal() bool {
+	for _, o := range s {
+		if o.modal {
+			return true
+		}
+	}
+	return false
+}
+
+// clicksBlocked reports whether an overlay keeps mouse clicks from the
+// panes.
+func (s overlayStack) clicksBlocked() bool {
+	for _, o := range s {
 		if !o.clickThrough {
 			return true
 		}
@@ -135,12 +147,20 @@ func (m Model) clicksBlocked() bool {
 // handled wraps a handler that takes every key it is given.
 func handled(m Model, cmd tea.Cmd) (Model, tea.Cmd, bool) { return m, cmd, true }
 
-// paletteOverlay is the command palette, drawn on the message line.
+// paletteOverlay is the command palette, drawn on the message line; the
+// line it submits runs.
 func paletteOverlay() overlay {
 	return overlay{
 		name: "palette",
 		open: func(m Model) bool { return m.palette.Active() },
-		key:  func(m Model, k tea.KeyMsg) (Model, tea.Cmd, bool) { return handled(m.paletteKey(k)) },
+		key: func(m Model, k tea.KeyMsg) (Model, tea.Cmd, bool) {
+			p, out, cmd := m.palette.Update(k)
+			m.palette = p
+			if out.Submit != "" {
+				m.submit(out.Submit)
+			}
+			return m, cmd, true
+		},
 		keys: func(m Model) helpKeys { return helpKeys{m.palette.Keys()} },
 		tick: func(m Model, msg tea.Msg) (Model, tea.Cmd) {
 			var cmd tea.Cmd
@@ -162,14 +182,29 @@ func leaveOverlay() overlay {
 	}
 }
 
-// pickerOverlay is a setting's picker (m, s, e, h, f).
+// pickerOverlay is a setting's picker (m, s, e, h, f): the choice is set,
+// and a choice the engine refuses is explained.
 func pickerOverlay() overlay {
 	return overlay{
-		name:  "picker",
-		open:  func(m Model) bool { return m.picker.Active() },
-		key:   func(m Model, k tea.KeyMsg) (Model, tea.Cmd, bool) { return handled(m.pickerKey(k)) },
+		name: "picker",
+		open: func(m Model) bool { return m.picker.Active() },
+		key: func(m Model, k tea.KeyMsg) (Model, tea.Cmd, bool) {
+			if pk := m.picker.Keys(); !key.Matches(k, pk.Up, pk.Down, pk.Cancel, pk.Choose) {
+				m.dropForDialog()
+				return m, nil, true
+			}
+			p, chosen, ok := m.picker.Update(k)
+			m.picker = p
+			switch {
+			case ok:
+				m.submit("set " + p.Key + " " + chosen.Value)
+			case chosen.Refused != "":
+				m.msg = message{text: p.Key + " " + chosen.Value + " cannot run with the other settings: " + chosen.Refused, isErr: true}
+			}
+			return m, nil, true
+		},
 		keys:  func(m Model) helpKeys { return helpKeys{m.picker.Keys()} },
-		draw:  func(m Model, body []string) []string { return m.overlayList(body, m.picker.Lines(m.w-4)) },
+		draw:  func(m Model, body []string) []string { return centred(m.w, body, m.picker.Lines(m.w-4)) },
 		modal: true,
 	}
 }
@@ -177,9 +212,24 @@ func pickerOverlay() overlay {
 // confirmOverlay asks "restart the job with this setting?".
 func confirmOverlay() overlay {
 	return overlay{
-		name:  "confirm",
-		open:  func(m Model) bool { return m.confirm != "" },
-		key:   func(m Model, k tea.KeyMsg) (Model, tea.Cmd, bool) { return handled(m.confirmKey(k)) },
+		name: "confirm",
+		open: func(m Model) bool { return m.confirm != "" },
+		key: func(m Model, k tea.KeyMsg) (Model, tea.Cmd, bool) {
+			switch {
+			case key.Matches(k, m.yesNo.Yes):
+				if m.send(bridge.Request{Kind: bridge.Reconfigure, Line: m.confirm}) {
+					m.msg = message{text: "restarting the job with " + m.confirm}
+					m.restarting()
+				}
+				m.confirm = ""
+			case key.Matches(k, m.yesNo.No):
+				m.msg = message{text: "kept the job as it was"}
+				m.confirm = ""
+			default:
+				m.dropForDialog()
+			}
+			return m, nil, true
+		},
 		keys:  func(m Model) helpKeys { return helpKeys{m.yesNo} },
 		draw:  Model.overlayConfirm,
 		modal: true,
@@ -193,7 +243,7 @@ func targetsOverlay() overlay {
 		open:  func(m Model) bool { return m.targets.Active() },
 		key:   func(m Model, k tea.KeyMsg) (Model, tea.Cmd, bool) { return handled(m.targetKey(k)) },
 		keys:  func(m Model) helpKeys { return helpKeys{m.targets.Keys()} },
-		draw:  func(m Model, body []string) []string { return m.overlayList(body, m.targets.Lines(m.w-4)) },
+		draw:  func(m Model, body []string) []string { return centred(m.w, body, m.targets.Lines(m.w-4)) },
 		modal: true,
 	}
 }
@@ -250,12 +300,32 @@ func reportOverlay() overlay {
 	}
 }
 
-// helpOverlay is the help (?): it lists the keys of what it covers.
+// helpOverlay is the help (?): it lists the keys of what it covers,
+// scrolls with the arrows, and q still quits.
 func helpOverlay() overlay {
 	return overlay{
 		name: "help",
 		open: func(m Model) bool { return m.showHelp },
-		key:  func(m Model, k tea.KeyMsg) (Model, tea.Cmd, bool) { return handled(m.helpKey(k)) },
+		key: func(m Model, k tea.KeyMsg) (Model, tea.Cmd, bool) {
+			if key.Matches(k, m.keys.Help) || key.Matches(k, m.keys.Back) {
+				m.showHelp = false
+				return m, nil, true
+			}
+			if key.Matches(k, m.keys.Quit) {
+				return m, tea.Quit, true
+			}
+			switch k.String() {
+			case "up":
+				m.helpOff = max(m.helpOff-1, 0)
+			case "down":
+				m.helpOff++
+			case "pgup":
+				m.helpOff = max(m.helpOff-10, 0)
+			case "pgdown":
+				m.helpOff += 10
+			}
+			return m, nil, true
+		},
 		draw: func(m Model, body []string) []string { return m.overlayHelp(body, m.activeKeys()) },
 	}
 }
@@ -301,77 +371,8 @@ func eventsScreenOverlay() overlay {
 	}
 }
 
-// paletteKey gives a key to the command palette, and runs the line it
-// submits.
-func (m Model) paletteKey(k tea.KeyMsg) (Model, tea.Cmd) {
-	p, out, cmd := m.palette.Update(k)
-	m.palette = p
-	if out.Submit != "" {
-		m.submit(out.Submit)
-	}
-	return m, cmd
-}
-
-// pickerKey answers a setting's picker: the choice is set, a choice the
-// engine refuses is explained.
-func (m Model) pickerKey(k tea.KeyMsg) (Model, tea.Cmd) {
-	if pk := m.picker.Keys(); !key.Matches(k, pk.Up, pk.Down, pk.Cancel, pk.Choose) {
-		m.dropForDialog()
-		return m, nil
-	}
-	p, chosen, ok := m.picker.Update(k)
-	m.picker = p
-	switch {
-	case ok:
-		m.submit("set " + p.Key + " " + chosen.Value)
-	case chosen.Refused != "":
-		m.msg = message{text: p.Key + " " + chosen.Value + " cannot run with the other settings: " + chosen.Refused, isErr: true}
-	}
-	return m, nil
-}
-
-// confirmKey answers "restart the job with this setting?".
-func (m Model) confirmKey(k tea.KeyMsg) (Model, tea.Cmd) {
-	switch {
-	case key.Matches(k, m.yesNo.Yes):
-		if m.send(bridge.Request{Kind: bridge.Reconfigure, Line: m.confirm}) {
-			m.msg = message{text: "restarting the job with " + m.confirm}
-			m.restarting()
-		}
-		m.confirm = ""
-	case key.Matches(k, m.yesNo.No):
-		m.msg = message{text: "kept the job as it was"}
-		m.confirm = ""
-	default:
-		m.dropForDialog()
-	}
-	return m, nil
-}
-
-// helpKey closes or scrolls the help; q still quits.
-func (m Model) helpKey(k tea.KeyMsg) (Model, tea.Cmd) {
-	if key.Matches(k, m.keys.Help) || key.Matches(k, m.keys.Back) {
-		m.showHelp = false
-		return m, nil
-	}
-	if key.Matches(k, m.keys.Quit) {
-		return m, tea.Quit
-	}
-	switch k.String() {
-	case "up":
-		m.helpOff = max(m.helpOff-1, 0)
-	case "down":
-		m.helpOff++
-	case "pgup":
-		m.helpOff = max(m.helpOff-10, 0)
-	case "pgdown":
-		m.helpOff += 10
-	}
-	return m, nil
-}
-
-// overlayList draws a list box (a picker, the node list) over the middle
-// of body.
-func (m Model) overlayList(body, box []string) []string {
-	return draw.Overlay(body, box, (m.w-ansi.StringWidth(box[0]))/2, max((len(body)-len(box))/2, 0))
+// centred draws a list box (a picker, the node list) over the middle of
+// body, on a screen w wide.
+func centred(w int, body, box []string) []string {
+	return draw.Overlay(body, box, (w-ansi.StringWidth(box[0]))/2, max((len(body)-len(box))/2, 0))
 }

@@ -27,7 +27,7 @@ var openers = map[string]func(*Model){
 // lower open, and the help bar then shows the lower one's keys.
 func TestTheOverlayOnTopHasTheKeysTheHelpBarShows(t *testing.T) {
 	s := newSession(t, "clicks")
-	stack := overlayStack()
+	stack := allOverlays()
 	for i, upper := range stack {
 		for _, lower := range stack[i+1:] {
 			if openers[upper.name] == nil || openers[lower.name] == nil {
@@ -38,7 +38,7 @@ func TestTheOverlayOnTopHasTheKeysTheHelpBarShows(t *testing.T) {
 				openers[lower.name](&m)
 				lowerBar := m.helpBar(m.activeKeys())
 				openers[upper.name](&m)
-				if top := m.openOverlays()[0].name; top != upper.name {
+				if top := m.overlays()[0].name; top != upper.name {
 					t.Fatalf("on top: %s, want %s", top, upper.name)
 				}
 				if upper.keys != nil && m.helpBar(m.activeKeys()) != m.helpBar(upper.keys(m)) {
@@ -60,7 +60,7 @@ func TestTheOverlayOnTopHasTheKeysTheHelpBarShows(t *testing.T) {
 // overlay takes it: the events screen lets it through, the others keep it.
 func TestAnOverlayKeepsTheLabsKeys(t *testing.T) {
 	s := newSession(t, "clicks")
-	for _, o := range overlayStack() {
+	for _, o := range allOverlays() {
 		open := openers[o.name]
 		if open == nil {
 			continue

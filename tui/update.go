@@ -44,7 +44,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		nm.holdForDialog()
 		return nm, cmd
 	}
-	return m.overlayTick(msg)
+	return m.overlays().tick(m, msg)
 }
 
 // key routes a key: ctrl+c quits wherever it is pressed; keys that
@@ -58,7 +58,7 @@ func (m Model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.dropForDialog()
 		return m, nil
 	}
-	if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !m.textOpen() {
+	if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !m.overlays().text() {
 		return m.eachRune(msg)
 	}
 	if m.screen == ScreenHome {
@@ -135,10 +135,10 @@ func (m *Model) send(r bridge.Request) bool {
 }
 
 // labKey handles a key on the lab screen: the open overlays first (see
-// overlayStack), then the lesson's keys, the lab's own keys, and last the
+// allOverlays), then the lesson's keys, the lab's own keys, and last the
 // focused pane.
 func (m Model) labKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
-	if next, cmd, ok := m.overlayKey(k); ok {
+	if next, cmd, ok := m.overlays().key(m, k); ok {
 		return next, cmd
 	}
 	if m.guide.Active() {

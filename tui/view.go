@@ -39,7 +39,7 @@ func (m Model) tooSmallView() string {
 // labLines draws the lab screen: status bar, panes, message line, help.
 func (m Model) labLines() []string {
 	lines := []string{m.statusBar()}
-	body := m.drawOverlays(m.panesLines())
+	body := m.overlays().draw(m, m.panesLines())
 	lines = append(lines, body...)
 	lines = append(lines, m.messageLine(), m.helpBar(m.activeKeys()))
 	return lines
@@ -87,9 +87,9 @@ func (m Model) bottomLines() []string {
 }
 
 // activeKeys are the keys that work right now: the top overlay's (see
-// overlayStack), or the focused pane's and the lab's.
+// allOverlays), or the focused pane's and the lab's.
 func (m Model) activeKeys() helpKeys {
-	if k, ok := m.overlayKeys(); ok {
+	if k, ok := m.overlays().keys(m); ok {
 		return k
 	}
 	if m.guide.Active() {
