@@ -9,8 +9,8 @@ import (
 
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/script"
+	"github.com/streamlab/streamlab/tui/dialog/picker"
 	"github.com/streamlab/streamlab/tui/draw"
-	"github.com/streamlab/streamlab/tui/picker"
 )
 
 // openTargets opens the list of nodes that k (kill) or r (restart) acts

@@ -6,12 +6,12 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/streamlab/streamlab/tui/bridge"
-	"github.com/streamlab/streamlab/tui/events"
-	"github.com/streamlab/streamlab/tui/filterpane"
-	"github.com/streamlab/streamlab/tui/ledger"
-	"github.com/streamlab/streamlab/tui/lessonpane"
-	"github.com/streamlab/streamlab/tui/output"
-	"github.com/streamlab/streamlab/tui/pipeline"
+	"github.com/streamlab/streamlab/tui/pane/events"
+	"github.com/streamlab/streamlab/tui/pane/filterpane"
+	"github.com/streamlab/streamlab/tui/pane/ledger"
+	"github.com/streamlab/streamlab/tui/pane/lessonpane"
+	"github.com/streamlab/streamlab/tui/pane/output"
+	"github.com/streamlab/streamlab/tui/pane/pipeline"
 )
 
 // pane is one of the lab's panes as the root model drives it, so that the
