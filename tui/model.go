@@ -80,12 +80,10 @@ type message struct {
 
 // Model is the root model.
 type Model struct {
-	opts   Options
-	eng    Engine
-	st     *styles.Styles
-	keys   LabKeys
-	homeKy HomeKeys
-	yesNo  ConfirmKeys
+	opts Options
+	eng  Engine
+	st   *styles.Styles
+	keys LabKeys // its HA key gives way to the lesson's hint key
 
 	screen Screen
 	focus  Pane
@@ -150,7 +148,7 @@ func New(opts Options, eng Engine) Model {
 	h.Styles.ShortSeparator, h.Styles.FullSeparator, h.Styles.Ellipsis = st.Muted, st.Muted, st.Muted
 	m := Model{
 		opts: opts, eng: eng, st: st,
-		keys: DefaultLabKeys(), homeKy: DefaultHomeKeys(), yesNo: DefaultConfirmKeys(),
+		keys:     DefaultLabKeys(),
 		paused:   true,
 		speed:    bridge.SnapSpeed(opts.Speed),
 		home:     home.New(st, assets.Banner, jobs, settingsView(opts), opts.Job),

@@ -215,14 +215,15 @@ func confirmOverlay() overlay {
 		name: "confirm",
 		open: func(m Model) bool { return m.confirm != "" },
 		key: func(m Model, k tea.KeyMsg) (Model, tea.Cmd, bool) {
+			yesNo := DefaultConfirmKeys()
 			switch {
-			case key.Matches(k, m.yesNo.Yes):
+			case key.Matches(k, yesNo.Yes):
 				if m.send(bridge.Request{Kind: bridge.Reconfigure, Line: m.confirm}) {
 					m.msg = message{text: "restarting the job with " + m.confirm}
 					m.restarting()
 				}
 				m.confirm = ""
-			case key.Matches(k, m.yesNo.No):
+			case key.Matches(k, yesNo.No):
 				m.msg = message{text: "kept the job as it was"}
 				m.confirm = ""
 			default:
@@ -230,7 +231,7 @@ func confirmOverlay() overlay {
 			}
 			return m, nil, true
 		},
-		keys:  func(m Model) helpKeys { return helpKeys{m.yesNo} },
+		keys:  func(Model) helpKeys { return helpKeys{DefaultConfirmKeys()} },
 		draw:  Model.overlayConfirm,
 		modal: true,
 	}

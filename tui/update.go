@@ -86,13 +86,14 @@ func (m Model) eachRune(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 
 // homeKey handles a key on the home screen.
 func (m Model) homeKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+	hk := DefaultHomeKeys()
 	switch {
-	case m.showHelp && (key.Matches(k, m.homeKy.Help) || k.Type == tea.KeyEsc):
+	case m.showHelp && (key.Matches(k, hk.Help) || k.Type == tea.KeyEsc):
 		m.showHelp = false
 		return m, nil
-	case key.Matches(k, m.homeKy.Quit):
+	case key.Matches(k, hk.Quit):
 		return m, tea.Quit
-	case key.Matches(k, m.homeKy.Help):
+	case key.Matches(k, hk.Help):
 		m.showHelp = true
 		return m, nil
 	}

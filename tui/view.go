@@ -21,11 +21,12 @@ func (m Model) View() string {
 	}
 	var lines []string
 	if m.screen == ScreenHome {
+		keys := helpKeys{m.home.Keys(), DefaultHomeKeys()}
 		lines = m.home.Lines()
 		if m.showHelp {
-			lines = m.overlayHelp(lines, helpKeys{m.home.Keys(), m.homeKy})
+			lines = m.overlayHelp(lines, keys)
 		}
-		lines = append(lines, m.helpBar(helpKeys{m.home.Keys(), m.homeKy}))
+		lines = append(lines, m.helpBar(keys))
 	} else {
 		lines = m.labLines()
 	}
