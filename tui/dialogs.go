@@ -15,8 +15,7 @@ import (
 // or the question before leaving a lesson. A dialog is modal: it takes
 // only its own keys, and the run waits while it is open.
 func (m Model) dialogOpen() bool {
-	return m.screen == ScreenLab &&
-		(m.picker.Active() || m.targets.Active() || m.killing != "" || m.confirm != "" || m.leaving)
+	return m.screen == ScreenLab && m.overlays().modal()
 }
 
 // burst reports whether k is several keys that arrived together: a line
@@ -84,7 +83,7 @@ func DefaultLeaveKeys() ConfirmKeys {
 func (m *Model) askLeave() { m.leaving = true }
 
 // leaveKey answers the leave question.
-func (m Model) leaveKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+func (m Model) leaveKey(k tea.KeyMsg) (Model, tea.Cmd) {
 	keys := DefaultLeaveKeys()
 	switch {
 	case key.Matches(k, keys.Yes):

@@ -44,10 +44,7 @@ func (m *Model) closeEventsScreen() {
 // eventsScreenKey handles a key while the events pane has the whole
 // screen: v or esc closes it, the pane's keys scroll and filter it, and
 // ok is false for any other key (the lab's keys still work).
-func (m Model) eventsScreenKey(k tea.KeyMsg) (_ Model, ok bool) {
-	if !m.eventsScreen {
-		return m, false
-	}
+func (m Model) eventsScreenKey(k tea.KeyMsg) (_ Model, _ tea.Cmd, ok bool) {
 	ek := m.events.Keys()
 	switch {
 	case key.Matches(k, DefaultEventsScreenKeys().Close):
@@ -55,7 +52,7 @@ func (m Model) eventsScreenKey(k tea.KeyMsg) (_ Model, ok bool) {
 	case key.Matches(k, ek.Up, ek.Down, ek.PageUp, ek.PageDown, ek.Follow, ek.Verbose):
 		m.events, _ = m.events.Update(k)
 	default:
-		return m, false
+		return m, nil, false
 	}
-	return m, true
+	return m, nil, true
 }

@@ -43,11 +43,11 @@ func (m *Model) applyFrame(f bridge.Frame) {
 	if m.nodeRows() != rows || m.filterKind() != kind || len(f.Snap.Stages) != stages {
 		m.resize(m.w, m.h)
 	}
-	m.pipeline.SetFrame(f)
-	m.output.SetFrame(f)
-	m.ledger.SetFrame(f)
-	m.filter.SetFrame(f)
-	m.events.SetFrame(f)
+	for _, pn := range m.panes() {
+		if fp, ok := pn.(framed); ok {
+			fp.SetFrame(f)
+		}
+	}
 	m.palette.SetNodes(m.pipeline.Nodes())
 	if c := f.Choices; c != nil {
 		m.picker.SetVerdicts(c.Key, c.Refused, c.Notes)

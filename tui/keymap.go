@@ -6,15 +6,15 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 
-	"github.com/streamlab/streamlab/tui/events"
-	"github.com/streamlab/streamlab/tui/filterpane"
+	"github.com/streamlab/streamlab/tui/dialog/palette"
+	"github.com/streamlab/streamlab/tui/dialog/picker"
 	"github.com/streamlab/streamlab/tui/home"
-	"github.com/streamlab/streamlab/tui/ledger"
-	"github.com/streamlab/streamlab/tui/lessonpane"
-	"github.com/streamlab/streamlab/tui/output"
-	"github.com/streamlab/streamlab/tui/palette"
-	"github.com/streamlab/streamlab/tui/picker"
-	"github.com/streamlab/streamlab/tui/pipeline"
+	"github.com/streamlab/streamlab/tui/pane/events"
+	"github.com/streamlab/streamlab/tui/pane/filterpane"
+	"github.com/streamlab/streamlab/tui/pane/ledger"
+	"github.com/streamlab/streamlab/tui/pane/lessonpane"
+	"github.com/streamlab/streamlab/tui/pane/output"
+	"github.com/streamlab/streamlab/tui/pane/pipeline"
 	"github.com/streamlab/streamlab/tui/runs"
 )
 

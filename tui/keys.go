@@ -3,7 +3,7 @@ package tui
 import (
 	"github.com/charmbracelet/bubbles/key"
 
-	"github.com/streamlab/streamlab/tui/lessonpane"
+	"github.com/streamlab/streamlab/tui/pane/lessonpane"
 )
 
 // LabKeys are the lab screen's own keys: they work whichever pane has the

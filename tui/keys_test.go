@@ -8,9 +8,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/streamlab/streamlab/tui/bridge"
+	"github.com/streamlab/streamlab/tui/dialog/palette"
+	"github.com/streamlab/streamlab/tui/dialog/picker"
 	"github.com/streamlab/streamlab/tui/home"
-	"github.com/streamlab/streamlab/tui/palette"
-	"github.com/streamlab/streamlab/tui/picker"
 )
 
 // started is a lab whose job has run for two seconds.

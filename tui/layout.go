@@ -4,7 +4,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/streamlab/streamlab/engine/filter"
-	"github.com/streamlab/streamlab/tui/pipeline"
+	"github.com/streamlab/streamlab/tui/pane/pipeline"
 )
 
 // rect is a pane's place on the screen.
@@ -170,14 +170,10 @@ func (m *Model) resize(w, h int) {
 			m.dropOutput(w, y, bottomH)
 		}
 	}
-	size := func(p Pane) (int, int) { return m.rects[p].w, m.rects[p].h }
-	m.pipeline.SetSize(size(PanePipeline))
-	m.output.SetSize(size(PaneOutput))
-	m.ledger.SetSize(size(PaneLedger))
-	m.filter.SetSize(size(PaneFilter))
-	m.events.SetSize(size(PaneEvents))
-	m.guide.SetSize(size(PaneLesson))
-	m.predict.SetSize(size(PaneLesson))
+	for p, pn := range m.panes() {
+		pn.SetSize(m.rects[p].w, m.rects[p].h)
+	}
+	m.predict.SetSize(m.rects[PaneLesson].w, m.rects[PaneLesson].h)
 	if !m.inLayout(m.focus) {
 		m.setFocus(PanePipeline)
 	}
@@ -245,7 +241,7 @@ func (m Model) mouse(ev tea.MouseMsg) Model {
 	if ev.Action != tea.MouseActionPress || ev.Button != tea.MouseButtonLeft {
 		return m
 	}
-	if m.palette.Active() || m.dialogOpen() || m.showHelp || m.eventsScreen {
+	if m.overlays().clicksBlocked() {
 		return m
 	}
 	for p := range paneCount {

@@ -16,7 +16,7 @@ import (
 	"github.com/streamlab/streamlab/lessons"
 	"github.com/streamlab/streamlab/tui/bridge"
 	"github.com/streamlab/streamlab/tui/home"
-	"github.com/streamlab/streamlab/tui/lessonpane"
+	"github.com/streamlab/streamlab/tui/pane/lessonpane"
 	"github.com/streamlab/streamlab/tui/predict"
 )
 

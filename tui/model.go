@@ -1,8 +1,10 @@
 // Package tui is the terminal lab: one Bubble Tea program with a home
 // screen and the sandbox lab. The root Model owns the screen, the focus
-// and the layout; keys go to whatever has the focus (a dialog, the
-// palette, or the focused pane), and the engine's frames arrive from the
-// bridge (package bridge), the one goroutine besides Bubble Tea's own.
+// and the layout; on the lab screen keys go to the top open overlay (a
+// dialog, the palette, a full-screen view: see allOverlays), else to the
+// lab's own keys and the focused pane (see pane), and the engine's frames
+// arrive from the bridge (package bridge), the one goroutine besides
+// Bubble Tea's own.
 package tui
 
 import (
@@ -17,15 +19,15 @@ import (
 	"github.com/streamlab/streamlab/engine/jobspec"
 	"github.com/streamlab/streamlab/lessons"
 	"github.com/streamlab/streamlab/tui/bridge"
-	"github.com/streamlab/streamlab/tui/events"
-	"github.com/streamlab/streamlab/tui/filterpane"
+	"github.com/streamlab/streamlab/tui/dialog/palette"
+	"github.com/streamlab/streamlab/tui/dialog/picker"
 	"github.com/streamlab/streamlab/tui/home"
-	"github.com/streamlab/streamlab/tui/ledger"
-	"github.com/streamlab/streamlab/tui/lessonpane"
-	"github.com/streamlab/streamlab/tui/output"
-	"github.com/streamlab/streamlab/tui/palette"
-	"github.com/streamlab/streamlab/tui/picker"
-	"github.com/streamlab/streamlab/tui/pipeline"
+	"github.com/streamlab/streamlab/tui/pane/events"
+	"github.com/streamlab/streamlab/tui/pane/filterpane"
+	"github.com/streamlab/streamlab/tui/pane/ledger"
+	"github.com/streamlab/streamlab/tui/pane/lessonpane"
+	"github.com/streamlab/streamlab/tui/pane/output"
+	"github.com/streamlab/streamlab/tui/pane/pipeline"
 	"github.com/streamlab/streamlab/tui/predict"
 	"github.com/streamlab/streamlab/tui/reportview"
 	"github.com/streamlab/streamlab/tui/runs"
@@ -78,12 +80,10 @@ type message struct {
 
 // Model is the root model.
 type Model struct {
-	opts   Options
-	eng    Engine
-	st     *styles.Styles
-	keys   LabKeys
-	homeKy HomeKeys
-	yesNo  ConfirmKeys
+	opts Options
+	eng  Engine
+	st   *styles.Styles
+	keys LabKeys // its HA key gives way to the lesson's hint key
 
 	screen Screen
 	focus  Pane
@@ -148,7 +148,7 @@ func New(opts Options, eng Engine) Model {
 	h.Styles.ShortSeparator, h.Styles.FullSeparator, h.Styles.Ellipsis = st.Muted, st.Muted, st.Muted
 	m := Model{
 		opts: opts, eng: eng, st: st,
-		keys: DefaultLabKeys(), homeKy: DefaultHomeKeys(), yesNo: DefaultConfirmKeys(),
+		keys:     DefaultLabKeys(),
 		paused:   true,
 		speed:    bridge.SnapSpeed(opts.Speed),
 		home:     home.New(st, assets.Banner, jobs, settingsView(opts), opts.Job),
@@ -249,12 +249,9 @@ func (m *Model) setFocus(p Pane) {
 	if m.focus == PaneFilter || m.focus == PaneEvents {
 		m.slot = m.focus
 	}
-	m.pipeline.SetFocused(m.focus == PanePipeline)
-	m.output.SetFocused(m.focus == PaneOutput)
-	m.ledger.SetFocused(m.focus == PaneLedger)
-	m.filter.SetFocused(m.focus == PaneFilter)
-	m.events.SetFocused(m.focus == PaneEvents)
-	m.guide.SetFocused(m.focus == PaneLesson)
+	for p, pn := range m.panes() {
+		pn.SetFocused(Pane(p) == m.focus)
+	}
 }
 
 // moveFocus moves the focus by dir (±1) along the focus order, past the

@@ -9,8 +9,8 @@ import (
 
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/script"
+	"github.com/streamlab/streamlab/tui/dialog/picker"
 	"github.com/streamlab/streamlab/tui/draw"
-	"github.com/streamlab/streamlab/tui/picker"
 )
 
 // openTargets opens the list of nodes that k (kill) or r (restart) acts
@@ -80,7 +80,11 @@ func jobManagerRefusal(verb string, snap engine.Snapshot) string {
 
 // targetKey handles a key while the node list is open: a node chosen for
 // kill is asked about once more, one for restart is restarted.
-func (m Model) targetKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+func (m Model) targetKey(k tea.KeyMsg) (Model, tea.Cmd) {
+	if tk := m.targets.Keys(); !key.Matches(k, tk.Up, tk.Down, tk.Cancel, tk.Choose) {
+		m.dropForDialog()
+		return m, nil
+	}
 	p, chosen, ok := m.targets.Update(k)
 	m.targets = p
 	switch {
@@ -98,7 +102,7 @@ func (m Model) targetKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 
 // killKey answers "kill this node?": y loses its task manager (kill), f
 // makes its task throw (fail), n cancels.
-func (m Model) killKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+func (m Model) killKey(k tea.KeyMsg) (Model, tea.Cmd) {
 	keys := newKillKeys()
 	switch {
 	case key.Matches(k, keys.Kill):

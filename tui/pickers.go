@@ -2,8 +2,8 @@ package tui
 
 import (
 	"github.com/streamlab/streamlab/tui/bridge"
-	"github.com/streamlab/streamlab/tui/palette"
-	"github.com/streamlab/streamlab/tui/picker"
+	"github.com/streamlab/streamlab/tui/dialog/palette"
+	"github.com/streamlab/streamlab/tui/dialog/picker"
 )
 
 // settingDocs explain each choice in a few words, for the pickers.

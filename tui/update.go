@@ -9,7 +9,6 @@ import (
 	"github.com/streamlab/streamlab/engine/script"
 	"github.com/streamlab/streamlab/tui/bridge"
 	"github.com/streamlab/streamlab/tui/draw"
-	"github.com/streamlab/streamlab/tui/filterpane"
 	"github.com/streamlab/streamlab/tui/home"
 	"github.com/streamlab/streamlab/tui/predict"
 )
@@ -45,21 +44,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		nm.holdForDialog()
 		return nm, cmd
 	}
-	if m.palette.Active() {
-		var cmd tea.Cmd
-		m.palette, _, cmd = m.palette.Update(msg)
-		return m, cmd
-	}
-	if m.guide.Asking() {
-		var cmd tea.Cmd
-		m.guide, _, cmd = m.guide.UpdateAnswer(msg)
-		return m, cmd
-	}
-	return m, nil
+	return m.overlays().tick(m, msg)
 }
 
-// key routes a key: to a dialog when one is open (keys that arrived
-// together go nowhere then), to the home screen, or to the lab.
+// key routes a key: ctrl+c quits wherever it is pressed; keys that
+// arrived together go nowhere while a dialog is open, and one by one
+// unless a text input takes them; then the home screen or the lab has it.
 func (m Model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if msg.Type == tea.KeyCtrlC {
 		return m, tea.Quit
@@ -68,14 +58,11 @@ func (m Model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.dropForDialog()
 		return m, nil
 	}
-	if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !m.palette.Active() && !m.guide.Asking() {
+	if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !m.overlays().text() {
 		return m.eachRune(msg)
 	}
 	if m.screen == ScreenHome {
 		return m.homeKey(msg)
-	}
-	if m.predict.Capturing() && !m.palette.Active() {
-		return m.predictUpdate(msg)
 	}
 	return m.labKey(msg)
 }
@@ -99,13 +86,14 @@ func (m Model) eachRune(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 
 // homeKey handles a key on the home screen.
 func (m Model) homeKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+	hk := DefaultHomeKeys()
 	switch {
-	case m.showHelp && (key.Matches(k, m.homeKy.Help) || k.Type == tea.KeyEsc):
+	case m.showHelp && (key.Matches(k, hk.Help) || k.Type == tea.KeyEsc):
 		m.showHelp = false
 		return m, nil
-	case key.Matches(k, m.homeKy.Quit):
+	case key.Matches(k, hk.Quit):
 		return m, tea.Quit
-	case key.Matches(k, m.homeKy.Help):
+	case key.Matches(k, hk.Help):
 		m.showHelp = true
 		return m, nil
 	}
@@ -147,95 +135,12 @@ func (m *Model) send(r bridge.Request) bool {
 	return true
 }
 
-// labKey handles a key on the lab screen: dialogs first, then the lab's
-// own keys, then the focused pane.
+// labKey handles a key on the lab screen: the open overlays first (see
+// allOverlays), then the lesson's keys, the lab's own keys, and last the
+// focused pane.
 func (m Model) labKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
-	switch {
-	case m.palette.Active():
-		p, out, cmd := m.palette.Update(k)
-		m.palette = p
-		if out.Submit != "" {
-			m.submit(out.Submit)
-		}
-		return m, cmd
-	case m.leaving:
-		return m.leaveKey(k)
-	case m.picker.Active():
-		if pk := m.picker.Keys(); !key.Matches(k, pk.Up, pk.Down, pk.Cancel, pk.Choose) {
-			m.dropForDialog()
-			return m, nil
-		}
-		p, chosen, ok := m.picker.Update(k)
-		m.picker = p
-		switch {
-		case ok:
-			m.submit("set " + p.Key + " " + chosen.Value)
-		case chosen.Refused != "":
-			m.msg = message{text: p.Key + " " + chosen.Value + " cannot run with the other settings: " + chosen.Refused, isErr: true}
-		}
-		return m, nil
-	case m.confirm != "":
-		switch {
-		case key.Matches(k, m.yesNo.Yes):
-			if m.send(bridge.Request{Kind: bridge.Reconfigure, Line: m.confirm}) {
-				m.msg = message{text: "restarting the job with " + m.confirm}
-				m.restarting()
-			}
-			m.confirm = ""
-		case key.Matches(k, m.yesNo.No):
-			m.msg = message{text: "kept the job as it was"}
-			m.confirm = ""
-		default:
-			m.dropForDialog()
-		}
-		return m, nil
-	case m.targets.Active():
-		if tk := m.targets.Keys(); !key.Matches(k, tk.Up, tk.Down, tk.Cancel, tk.Choose) {
-			m.dropForDialog()
-			return m, nil
-		}
-		return m.targetKey(k)
-	case m.killing != "":
-		return m.killKey(k)
-	case m.runs.Active():
-		if k.String() == "ctrl+c" {
-			return m, tea.Quit
-		}
-		m.runs = m.runs.Update(k)
-		return m, nil
-	case m.report.Active():
-		if key.Matches(k, m.keys.Quit) && k.String() == "ctrl+c" {
-			return m, tea.Quit
-		}
-		m.report = m.report.Update(k)
-		if !m.report.Active() {
-			m.send(bridge.Request{Kind: bridge.StopReport})
-		}
-		return m, nil
-	case m.showHelp:
-		if key.Matches(k, m.keys.Help) || key.Matches(k, m.keys.Back) {
-			m.showHelp = false
-			return m, nil
-		}
-		if key.Matches(k, m.keys.Quit) {
-			return m, tea.Quit
-		}
-		switch k.String() {
-		case "up":
-			m.helpOff = max(m.helpOff-1, 0)
-		case "down":
-			m.helpOff++
-		case "pgup":
-			m.helpOff = max(m.helpOff-10, 0)
-		case "pgdown":
-			m.helpOff += 10
-		}
-		return m, nil
-	case m.guide.Asking():
-		return m.answerKey(k)
-	}
-	if next, ok := m.eventsScreenKey(k); ok {
-		return next, nil
+	if next, cmd, ok := m.overlays().key(m, k); ok {
+		return next, cmd
 	}
 	if m.guide.Active() {
 		if g, cmd, ok := m.guideKey(k); ok {
@@ -311,34 +216,7 @@ func (m Model) labKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 
 // paneKey gives a key to the focused pane.
 func (m Model) paneKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
-	var cmd tea.Cmd
-	switch m.focus {
-	case PanePipeline:
-		m.pipeline, cmd = m.pipeline.Update(k)
-	case PaneOutput:
-		if key.Matches(k, m.output.Keys().Why) {
-			if row, ok := m.output.Marked(); ok {
-				m.submit("why " + row)
-			}
-			return m, nil
-		}
-		m.output, cmd = m.output.Update(k)
-	case PaneLedger:
-		m.ledger, cmd = m.ledger.Update(k)
-	case PaneEvents:
-		m.events, cmd = m.events.Update(k)
-	case PaneLesson:
-		m.guide, cmd = m.guide.Update(k)
-	case PaneFilter:
-		var act filterpane.Action
-		m.filter, act = m.filter.Update(k)
-		switch {
-		case act.Probe:
-			m.send(bridge.Request{Kind: bridge.Probe, ID: act.ID})
-		case act.Stop:
-			m.send(bridge.Request{Kind: bridge.StopProbe})
-		}
-	}
+	cmd := m.panes()[m.focus].handle(k)
 	return m, cmd
 }
 

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/streamlab/streamlab/tui/bridge"
@@ -21,11 +21,12 @@ func (m Model) View() string {
 	}
 	var lines []string
 	if m.screen == ScreenHome {
+		keys := helpKeys{m.home.Keys(), DefaultHomeKeys()}
 		lines = m.home.Lines()
 		if m.showHelp {
-			lines = m.overlayHelp(lines, helpKeys{m.home.Keys(), m.homeKy})
+			lines = m.overlayHelp(lines, keys)
 		}
-		lines = append(lines, m.helpBar(helpKeys{m.home.Keys(), m.homeKy}))
+		lines = append(lines, m.helpBar(keys))
 	} else {
 		lines = m.labLines()
 	}
@@ -39,33 +40,7 @@ func (m Model) tooSmallView() string {
 // labLines draws the lab screen: status bar, panes, message line, help.
 func (m Model) labLines() []string {
 	lines := []string{m.statusBar()}
-	body := m.events.Lines()
-	if !m.eventsScreen {
-		body = m.panesLines()
-	}
-	switch {
-	case m.leaving:
-		body = m.overlayLeave(body)
-	case m.picker.Active():
-		box := m.picker.Lines(m.w - 4)
-		body = draw.Overlay(body, box, (m.w-ansi.StringWidth(box[0]))/2, max((len(body)-len(box))/2, 0))
-	case m.targets.Active():
-		box := m.targets.Lines(m.w - 4)
-		body = draw.Overlay(body, box, (m.w-ansi.StringWidth(box[0]))/2, max((len(body)-len(box))/2, 0))
-	case m.killing != "":
-		body = m.overlayKill(body)
-	case m.confirm != "":
-		body = m.overlayConfirm(body)
-	case m.runs.Active():
-		w := min(m.w-2, 100)
-		box := m.runs.Lines(w, min(len(body), 30))
-		body = draw.Overlay(body, box, (m.w-w)/2, 0)
-	case m.report.Active():
-		box := m.report.Lines()
-		body = draw.Overlay(body, box, max((m.w-ansi.StringWidth(box[0]))/2, 0), 0)
-	case m.showHelp:
-		body = m.overlayHelp(body, m.activeKeys())
-	}
+	body := m.overlays().draw(m, m.panesLines())
 	lines = append(lines, body...)
 	lines = append(lines, m.messageLine(), m.helpBar(m.activeKeys()))
 	return lines
@@ -112,32 +87,11 @@ func (m Model) bottomLines() []string {
 	return draw.Join(row...)
 }
 
-// activeKeys are the keys that work right now: a dialog's, or the
-// focused pane's and the lab's.
+// activeKeys are the keys that work right now: the top overlay's (see
+// allOverlays), or the focused pane's and the lab's.
 func (m Model) activeKeys() helpKeys {
-	switch {
-	case m.palette.Active():
-		return helpKeys{m.palette.Keys()}
-	case m.leaving:
-		return helpKeys{DefaultLeaveKeys()}
-	case m.picker.Active():
-		return helpKeys{m.picker.Keys()}
-	case m.targets.Active():
-		return helpKeys{m.targets.Keys()}
-	case m.killing != "":
-		return helpKeys{newKillKeys()}
-	case m.confirm != "":
-		return helpKeys{m.yesNo}
-	case m.guide.Asking():
-		return helpKeys{m.guide.AnswerKeys()}
-	case m.runs.Active():
-		return helpKeys{m.runs.Keys()}
-	case m.report.Active():
-		return helpKeys{m.report.Keys()}
-	case m.predict.Capturing():
-		return helpKeys{m.predict.Keys()}
-	case m.eventsScreen:
-		return helpKeys{DefaultEventsScreenKeys(), m.events.Keys(), m.keys}
+	if k, ok := m.overlays().keys(m); ok {
+		return k
 	}
 	if m.guide.Active() {
 		return helpKeys{guideHelp{m.guideKeys(), m.keys}, m.focusedKeys()}
@@ -146,24 +100,7 @@ func (m Model) activeKeys() helpKeys {
 }
 
 // focusedKeys are the focused pane's keys.
-func (m Model) focusedKeys() interface {
-	ShortHelp() []key.Binding
-	FullHelp() [][]key.Binding
-} {
-	switch m.focus {
-	case PaneOutput:
-		return m.output.Keys()
-	case PaneLedger:
-		return m.ledger.Keys()
-	case PaneEvents:
-		return m.events.Keys()
-	case PaneFilter:
-		return m.filter.Keys()
-	case PaneLesson:
-		return helpKeys{}
-	}
-	return m.pipeline.Keys()
-}
+func (m Model) focusedKeys() help.KeyMap { return m.panes()[m.focus].keyMap() }
 
 // statusBar is the top line: job, settings, virtual time, speed, state.
 func (m Model) statusBar() string {

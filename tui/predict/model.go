@@ -11,7 +11,7 @@ import (
 	"github.com/streamlab/streamlab/exercises/grade"
 	"github.com/streamlab/streamlab/exercises/pack"
 	"github.com/streamlab/streamlab/tui/draw"
-	"github.com/streamlab/streamlab/tui/lessonpane"
+	"github.com/streamlab/streamlab/tui/pane/lessonpane"
 	"github.com/streamlab/streamlab/tui/styles"
 )
 
