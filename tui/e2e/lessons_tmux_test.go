@@ -256,7 +256,7 @@ func TestLessonThreeInTmux(t *testing.T) {
 	choice := ""
 	for i, holds := range []bool{
 		cntBeyond >= prsBeyond && prsBeyond > 0,
-		prsBeyond > cntBeyond && cntBeyond > 0,
+		prsBeyond > cntBeyond && prsBeyond > 0,
 		prsBeyond <= 0 && cntBeyond > 0,
 		cntBeyond <= 0 && prsBeyond <= 0,
 	} {
