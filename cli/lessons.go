@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -119,6 +121,10 @@ A check's answer is printed only with --reveal (for whoever writes the
 lessons): without it, the check says only whether it was solved, so that
 verify is not a way around a lesson's question.
 
+--seeds N verifies each lesson under N seeds, --seed and the next ones, as
+learners' own seeds would run it: a step or a check that holds for one
+seed's events only shows up as a lesson that cannot be finished under some.
+
 Exit status: 0 when every lesson could be finished, 1 otherwise (a lesson
 skipped because the engine lacks what it needs is not finished), 2 for an
 unknown ID or bad flags.`,
@@ -127,29 +133,34 @@ unknown ID or bad flags.`,
 			if err != nil {
 				return err
 			}
+			seeds, _ := cmd.Flags().GetInt("seeds")
+			if seeds < 1 || seeds > maxVerifySeeds {
+				return badInput(fmt.Errorf("--seeds must be from 1 to %d, got %d", maxVerifySeeds, seeds))
+			}
 			ls, err := lessonsNamed(args)
 			if err != nil {
 				return err
 			}
+			reveal, _ := cmd.Flags().GetBool("reveal")
 			var bad []string
 			for _, l := range ls {
-				res := lessons.Verify(cmd.Context(), l, cfg.Seed)
-				reveal, _ := cmd.Flags().GetBool("reveal")
-				if err := writeVerify(c.stdout, res, reveal); err != nil {
+				failedSeeds, err := verifyUnderSeeds(cmd.Context(), c.stdout, l, cfg.Seed, seeds, reveal)
+				if err != nil {
 					return failed(err)
 				}
-				if !res.OK() {
-					bad = append(bad, l.ID)
+				if len(failedSeeds) > 0 {
+					bad = append(bad, lessonWithSeeds(l.ID, failedSeeds, seeds))
 				}
 			}
 			if len(bad) > 0 {
 				return failed(fmt.Errorf("%d of %d lessons cannot be finished: %s", len(bad), len(ls), strings.Join(bad, ", ")))
 			}
-			fmt.Fprintf(c.stdout, "%d of %d lessons can be finished\n", len(ls), len(ls))
+			fmt.Fprintf(c.stdout, "%d of %d lessons can be finished%s\n", len(ls), len(ls), seedRange(cfg.Seed, seeds))
 			return nil
 		},
 	}
 	verify.Flags().Int64("seed", c.defaults.Seed, "seed `N` of every run")
+	verify.Flags().Int("seeds", 1, "verify each lesson under `N` seeds: --seed and the next ones")
 	verify.Flags().Bool("reveal", false, "print each lesson check's answer")
 	reset := &cobra.Command{
 		Use:   "reset [ID]",
@@ -241,6 +252,52 @@ func lessonsNamed(ids []string) ([]*lessons.Lesson, error) {
 		out = append(out, l)
 	}
 	return out, nil
+}
+
+// maxVerifySeeds bounds lessons verify --seeds: each seed runs every
+// lesson's solution and check again.
+const maxVerifySeeds = 100
+
+// verifyUnderSeeds verifies lesson l under seeds first, first+1, … (n of
+// them), writes each result to w, and returns the seeds it failed under.
+func verifyUnderSeeds(ctx context.Context, w io.Writer, l *lessons.Lesson, first int64, n int, reveal bool) ([]int64, error) {
+	var failedSeeds []int64
+	for seed := first; seed < first+int64(n); seed++ {
+		res := lessons.Verify(ctx, l, seed)
+		if err := writeVerify(w, res, reveal); err != nil {
+			return nil, err
+		}
+		if !res.OK() {
+			failedSeeds = append(failedSeeds, seed)
+		}
+	}
+	return failedSeeds, nil
+}
+
+// lessonWithSeeds names a lesson that failed, with the seeds it failed
+// under when more than one seed was tried: "streams (seeds 3, 7)".
+func lessonWithSeeds(id string, failedSeeds []int64, tried int) string {
+	if tried == 1 {
+		return id
+	}
+	names := make([]string, len(failedSeeds))
+	for i, s := range failedSeeds {
+		names[i] = strconv.FormatInt(s, 10)
+	}
+	word := "seeds"
+	if len(names) == 1 {
+		word = "seed"
+	}
+	return fmt.Sprintf("%s (%s %s)", id, word, strings.Join(names, ", "))
+}
+
+// seedRange says which seeds a verification ran under, when more than one:
+// " under seeds 1 to 12".
+func seedRange(first int64, n int) string {
+	if n == 1 {
+		return ""
+	}
+	return fmt.Sprintf(" under seeds %d to %d", first, first+int64(n)-1)
 }
 
 // newLessonSeed picks a learner's lesson seed: a small positive number

@@ -107,6 +107,45 @@ func TestLessonsVerify(t *testing.T) {
 	}
 }
 
+// --seeds verifies a lesson under --seed and the next ones, and says so.
+func TestLessonsVerifyUnderSeeds(t *testing.T) {
+	isolateState(t)
+	r := streamlab(t, "", "lessons", "verify", "streams", "--seed", "3", "--seeds", "2")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s\n%s", r.code, r.stderr, r.stdout)
+	}
+	for _, want := range []string{"streams: Streams and jobs (seed 3)", "streams: Streams and jobs (seed 4)", "1 of 1 lessons can be finished under seeds 3 to 4\n"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if strings.Contains(r.stdout, "(seed 5)") {
+		t.Errorf("a third seed ran:\n%s", r.stdout)
+	}
+	for _, n := range []string{"0", "101"} {
+		if r := streamlab(t, "", "lessons", "verify", "streams", "--seeds", n); r.code != 2 || !strings.Contains(r.stderr, "--seeds must be from 1 to 100") {
+			t.Errorf("--seeds %s: exit %d, %q", n, r.code, r.stderr)
+		}
+	}
+}
+
+// A lesson that fails names its seeds when several were tried.
+func TestLessonWithSeeds(t *testing.T) {
+	for _, tc := range []struct {
+		failed []int64
+		tried  int
+		want   string
+	}{
+		{[]int64{1}, 1, "streams"},
+		{[]int64{3}, 12, "streams (seed 3)"},
+		{[]int64{3, 7}, 12, "streams (seeds 3, 7)"},
+	} {
+		if got := lessonWithSeeds("streams", tc.failed, tc.tried); got != tc.want {
+			t.Errorf("%v of %d: %q, want %q", tc.failed, tc.tried, got, tc.want)
+		}
+	}
+}
+
 // Lesson 9 needs the engine's dependency check at submission.
 func TestLessonsVerifyJobStart(t *testing.T) {
 	isolateState(t)

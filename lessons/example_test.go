@@ -49,7 +49,8 @@ func ExampleTracker() {
 }
 
 // The final check's answer comes from the engine, run under the learner's
-// seed; Judge compares the learner's answer with it.
+// seed; Judge compares the learner's answer with it. Another seed gives
+// another answer, so it cannot be copied from another learner.
 func ExampleLesson_Solve() {
 	l, _ := lessons.Find("output-modes")
 	a, err := l.Solve(context.Background(), 1)
@@ -57,8 +58,12 @@ func ExampleLesson_Solve() {
 		fmt.Println(err)
 		return
 	}
-	v, _ := a.Judge("5")
+	v, _ := a.Judge("172")
 	fmt.Println(l.Check.Unit, a.Want(), v.Correct)
+	if b, err := l.Solve(context.Background(), 2); err == nil {
+		fmt.Println("under seed 2:", b.Want())
+	}
 	// Output:
-	// rows 5 true
+	// rows 172 true
+	// under seed 2: 166
 }

@@ -95,6 +95,7 @@ func lessonFacts(t *testing.T) map[string][]fact {
 			{text: "`NoRestartBackoffTimeStrategy`, as Flink 2.3 does", check: func() bool {
 				return engine.DefaultRestart(engine.HANone).Kind == restart.None
 			}},
+			{text: "4 by default (three retries)", ref: "Spark documentation, Configuration: spark.task.maxFailures, default 4, the number of failures of any particular task before giving up on the job; allowed retries = this value - 1"},
 			{text: "measured on Flink\n  2.3.0", ref: "Measured here on Flink 2.3.0: Checkpointing off and no restart strategy: the first failure fails the job, `Recovery is suppressed by NoRestartBackoffTimeStrategy`"},
 		},
 		"rollback": {
