@@ -88,7 +88,7 @@ var (
 	allFormats    = []string{"text", "json", "junit", "tap", "gradescope", "classroom"}
 	reportFormats = []string{"text", "json"}
 	themes        = []string{"default", "mono"}
-	executors     = []string{"deterministic", "concurrent"}
+	executors     = lab.Choices("executor")
 )
 
 // envName is the environment variable that sets key.

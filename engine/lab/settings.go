@@ -14,16 +14,59 @@ import (
 	"github.com/streamlab/streamlab/engine/script"
 )
 
-// Setting is one key that `set` understands.
+// Setting is one key that `set` understands: the one place its values
+// are declared, which `set`, the pickers, completion, the command line's
+// configuration and the README's tables all read.
 type Setting struct {
-	Key    string
-	Values string // what it takes, for help and errors
+	Key string
+	// Values is what it takes, for help and errors; left empty, it is the
+	// choices joined by " | ".
+	Values string
 	Doc    string
-	apply  func(s *Session, c script.Command, v script.Arg) error
+	// Choices are its named values, in the order they are offered, each
+	// with what it means in a few words; a value may carry parameters
+	// ("bloom n=10000 p=0.01"). None for a number, a duration or a text.
+	Choices []Choice
+	apply   func(s *Session, c script.Command, v script.Arg) error
 }
+
+// Choice is one named value of a setting.
+type Choice struct{ Value, Doc string }
 
 // Settings lists the keys `set` understands, in the order help shows them.
 func Settings() []Setting { return settings }
+
+// LookupSetting returns the setting named key.
+func LookupSetting(key string) (Setting, bool) {
+	i := slices.IndexFunc(settings, func(st Setting) bool { return st.Key == key })
+	if i < 0 {
+		return Setting{}, false
+	}
+	return settings[i], true
+}
+
+// Choices lists the words that may follow `set key`: each choice's first
+// word, once, in order (nil for a key without named values).
+func Choices(key string) []string {
+	st, _ := LookupSetting(key)
+	var out []string
+	for _, c := range st.Choices {
+		if w, _, _ := strings.Cut(c.Value, " "); !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// The values of a setting that has choices and no parameters are its
+// choices.
+func init() {
+	for i, st := range settings {
+		if st.Values == "" {
+			settings[i].Values = strings.Join(Choices(st.Key), " | ")
+		}
+	}
+}
 
 var settings = []Setting{
 	{Key: "seed", Values: "N", Doc: "the seed of the source and the scheduler", apply: func(s *Session, c script.Command, v script.Arg) error {
@@ -36,7 +79,11 @@ var settings = []Setting{
 		}
 		return nil
 	}},
-	{Key: "mode", Values: "append | update | complete", Doc: "the output mode (Spark's rules apply)", apply: func(s *Session, c script.Command, v script.Arg) error {
+	{Key: "mode", Doc: "the output mode (Spark's rules apply)", Choices: []Choice{
+		{string(engine.ModeAppend), "only new rows, each once"},
+		{string(engine.ModeUpdate), "rows that changed"},
+		{string(engine.ModeComplete), "the whole result every trigger"},
+	}, apply: func(s *Session, c script.Command, v script.Arg) error {
 		m := engine.Mode(v.Text)
 		if !slices.Contains(engine.Modes, m) {
 			return fmt.Errorf("unknown output mode %q; expected append, update or complete", v.Text)
@@ -44,27 +91,47 @@ var settings = []Setting{
 		s.cfg.Mode = m
 		return nil
 	}},
-	{Key: "sink", Values: "log | table", Doc: "an append-only log, or a SQLite table updated in place", apply: func(s *Session, c script.Command, v script.Arg) error {
+	{Key: "sink", Doc: "an append-only log, or a SQLite table updated in place", Choices: []Choice{
+		{engine.SinkLog, "append-only lines"},
+		{engine.SinkTable, "SQLite table updated in place"},
+	}, apply: func(s *Session, c script.Command, v script.Arg) error {
 		if v.Text != engine.SinkLog && v.Text != engine.SinkTable {
 			return fmt.Errorf("unknown sink %q; expected log or table", v.Text)
 		}
 		s.cfg.Sink = v.Text
 		return nil
 	}},
-	{Key: "executor", Values: "deterministic | concurrent", Doc: "what runs the nodes", apply: func(s *Session, c script.Command, v script.Arg) error {
+	{Key: "executor", Doc: "what runs the nodes", Choices: []Choice{
+		{engine.ExecDeterministic, "one node at a time in a seeded order: reproducible"},
+		{engine.ExecConcurrent, "a goroutine per node, for throughput"},
+	}, apply: func(s *Session, c script.Command, v script.Arg) error {
 		if v.Text != engine.ExecDeterministic && v.Text != engine.ExecConcurrent {
 			return fmt.Errorf("unknown executor %q; expected deterministic or concurrent", v.Text)
 		}
 		s.cfg.Executor = v.Text
 		return nil
 	}},
-	{Key: "semantics", Values: "at-most-once | at-least-once | exactly-once", Doc: "the guarantee asked for", apply: func(s *Session, c script.Command, v script.Arg) error {
+	{Key: "semantics", Doc: "the guarantee asked for", Choices: []Choice{
+		{engine.AtMostOnce, "gap recovery: may lose"},
+		{engine.AtLeastOnce, "rollback recovery: may duplicate"},
+		{engine.ExactlyOnce, "precise recovery"},
+	}, apply: func(s *Session, c script.Command, v script.Arg) error {
 		return oneOf(&s.cfg.Semantics, v.Text, "semantics", engine.AtMostOnce, engine.AtLeastOnce, engine.ExactlyOnce)
 	}},
-	{Key: "ha", Values: "none | upstream-backup | passive-standby | active-standby", Doc: "the mechanism (default: the semantics' own)", apply: func(s *Session, c script.Command, v script.Arg) error {
+	{Key: "ha", Doc: "the mechanism (default: the semantics' own)", Choices: []Choice{
+		{engine.HANone, "amnesia: state is lost"},
+		{engine.HAUpstreamBackup, "upstream replays its buffer"},
+		{engine.HAPassiveStandby, "checkpoints, restore on failure"},
+		{engine.HAActiveStandby, "a twin processes everything"},
+	}, apply: func(s *Session, c script.Command, v script.Arg) error {
 		return oneOf(&s.cfg.HA, v.Text, "ha", engine.HANone, engine.HAUpstreamBackup, engine.HAPassiveStandby, engine.HAActiveStandby)
 	}},
-	{Key: "restart", Values: "none | fixed-delay | failure-rate | exponential-delay [name=value ...]", Doc: "the restart strategy, with Flink's parameters (unset: none without checkpoints, exponential-delay with them, as Flink 2.3)", apply: func(s *Session, c script.Command, v script.Arg) error {
+	{Key: "restart", Values: "none | fixed-delay | failure-rate | exponential-delay [name=value ...]", Doc: "the restart strategy, with Flink's parameters (unset: none without checkpoints, exponential-delay with them, as Flink 2.3)", Choices: []Choice{
+		{restart.None, "the first failure fails the job"},
+		{restart.FixedDelay, "a fixed wait, a number of attempts"},
+		{restart.FailureRate, "at most so many failures in an interval"},
+		{restart.Exponential, "waits that grow after each failure"},
+	}, apply: func(s *Session, c script.Command, v script.Arg) error {
 		params := map[string]string{}
 		for _, p := range c.Params {
 			params[p.Name] = p.Value
@@ -76,7 +143,12 @@ var settings = []Setting{
 		s.cfg.Restart = st
 		return nil
 	}},
-	{Key: "filter", Values: "none | exact | bloom n=N p=P | bloom m=M k=K | rotating n=N p=P", Doc: "the membership filter of a dedup stage before the sink", apply: func(s *Session, c script.Command, v script.Arg) error {
+	{Key: "filter", Values: "none | exact | bloom n=N p=P | bloom m=M k=K | rotating n=N p=P", Doc: "the membership filter of a dedup stage before the sink", Choices: []Choice{
+		{filter.KindNone, "no dedup stage"},
+		{filter.KindExact, "an exact set of ids"},
+		{filter.KindBloom + " n=10000 p=0.01", "Bloom filter, 1% false positives"},
+		{filter.KindBloom + " n=10000 p=0.001", "Bloom filter, 0.1% false positives"},
+	}, apply: func(s *Session, c script.Command, v script.Arg) error {
 		params := map[string]string{}
 		for _, p := range c.Params {
 			params[p.Name] = p.Value
@@ -92,7 +164,10 @@ var settings = []Setting{
 		s.cfg.Filter = spec
 		return nil
 	}},
-	{Key: "deployment", Values: "standalone | managed [provision=DURATION]", Doc: "who replaces a lost task manager (kill): nobody on a standalone cluster (restart NODE starts one), a resource manager after provision (5s) when managed", apply: func(s *Session, c script.Command, v script.Arg) error {
+	{Key: "deployment", Values: "standalone | managed [provision=DURATION]", Doc: "who replaces a lost task manager (kill): nobody on a standalone cluster (restart NODE starts one), a resource manager after provision (5s) when managed", Choices: []Choice{
+		{engine.DeployStandalone, "nobody replaces a lost task manager"},
+		{engine.DeployManaged, "a resource manager provisions a new one"},
+	}, apply: func(s *Session, c script.Command, v script.Arg) error {
 		if err := oneOf(&s.cfg.Deployment, v.Text, "deployment", engine.DeployStandalone, engine.DeployManaged); err != nil {
 			return err
 		}
@@ -116,7 +191,10 @@ var settings = []Setting{
 		s.cfg.SlotRequestTimeout = d
 		return nil
 	}},
-	{Key: "jobmanager.ha", Values: "none | standby [lease=DURATION]", Doc: "the job manager's high availability: none (Flink's default: the job fails with its job manager) or standby (a new leader restarts the job after the lease, 15s by default)", apply: func(s *Session, c script.Command, v script.Arg) error {
+	{Key: "jobmanager.ha", Values: "none | standby [lease=DURATION]", Doc: "the job manager's high availability: none (Flink's default: the job fails with its job manager) or standby (a new leader restarts the job after the lease, 15s by default)", Choices: []Choice{
+		{engine.JobManagerHANone, "the job fails with its job manager"},
+		{engine.JobManagerHAStandby, "a standby leads once the lease runs out"},
+	}, apply: func(s *Session, c script.Command, v script.Arg) error {
 		if err := oneOf(&s.cfg.JobManagerHA, v.Text, "jobmanager.ha", engine.JobManagerHANone, engine.JobManagerHAStandby); err != nil {
 			return err
 		}
@@ -141,7 +219,10 @@ var settings = []Setting{
 		s.cfg.CheckpointInterval = n
 		return nil
 	}},
-	{Key: "sink.commit", Values: "transactional | idempotent", Doc: "how an exactly-once table sink commits", apply: func(s *Session, c script.Command, v script.Arg) error {
+	{Key: "sink.commit", Doc: "how an exactly-once table sink commits", Choices: []Choice{
+		{engine.CommitTransactional, "a checkpoint's rows commit in one transaction"},
+		{engine.CommitIdempotent, "rows are written at once, without a transaction"},
+	}, apply: func(s *Session, c script.Command, v script.Arg) error {
 		return oneOf(&s.cfg.SinkCommit, v.Text, "sink.commit", engine.CommitTransactional, engine.CommitIdempotent)
 	}},
 	{Key: "source.rate", Values: "N", Doc: "records per virtual second", apply: sourceInt(func(src *jobspec.Source, n int64) { src.Rate = int(n) }, 1, 1_000_000)},

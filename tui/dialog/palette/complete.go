@@ -13,20 +13,6 @@ import (
 var Verbs = []string{script.VerbRun, script.VerbStep, script.VerbKill, script.VerbFail, script.VerbRestart,
 	script.VerbSet, script.VerbJob, script.VerbExpect, script.VerbReport, script.VerbPause, script.VerbResume, script.VerbWhy}
 
-// Values are the choices of the settings that have a fixed set (for
-// completion and the pickers); the engine, not this list, decides what it
-// accepts.
-var Values = map[string][]string{
-	"mode":       {"append", "update", "complete"},
-	"sink":       {"log", "table"},
-	"semantics":  {"at-most-once", "at-least-once", "exactly-once"},
-	"ha":         {"none", "upstream-backup", "passive-standby", "active-standby"},
-	"filter":     {"none", "exact", "bloom"},
-	"restart":    {"none", "fixed-delay", "failure-rate", "exponential-delay"},
-	"deployment": {"standalone", "managed"},
-	"executor":   {"deterministic", "concurrent"},
-}
-
 // fields are the report fields expect knows by short name.
 var fields = []string{"delivered", "unique", "duplicates", "lost", "correct", "expected", "rows",
 	"job.state", "source.records", "sink.delivered", "sink.lost", "sink.duplicates", "sink.correct", "recovery.failures"}
@@ -47,7 +33,7 @@ func candidates(words []string, i int, nodes []string) []string {
 			return keys
 		}
 		if i == 2 {
-			return Values[words[1]]
+			return lab.Choices(words[1])
 		}
 	case script.VerbKill, script.VerbFail, script.VerbRestart:
 		if i == 1 {
