@@ -172,13 +172,13 @@ func hostileCases(secretFile string) []hostileCase {
 			setup: func(t *testing.T, dir string) ([]string, string) {
 				return []string{"--config", "/dev/zero", "run", "-"}, "job passthrough\nrun 10\n"
 			}},
-		{name: "files/progress-fifo", code: 1, has: []string{"progress.json", "FIFO"}, limit: 10 * time.Second,
+		{name: "files/progress-fifo", code: 2, has: []string{"progress.json", "FIFO"}, limit: 10 * time.Second,
 			setup: func(t *testing.T, dir string) ([]string, string) {
 				t.Setenv(lessons.StateDirEnv, dir)
 				mustDo(t, syscall.Mkfifo(filepath.Join(dir, "progress.json"), 0o600))
 				return []string{"lessons"}, ""
 			}},
-		{name: "files/progress-dev-zero", code: 1, has: []string{"progress.json", "device"}, limit: 10 * time.Second, maxAlloc: 16 << 20,
+		{name: "files/progress-dev-zero", code: 2, has: []string{"progress.json", "device"}, limit: 10 * time.Second, maxAlloc: 16 << 20,
 			setup: func(t *testing.T, dir string) ([]string, string) {
 				t.Setenv(lessons.StateDirEnv, dir)
 				mustDo(t, os.Symlink("/dev/zero", filepath.Join(dir, "progress.json")))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/streamlab/streamlab/internal/untrusted"
 	"github.com/streamlab/streamlab/lessons"
 )
 
@@ -205,15 +206,18 @@ Exit status: 0, or 2 for an unknown ID.`,
 func (c *cli) progress() (lessons.Store, *lessons.Progress, error) {
 	dir, err := lessons.StateDir()
 	if err != nil {
-		return lessons.Store{}, nil, failed(err)
+		return lessons.Store{}, nil, internalError(err)
 	}
 	store := lessons.Store{Dir: dir}
 	p, err := store.Load()
 	switch {
 	case errors.Is(err, lessons.ErrDamaged):
 		fmt.Fprintf(c.stderr, "streamlab: warning: %v\n", err)
+	case errors.Is(err, untrusted.ErrNotRegular), errors.Is(err, untrusted.ErrTooLarge):
+		// Something other than a progress file stands in its place.
+		return store, nil, badInput(err)
 	case err != nil:
-		return store, nil, failed(err)
+		return store, nil, internalError(err)
 	}
 	return store, p, nil
 }
