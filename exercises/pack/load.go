@@ -203,6 +203,7 @@ func (e *Exercise) decode(d *yamlpos.Decoder, data []byte) {
 			}
 		case "budget":
 			e.HasBudget = true
+			updatesSet := false
 			for _, b := range d.Mapping(f, "budget", []string{"records", "steps", "window_updates", "rows", "timers", "state_bytes", "checkpoint_bytes"}) {
 				n := d.Int(b)
 				if n < 1 || n > MaxBudget {
@@ -214,7 +215,7 @@ func (e *Exercise) decode(d *yamlpos.Decoder, data []byte) {
 				case "steps":
 					e.Budget.Steps = n
 				case "window_updates":
-					e.Budget.WindowUpdates = n
+					e.Budget.WindowUpdates, updatesSet = n, true
 				case "rows":
 					e.Budget.Rows = n
 				case "timers":
@@ -224,6 +225,12 @@ func (e *Exercise) decode(d *yamlpos.Decoder, data []byte) {
 				default:
 					e.Budget.CheckpointBytes = n
 				}
+			}
+			if !updatesSet {
+				// Every record a tumbling window counts is one update: an
+				// exercise that admits more records than the default
+				// allows updates would otherwise fail its own reference.
+				e.Budget.WindowUpdates = max(e.Budget.WindowUpdates, e.Budget.Records)
 			}
 		case "time_limit":
 			e.HasTimeLimit = true

@@ -294,3 +294,26 @@ func TestAttemptsAndFeedback(t *testing.T) {
 		}
 	}
 }
+
+// TestBudgetWindowUpdatesFollowRecords: an exercise that raises records
+// past the default window updates, without naming window_updates, gets as
+// many updates as records (one each in a tumbling window); one that names
+// it keeps its own.
+func TestBudgetWindowUpdatesFollowRecords(t *testing.T) {
+	for _, tc := range []struct {
+		budget  string
+		updates int64
+	}{
+		{"  records: 3000000\n", 3_000_000},
+		{"  records: 1000\n", pack.DefaultBudgetWindowUpdates},
+		{"  records: 3000000\n  window_updates: 10\n", 10},
+	} {
+		p, err := pack.Load(one("id: ex1\ntitle: t\nkind: configuration\nanswer: settings.lab\nscenario: run.lab\nbudget:\n"+tc.budget+"checks:\n  - name: c\n    expect: correct == true\n"), "pack")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.Exercises[0].Budget.WindowUpdates; got != tc.updates {
+			t.Errorf("budget %q: %d window updates, want %d", tc.budget, got, tc.updates)
+		}
+	}
+}
