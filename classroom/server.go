@@ -87,6 +87,7 @@ type Server struct {
 	mu     sync.Mutex
 	open   map[string]*openLab // by student ID
 	labs   sync.WaitGroup
+	live   sync.WaitGroup // keepLive
 	logMu  sync.Mutex
 	closed atomic.Bool
 	// serving is set once Serve has handed a listener to the SSH server
@@ -104,6 +105,7 @@ type Server struct {
 type openLab struct {
 	takeOver func()
 	done     chan struct{}
+	meter    labMeter
 }
 
 // takeOverWait bounds how long a new connection waits for the student's
@@ -178,6 +180,8 @@ func (s *Server) Serve(ln net.Listener) error {
 		return ErrClosed
 	}
 	s.serving = true
+	s.live.Add(1)
+	go s.keepLive()
 	s.mu.Unlock()
 	fl := &firstAccept{Listener: ln, first: s.accepting}
 	err := s.ssh.Serve(fl)
@@ -225,6 +229,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	case <-done:
 	case <-ctx.Done():
 	}
+	s.live.Wait()
 	// The labs are closed; the connections end with them, or now.
 	sctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
@@ -248,6 +253,17 @@ func (s *Server) Online() map[string]bool {
 	out := make(map[string]bool, len(s.open))
 	for id := range s.open {
 		out[id] = true
+	}
+	return out
+}
+
+// Usage reports what each open lab costs the server, by student ID.
+func (s *Server) Usage() map[string]Usage {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[string]Usage, len(s.open))
+	for id, lab := range s.open {
+		out[id] = lab.meter.usage()
 	}
 	return out
 }
@@ -367,6 +383,7 @@ func (s *Server) serveLab(sess ssh.Session) {
 	}()
 
 	opts := s.labOptions(ctx, student)
+	opts.Meter = &lab.meter
 	var forwarding sync.WaitGroup
 	opts.Program = func(p *tea.Program) {
 		forwarding.Add(1)

@@ -1,0 +1,86 @@
+package classroom
+
+import (
+	"testing"
+	"time"
+
+	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/engine/filter"
+)
+
+func TestMeterCountsCPUNotWaiting(t *testing.T) {
+	var m labMeter
+	m.Work(func() { time.Sleep(100 * time.Millisecond) })
+	if slept := m.usage().CPU; slept > 20*time.Millisecond {
+		t.Errorf("sleeping 100 ms counted %v of CPU", slept)
+	}
+	before := m.usage().CPU
+	m.Work(func() {
+		// Work until the thread has used 30 ms of CPU, however long that
+		// takes on a busy machine.
+		for start := threadCPU(); threadCPU()-start < 30*time.Millisecond; {
+		}
+	})
+	if got := m.usage().CPU - before; got < 30*time.Millisecond || got > 2*time.Second {
+		t.Errorf("30 ms of work counted %v of CPU", got)
+	}
+}
+
+func TestHeldBytesIsWhatTheSnapshotHolds(t *testing.T) {
+	snap := &engine.Snapshot{
+		Backup: 3,
+		Rows:   make([]engine.Record, 2),
+		Nodes:  []engine.NodeSnapshot{{Queue: 4, Held: 1}, {Queue: 2}},
+		Filter: &engine.FilterStats{Stats: filter.Stats{Bytes: 1000}},
+	}
+	if got, want := heldBytes(snap), 12*recordBytes+1000; got != want {
+		t.Errorf("heldBytes = %d, want %d", got, want)
+	}
+	var m labMeter
+	m.Frame(snap)
+	if m.usage().Holds != 12*recordBytes+1000 {
+		t.Errorf("the meter keeps %d bytes held", m.usage().Holds)
+	}
+}
+
+// TestServerReportsEachLabsCost checks that a student's running lab shows
+// its CPU and memory in Usage and in the live file, and that the live
+// file has no lab open once the server stops.
+func TestServerReportsEachLabsCost(t *testing.T) {
+	state := State{Dir: t.TempDir()}
+	ts := startServer(t, Config{State: state})
+	key := newKey(t)
+	id := StudentID(key.PublicKey())
+	s := connect(t, ts.addr, "ann", key, 120, 40)
+	s.waitFor(0, `Lessons 0/\d+`)
+	s.press("\r\r", `ready`)
+	s.press(" ", `running`)
+	waitUntil(t, func() bool {
+		u, ok := ts.Usage()[id]
+		return ok && u.CPU > 0 && u.Holds > 0
+	}, "ann's lab to show CPU and memory")
+	waitUntil(t, func() bool {
+		live, err := state.ReadLive(time.Now())
+		return err == nil && live.Labs[id].CPU > 0 && live.Online()[id]
+	}, "the live file to show ann's lab")
+	ts.stop(t)
+	s.conn.Close()
+	live, err := state.ReadLive(time.Now())
+	if err != nil || len(live.Labs) != 0 {
+		t.Errorf("after the stop the live file has %v (%v), want no lab open", live.Labs, err)
+	}
+}
+
+func TestStaleLiveFileIsNoOneOnline(t *testing.T) {
+	state := State{Dir: t.TempDir()}
+	at := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	if err := state.WriteLive(Live{At: at, Labs: map[string]Usage{"a": {CPU: time.Second}}}); err != nil {
+		t.Fatal(err)
+	}
+	if live, err := state.ReadLive(at.Add(time.Second)); err != nil || !live.Online()["a"] || live.Labs["a"].CPU != time.Second {
+		t.Errorf("a fresh file reads %+v, %v", live, err)
+	}
+	if live, err := state.ReadLive(at.Add(liveStale + time.Second)); err != nil || len(live.Labs) != 0 {
+		t.Errorf("a stale file reads %+v, %v: want no one online", live, err)
+	}
+}
