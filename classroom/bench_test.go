@@ -39,7 +39,8 @@ import (
 // are over the hostile students drop their connections, and
 // hostile-closed-ms is how long until the server logged both labs closed.
 //
-// N is 100; CLASSROOM_SESSIONS=1,10,50 picks others. `make bench-serve`
+// N is 100; CLASSROOM_SESSIONS=1,10,50 picks others, and CLASSROOM_BIN
+// serves another build of streamlab. `make bench-serve`
 // runs it as
 //
 //	go test -run '^$' -bench Classroom -benchtime 60x -timeout 30m ./classroom/
@@ -102,9 +103,14 @@ func TestClassroomBench(t *testing.T) {
 // students have pressed no key for a while.
 const benchIdleTimeout = time.Minute
 
-// buildServer builds streamlab into a temporary directory, once per test.
+// buildServer builds streamlab into a temporary directory, once per test;
+// CLASSROOM_BIN names a streamlab built already instead (another version,
+// to compare with).
 func buildServer(tb testing.TB) string {
 	tb.Helper()
+	if bin := os.Getenv("CLASSROOM_BIN"); bin != "" {
+		return bin
+	}
 	bin := filepath.Join(tb.TempDir(), "streamlab")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()

@@ -1,6 +1,9 @@
 package classroom
 
 import (
+	"context"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -10,12 +13,12 @@ import (
 
 func TestMeterCountsCPUNotWaiting(t *testing.T) {
 	var m labMeter
-	m.Work(func() { time.Sleep(100 * time.Millisecond) })
+	m.Draw(func() { time.Sleep(100 * time.Millisecond) })
 	if slept := m.usage().CPU; slept > 20*time.Millisecond {
 		t.Errorf("sleeping 100 ms counted %v of CPU", slept)
 	}
 	before := m.usage().CPU
-	m.Work(func() {
+	m.Engine(func() {
 		// Work until the thread has used 30 ms of CPU, however long that
 		// takes on a busy machine.
 		for start := threadCPU(); threadCPU()-start < 30*time.Millisecond; {
@@ -83,4 +86,64 @@ func TestStaleLiveFileIsNoOneOnline(t *testing.T) {
 	if live, err := state.ReadLive(at.Add(liveStale + time.Second)); err != nil || len(live.Labs) != 0 {
 		t.Errorf("a stale file reads %+v, %v: want no one online", live, err)
 	}
+}
+
+// burn works until the thread has used d of CPU.
+func burn(d time.Duration) {
+	for start := threadCPU(); threadCPU()-start < d; {
+	}
+}
+
+// TestLongRunsTakeTurns checks that two labs' long runs share one slot:
+// past longRun, their steps are never taken at the same time, and both
+// finish; a short piece of work never waits.
+func TestLongRunsTakeTurns(t *testing.T) {
+	shared := &turns{slots: make(chan struct{}, 1)}
+	var inTurn, most atomic.Int32
+	var turnsTaken [2]int
+	var wg sync.WaitGroup
+	for i := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			m := &labMeter{turn: turn{of: shared, ctx: context.Background()}}
+			m.Engine(func() {
+				for start := threadCPU(); threadCPU()-start < longRun+10*turnLength; {
+					m.Yield()
+					if !m.turn.held {
+						burn(time.Millisecond)
+						continue
+					}
+					turnsTaken[i]++
+					n := inTurn.Add(1)
+					for o := most.Load(); n > o && !most.CompareAndSwap(o, n); o = most.Load() {
+					}
+					burn(time.Millisecond)
+					inTurn.Add(-1)
+				}
+			})
+			if m.turn.held {
+				t.Error("a turn is still held after the work ended")
+			}
+		}()
+	}
+	wg.Wait()
+	if most.Load() != 1 || turnsTaken[0] == 0 || turnsTaken[1] == 0 {
+		t.Errorf("at most %d runs in turn at once (want 1); steps in turn %v (want both > 0)", most.Load(), turnsTaken)
+	}
+	if len(shared.slots) != 0 {
+		t.Error("a slot was never given back")
+	}
+	// A short piece of work runs while another lab holds the only slot.
+	shared.slots <- struct{}{}
+	m := &labMeter{turn: turn{of: shared, ctx: context.Background()}}
+	m.Engine(func() { m.Yield() })
+	// A long run waiting for the slot stops waiting when its lab closes.
+	ctx, cancel := context.WithCancel(context.Background())
+	m = &labMeter{turn: turn{of: shared, ctx: ctx}}
+	time.AfterFunc(50*time.Millisecond, cancel)
+	m.Engine(func() {
+		burn(longRun)
+		m.Yield()
+	})
 }

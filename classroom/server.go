@@ -88,6 +88,7 @@ type Server struct {
 	open   map[string]*openLab // by student ID
 	labs   sync.WaitGroup
 	live   sync.WaitGroup // keepLive
+	turns  *turns         // the labs' long runs' share of the cores
 	logMu  sync.Mutex
 	closed atomic.Bool
 	// serving is set once Serve has handed a listener to the SSH server
@@ -135,7 +136,7 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, open: map[string]*openLab{}, accepting: make(chan struct{})}
+	s := &Server{cfg: cfg, open: map[string]*openLab{}, accepting: make(chan struct{}), turns: newTurns()}
 	s.stop, s.halt = context.WithCancel(context.Background())
 	srv, err := wish.NewServer(
 		wish.WithHostKeyPEM(hostKey),
@@ -383,6 +384,7 @@ func (s *Server) serveLab(sess ssh.Session) {
 	}()
 
 	opts := s.labOptions(ctx, student)
+	lab.meter.turn = turn{of: s.turns, ctx: ctx}
 	opts.Meter = &lab.meter
 	var forwarding sync.WaitGroup
 	opts.Program = func(p *tea.Program) {

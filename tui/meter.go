@@ -7,20 +7,24 @@ import (
 )
 
 // Meter sees a lab's work for a server that shares its CPU among many
-// labs: Work runs one piece of the lab's work (a request or a tick of the
-// engine, an update or a drawing of the screen), and Frame is given the
-// job's snapshot of every frame the screen takes.
+// labs: Engine runs one piece of the engine's work (a request or a tick
+// of the bridge), inside which Yield is called every few thousand steps
+// of a run; Draw runs an update or a drawing of the screen; Frame is
+// given the job's snapshot of every frame the screen takes.
 type Meter interface {
-	Work(f func())
+	Engine(f func())
+	Yield()
+	Draw(f func())
 	Frame(snap *engine.Snapshot)
 }
 
-// meterWork is the bridge's Work hook for m; nil without a meter.
-func meterWork(m Meter) func(func()) {
+// meterHooks are the bridge's Work and Yield hooks for m; nil without a
+// meter.
+func meterHooks(m Meter) (work func(func()), yield func()) {
 	if m == nil {
-		return nil
+		return nil, nil
 	}
-	return m.Work
+	return m.Engine, m.Yield
 }
 
 // withMeter wraps the program's model so that m sees its updates and
@@ -40,7 +44,7 @@ func fromMeter(m tea.Model) tea.Model {
 	return m
 }
 
-// meteredModel runs its model's Update and View inside its meter's Work.
+// meteredModel runs its model's Update and View inside its meter's Draw.
 type meteredModel struct {
 	tea.Model
 	meter Meter
@@ -49,7 +53,7 @@ type meteredModel struct {
 func (m meteredModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var next tea.Model
 	var cmd tea.Cmd
-	m.meter.Work(func() { next, cmd = m.Model.Update(msg) })
+	m.meter.Draw(func() { next, cmd = m.Model.Update(msg) })
 	if f, ok := msg.(frameMsg); ok {
 		m.meter.Frame(&f.Snap)
 	}
@@ -57,6 +61,6 @@ func (m meteredModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m meteredModel) View() (view string) {
-	m.meter.Work(func() { view = m.Model.View() })
+	m.meter.Draw(func() { view = m.Model.View() })
 	return view
 }

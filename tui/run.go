@@ -68,10 +68,11 @@ func newBridge(opts Options) (*bridge.Bridge, error) {
 	if j, ok := strings.CutPrefix(opts.Start, "lab:"); ok && j != "" {
 		job = j
 	}
+	work, yield := meterHooks(opts.Meter)
 	b, err := bridge.New(bridge.Options{
 		Job: job, Seed: opts.Seed, Executor: opts.Executor, DB: opts.DB,
 		Speed: opts.Speed, Clock: opts.Clock, FrameRate: opts.FrameRate, Home: opts.Home,
-		Work: meterWork(opts.Meter),
+		Work: work, Yield: yield,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("opening job %s: %w", job, err)

@@ -54,8 +54,11 @@ type Options struct {
 	// ShowHome).
 	Home string
 	// Work, when set, runs each request and each tick the loop in Run
-	// carries out, so that a server can measure a lab's engine work.
-	Work func(func())
+	// carries out, so that a server can measure a lab's engine work; Yield,
+	// when set, is called every few thousand steps of a run inside it, so
+	// that a server can make long runs take turns.
+	Work  func(func())
+	Yield func()
 }
 
 // Bridge owns one lab session at a time. Create it with New, then start Run
