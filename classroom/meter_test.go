@@ -147,3 +147,36 @@ func TestLongRunsTakeTurns(t *testing.T) {
 		m.Yield()
 	})
 }
+
+// TestStillLabSendsNothing checks that a lab whose screen does not change
+// sends no bytes while its clock ticks on, and that one playing does: a
+// frame that did not change is not sent.
+func TestStillLabSendsNothing(t *testing.T) {
+	ts := startServer(t, Config{State: State{Dir: t.TempDir()}})
+	defer ts.stop(t)
+	s := connect(t, ts.addr, "ann", newKey(t), 120, 40)
+	s.waitFor(0, `Lessons 0/\d+`)
+	s.press("\r\r", `ready`)
+	// Wait for the opening frames to be sent: half a second of quiet.
+	deadline := time.Now().Add(patience)
+	for quiet := s.mark(); ; quiet = s.mark() {
+		time.Sleep(500 * time.Millisecond)
+		if s.mark() == quiet {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the paused lab never stopped sending")
+		}
+	}
+	m := s.mark()
+	time.Sleep(time.Second)
+	if sent := s.mark() - m; sent != 0 {
+		t.Errorf("a paused lab sent %d bytes in a second: %q", sent, s.screen(m))
+	}
+	s.press(" ", `running`)
+	m = s.mark()
+	time.Sleep(time.Second)
+	if s.mark() == m {
+		t.Error("a playing lab sent nothing in a second")
+	}
+}
