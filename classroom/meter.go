@@ -31,25 +31,32 @@ type labMeter struct {
 	cpu   atomic.Int64 // ns
 	holds atomic.Int64 // bytes
 
-	// The engine's work, from its one goroutine: the turn it takes, and
-	// the thread's CPU time when the work or its turn began.
-	turn  turn
-	since time.Duration
+	// The engine's work, from its one goroutine: the thread it is locked
+	// to, the turn it takes, and the thread's CPU time when the work or
+	// its turn began.
+	thread int
+	turn   turn
+	since  time.Duration
 }
 
 // Engine runs a piece of the engine's work, measured (see Draw); a long
 // one waits for turns within it (Yield).
 func (m *labMeter) Engine(f func()) {
 	m.measure(func() {
-		m.since = threadCPU()
+		m.thread, m.since = threadID(), threadCPU()
 		defer m.turn.end()
 		f()
 	})
 }
 
 // Yield is called every few thousand steps of an engine run: once the
-// piece of work has run for longRun, it goes on only in turns.
+// piece of work has run for longRun, it goes on only in turns. A call
+// from another goroutine (a node of the concurrent executor) is not the
+// engine's work to pace, and does nothing.
 func (m *labMeter) Yield() {
+	if threadID() != m.thread {
+		return
+	}
 	used := threadCPU() - m.since
 	if used < longRun || (m.turn.held && used < turnLength) {
 		return

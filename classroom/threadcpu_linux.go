@@ -17,3 +17,6 @@ func threadCPU() time.Duration {
 	}
 	return time.Duration(ts.Nano())
 }
+
+// threadID is the calling thread's ID.
+func threadID() int { return syscall.Gettid() }
