@@ -23,7 +23,7 @@ GOLDEN   ?= ./tui/...
 
 .DEFAULT_GOAL := help
 
-.PHONY: help build run test test-race bench lint fmt golden tidy-check fuzz cover clean soak release conformance
+.PHONY: help build run test test-race bench bench-serve lint fmt golden tidy-check fuzz cover clean soak release conformance
 
 help: ## List the targets
 	@echo "usage: make TARGET [VAR=value ...]"
@@ -47,8 +47,16 @@ test-race: ## Run the tests with the race detector at GOMAXPROCS=1 and 2
 	GOMAXPROCS=1 $(GO) test -race -count=1 $(PKGS)
 	GOMAXPROCS=2 $(GO) test -race -count=1 $(PKGS)
 
-bench: ## Run the benchmarks (BENCH=regexp, COUNT=n) with allocations
-	$(GO) test -run='^$$' -bench='$(BENCH)' -benchmem -count=$(COUNT) $(PKGS)
+bench: ## Run the benchmarks (BENCH=regexp, COUNT=n) with allocations, then bench-serve
+	$(GO) test -run='^$$' -bench='$(BENCH)' -skip='^BenchmarkClassroom$$' -benchmem -count=$(COUNT) $(PKGS)
+	$(MAKE) bench-serve
+
+# Students in `make bench-serve` (a list: 10,100), and its half-second rounds.
+SESSIONS ?= 100
+ROUNDS   ?= 60
+
+bench-serve: ## Serve a class of SESSIONS (100) on 127.0.0.1, with and without two hostile students; print CPU, RSS and key-to-frame latency
+	CLASSROOM_SESSIONS=$(SESSIONS) $(GO) test -run='^$$' -bench='^BenchmarkClassroom$$' -benchtime=$(ROUNDS)x -count=$(COUNT) -timeout 30m ./classroom/
 
 lint: ## Vet, fail on unformatted files, and run staticcheck (pinned, fetched by go run)
 	$(GO) vet $(PKGS)

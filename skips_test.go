@@ -29,6 +29,7 @@ var allowedSkips = map[string]string{
 	"tui/e2e/tmux_test.go TestBinaryInTmux":                   "needs tmux (.ci/run installs it or fails), and builds the binary, which -short leaves out",
 	"engine/export/syntax_test.go TestExportedPythonCompiles": "needs python3 for its own parser; TestExportedProgramsAreWellFormed checks the same programs' structure everywhere",
 	"engine/filter/spec_test.go TestSpecStringRoundTrip":      "rapid's Skip: discards a drawn filter spec that Validate rejects, not a skipped test",
+	"classroom/bench_test.go TestClassroomBench":              "builds the binary and serves it a class of five over SSH, which -short leaves out",
 }
 
 // skipMethods are the testing (and rapid) methods that skip.

@@ -1,11 +1,16 @@
 package cli
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/spf13/cobra"
 
 	"github.com/streamlab/streamlab/classroom"
+	"github.com/streamlab/streamlab/classroom/watch"
 )
 
 // classCmd is `streamlab class`: the instructor's side of `streamlab serve`.
@@ -33,6 +38,12 @@ exercise's seed.
 Formats: text (a table), json, csv (a gradebook: a row a student, a column
 an exercise, empty where they have not answered).
 
+With --watch the table is shown live in this terminal and read again every
+second, with a dot beside each student whose lab is open and, from the
+running server, what each open lab costs it: CPU (the share of a core its
+engine and drawing took over the last second) and the memory its engine
+says it holds.
+
 Exit status: 0, or 2 for bad input (a missing state directory, a bad format).`,
 		Args: cobra.NoArgs,
 	}
@@ -40,6 +51,7 @@ Exit status: 0, or 2 for bad input (a missing state directory, a bad format).`,
 	c.stateFlag(cmd)
 	fs.String("format", "text", "text, json or csv")
 	secret := fs.String("secret", "", "the server's grading secret (else $STREAMLAB_GRADE_SECRET)")
+	watchFlag := fs.Bool("watch", false, "show the class live in this terminal, with each open lab's CPU and memory (q quits)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		cfg, err := c.load(cmd, classroom.Formats)
 		if err != nil {
@@ -48,6 +60,9 @@ Exit status: 0, or 2 for bad input (a missing state directory, a bad format).`,
 		dir, err := classStateDir(cfg.State)
 		if err != nil {
 			return err
+		}
+		if *watchFlag {
+			return c.watchClass(cmd.Context(), classroom.State{Dir: dir}, gradeSecret(*secret))
 		}
 		class, err := classroom.Status(cmd.Context(), classroom.State{Dir: dir}, gradeSecret(*secret))
 		if errors.Is(err, classroom.ErrNoState) {
@@ -59,4 +74,37 @@ Exit status: 0, or 2 for bad input (a missing state directory, a bad format).`,
 		return classroom.WriteStatus(c.stdout, class, cfg.Format)
 	}
 	return cmd
+}
+
+// watchClass shows the class in st live until the instructor quits: the
+// students from the state directory, the open labs and their cost from
+// the file the running server keeps there.
+func (c *cli) watchClass(ctx context.Context, st classroom.State, secret string) error {
+	if !isTerminal(c.stdin) || !isTerminal(c.stdout) {
+		return badInput(errors.New("--watch needs a terminal, and standard input or output is not one"))
+	}
+	if _, err := classroom.Status(ctx, st, secret); errors.Is(err, classroom.ErrNoState) {
+		return badInput(err)
+	}
+	grades := &classroom.Grades{}
+	view := watch.New(st.Dir, func(ctx context.Context) watch.Snapshot {
+		return classSnapshot(ctx, st, secret, grades, time.Now())
+	}).Watching()
+	_, err := tea.NewProgram(view, tea.WithAltScreen(), tea.WithContext(ctx), tea.WithoutSignalHandler(),
+		tea.WithInput(c.stdin), tea.WithOutput(c.stdout)).Run()
+	if err != nil && !errors.Is(err, tea.ErrProgramKilled) {
+		return failed(err)
+	}
+	return nil
+}
+
+// classSnapshot reads the class and, from the server's live file, who is
+// online and what their labs cost.
+func classSnapshot(ctx context.Context, st classroom.State, secret string, grades *classroom.Grades, now time.Time) watch.Snapshot {
+	class, err := grades.Status(ctx, st, secret)
+	live, lerr := st.ReadLive(now)
+	if lerr != nil {
+		err = errors.Join(err, fmt.Errorf("the server's live file: %w", lerr))
+	}
+	return watch.Snapshot{Class: class, Online: live.Online(), Usage: live.Labs, At: live.At, Err: err}
 }

@@ -134,7 +134,8 @@ the server cannot start.`,
 			st, secret, grades := classroom.State{Dir: dir}, gradeSecret(*secret), &classroom.Grades{}
 			v := watch.New(ln.Addr().String(), func(ctx context.Context) watch.Snapshot {
 				class, err := grades.Status(ctx, st, secret)
-				return watch.Snapshot{Class: class, Online: srv.Online(), Log: ring.Lines(), Err: err}
+				return watch.Snapshot{Class: class, Online: srv.Online(), Usage: srv.Usage(), At: time.Now(),
+					Log: ring.Lines(), Err: err}
 			})
 			view = &v
 		}

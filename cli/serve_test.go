@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/streamlab/streamlab/classroom"
 )
 
 // runCLI runs streamlab with args and returns its exit code and output.
@@ -82,5 +84,25 @@ func TestServeStops(t *testing.T) {
 	code, out, _ := runCLI(t, context.Background(), "class", "status", "--state", dir)
 	if code != exitOK || !strings.Contains(out, "no students yet") {
 		t.Errorf("class status: exit %d %q", code, out)
+	}
+}
+
+// TestClassWatchReadsTheLiveFile checks that `class status --watch` takes
+// who is online and their labs' cost from the server's live file, and
+// refuses to run without a terminal.
+func TestClassWatchReadsTheLiveFile(t *testing.T) {
+	isolate(t)
+	st := classroom.State{Dir: t.TempDir()}
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	if err := st.WriteLive(classroom.Live{At: now, Labs: map[string]classroom.Usage{"a": {CPU: time.Second, Holds: 99}}}); err != nil {
+		t.Fatal(err)
+	}
+	snap := classSnapshot(context.Background(), st, "", &classroom.Grades{}, now.Add(time.Second))
+	if snap.Err != nil || !snap.Online["a"] || snap.Usage["a"].Holds != 99 || !snap.At.Equal(now) {
+		t.Errorf("snapshot %+v", snap)
+	}
+	code, _, stderr := runCLI(t, context.Background(), "class", "status", "--watch", "--state", st.Dir)
+	if code != 2 || !strings.Contains(stderr, "needs a terminal") {
+		t.Errorf("without a terminal: exit %d, %q", code, stderr)
 	}
 }

@@ -82,4 +82,7 @@ type Options struct {
 	// Graded, when set, is given each answer the learner has graded, as
 	// the grader read it, so that it can be kept and graded again.
 	Graded func(id string, answer []byte)
+	// Meter, when set, sees the lab's work, so that a server can tell
+	// each student's share of it.
+	Meter Meter
 }

@@ -40,12 +40,12 @@ func Run(ctx context.Context, opts Options, in io.Reader, out io.Writer) error {
 		progOpts = append(progOpts, tea.WithMouseCellMotion())
 	}
 	opts.ASCII = opts.ASCII || plain
-	p := tea.NewProgram(forTerminal(New(opts, b), plain), append(progOpts, opts.ProgramOptions...)...)
+	p := tea.NewProgram(withMeter(forTerminal(New(opts, b), plain), opts.Meter), append(progOpts, opts.ProgramOptions...)...)
 	if opts.Program != nil {
 		opts.Program(p)
 	}
 	final, runErr := p.Run()
-	final = fromTerminal(final)
+	final = fromTerminal(fromMeter(final))
 	cancel()
 	// The last save may still have been in flight when the learner quit.
 	if fm, ok := final.(Model); ok && opts.StateDir != "" && opts.Progress != nil {
@@ -68,9 +68,11 @@ func newBridge(opts Options) (*bridge.Bridge, error) {
 	if j, ok := strings.CutPrefix(opts.Start, "lab:"); ok && j != "" {
 		job = j
 	}
+	work, yield := meterHooks(opts.Meter)
 	b, err := bridge.New(bridge.Options{
 		Job: job, Seed: opts.Seed, Executor: opts.Executor, DB: opts.DB,
 		Speed: opts.Speed, Clock: opts.Clock, FrameRate: opts.FrameRate, Home: opts.Home,
+		Work: work, Yield: yield,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("opening job %s: %w", job, err)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -75,4 +76,48 @@ func TestLog(t *testing.T) {
 	if got := m.Lines(); len(got) != 2 || got[1] != "two" {
 		t.Errorf("lines %q", got)
 	}
+}
+
+// TestViewShowsEachLabsCost checks the CPU column is the share of a core
+// between two reads of the same open lab, and HOLDS the engine's bytes.
+func TestViewShowsEachLabsCost(t *testing.T) {
+	at := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	class := &classroom.Class{Lessons: 10, Students: []classroom.StudentSummary{
+		{ID: "a", Name: "alice", Lesson: "x", LessonTitle: "1 Streams", Step: "step 1 of 4"},
+		{ID: "b", Name: "bob", Lesson: "x", LessonTitle: "1 Streams", Step: "step 1 of 4"},
+	}}
+	snap := func(at time.Time, cpu time.Duration) Snapshot {
+		return Snapshot{Class: class, Online: map[string]bool{"a": true}, At: at,
+			Usage: map[string]classroom.Usage{"a": {CPU: cpu, Holds: 2_500_000}}}
+	}
+	var m tea.Model = New("class", nil).Watching()
+	m, _ = m.Update(snapMsg(snap(at, time.Second)))
+	if row := rowOf(m.View(), "alice"); !strings.Contains(row, "…") || !strings.Contains(row, "2.5 MB") {
+		t.Errorf("after one read alice's row is %q, want … for CPU and 2.5 MB", row)
+	}
+	m, _ = m.Update(snapMsg(snap(at.Add(2*time.Second), 1500*time.Millisecond)))
+	// The same moment read again keeps the comparison.
+	m, _ = m.Update(snapMsg(snap(at.Add(2*time.Second), 1500*time.Millisecond)))
+	view := m.View()
+	if row := rowOf(view, "alice"); !strings.Contains(row, " 25% ") {
+		t.Errorf("0.5 s of CPU in 2 s shows as %q, want 25%%", row)
+	}
+	if row := rowOf(view, "bob"); strings.Contains(row, "%") || strings.Contains(row, "B ") {
+		t.Errorf("bob has no lab open, yet his row is %q", row)
+	}
+	for _, want := range []string{"CPU", "HOLDS", "q quits"} {
+		if !strings.Contains(ansi.Strip(view), want) {
+			t.Errorf("the view lacks %q", want)
+		}
+	}
+}
+
+// rowOf is the line of view that names who.
+func rowOf(view, who string) string {
+	for _, line := range strings.Split(ansi.Strip(view), "\n") {
+		if strings.Contains(line, who) {
+			return line
+		}
+	}
+	return ""
 }

@@ -53,6 +53,12 @@ type Options struct {
 	// Home, when set, is shown as ~ in every message and event (see
 	// ShowHome).
 	Home string
+	// Work, when set, runs each request and each tick the loop in Run
+	// carries out, so that a server can measure a lab's engine work; Yield,
+	// when set, is called every few thousand steps of a run inside it, so
+	// that a server can make long runs take turns.
+	Work  func(func())
+	Yield func()
 }
 
 // Bridge owns one lab session at a time. Create it with New, then start Run
@@ -126,6 +132,9 @@ func New(opts Options) (*Bridge, error) {
 	if opts.Job == "" {
 		opts.Job = lab.DefaultJob
 	}
+	if opts.Work == nil {
+		opts.Work = func(f func()) { f() }
+	}
 	b := &Bridge{
 		opts:   opts,
 		reqs:   make(chan Request, 256),
@@ -171,10 +180,12 @@ func (b *Bridge) Run(ctx context.Context) error {
 		case <-ctx.Done():
 			return nil
 		case r := <-b.reqs:
-			b.Handle(r)
+			b.opts.Work(func() { b.Handle(r) })
 		case now := <-t.C():
-			b.Tick(now)
-			b.Publish()
+			b.opts.Work(func() {
+				b.Tick(now)
+				b.Publish()
+			})
 		}
 	}
 }

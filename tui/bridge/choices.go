@@ -46,7 +46,7 @@ func (b *Bridge) tryChoice(line string) (reason, note string) {
 	for i, l := range applyToPrelude(b.prelude, c) {
 		pc, err := script.ParseLine(b.file(), i+1, l)
 		if err == nil {
-			err = sess.Exec(b.ctx, pc)
+			err = sess.Exec(b.runContext(), pc)
 		}
 		if err != nil {
 			return plainReason(err), ""

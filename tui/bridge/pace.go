@@ -343,7 +343,7 @@ func (b *Bridge) killInPlay(c script.Command) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := b.sess.Exec(b.ctx, kc); err != nil {
+	if err := b.sess.Exec(b.runContext(), kc); err != nil {
 		return "", err
 	}
 	p := &b.pace

@@ -411,3 +411,22 @@ func TestAFailedJobStopsTheClock(t *testing.T) {
 		t.Errorf("no note of the failure's time in %q", notes)
 	}
 }
+
+// TestLongRunsYieldWithoutChangingThem checks that a run calls the Yield
+// hook as it goes, and ends where the same run without the hook does.
+func TestLongRunsYieldWithoutChangingThem(t *testing.T) {
+	yields := 0
+	hooked := newBridge(t, Options{Job: "clicks", Seed: 1, Speed: Max, Yield: func() { yields++ }})
+	plain := newBridge(t, Options{Job: "clicks", Seed: 1, Speed: Max})
+	for _, b := range []*Bridge{hooked, plain} {
+		b.Handle(Request{Kind: Line, Line: "run 20000"})
+	}
+	if yields < 2 {
+		t.Errorf("a run of 20000 records yielded %d times", yields)
+	}
+	h, p := hooked.Frame().Snap, plain.Frame().Snap
+	if h.Steps != p.Steps || h.Offset != p.Offset || h.Batches != p.Batches {
+		t.Errorf("with yields: %d steps, offset %d, %d batches; without: %d, %d, %d",
+			h.Steps, h.Offset, h.Batches, p.Steps, p.Offset, p.Batches)
+	}
+}

@@ -43,7 +43,7 @@ func (b *Bridge) open(prelude []string) error {
 	for i, line := range prelude {
 		c, err := script.ParseLine(b.file(), i+1, line)
 		if err == nil {
-			err = sess.Exec(b.ctx, c)
+			err = sess.Exec(b.runContext(), c)
 		}
 		if err != nil {
 			sess.Close()
@@ -111,7 +111,7 @@ func (b *Bridge) ensureRuntime() error {
 // exec runs one parsed command on the session and records it when it
 // succeeds. A failing line is not recorded: the saved script must replay.
 func (b *Bridge) exec(c script.Command) error {
-	if err := b.sess.Exec(b.ctx, c); err != nil {
+	if err := b.sess.Exec(b.runContext(), c); err != nil {
 		return err
 	}
 	b.attach()
@@ -193,5 +193,24 @@ func (b *Bridge) previewSnapshot() engine.Snapshot {
 	return s
 }
 
-// runContext is the context engine runs use.
-func (b *Bridge) runContext() context.Context { return b.ctx }
+// runContext is the context engine runs use: with a Yield hook, one
+// that calls it each time the engine looks at it.
+func (b *Bridge) runContext() context.Context {
+	if b.opts.Yield == nil {
+		return b.ctx
+	}
+	return yieldingContext{b.ctx, b.opts.Yield}
+}
+
+// yieldingContext calls yield whenever its Err is read, which a run does
+// every few thousand scheduler steps: a server makes long runs take turns
+// there. Only the pacing changes, never what the run does.
+type yieldingContext struct {
+	context.Context
+	yield func()
+}
+
+func (c yieldingContext) Err() error {
+	c.yield()
+	return c.Context.Err()
+}

@@ -1,6 +1,11 @@
 package styles
 
-import "github.com/charmbracelet/lipgloss"
+import (
+	"strconv"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+)
 
 // Styles are the lipgloss styles every pane draws with, built once from a
 // Theme.
@@ -42,7 +47,36 @@ func fg(s lipgloss.Style, c lipgloss.TerminalColor) lipgloss.Style {
 	if c == nil {
 		return s
 	}
-	return s.Foreground(c)
+	return s.Foreground(converted(c))
+}
+
+// converted is c with its conversions to 256 and 16 colours worked out
+// once: lipgloss converts a #rrggbb colour for a 256-colour terminal at
+// every Render, in a colour space search that took a fifth of a served
+// lab's drawing. The sequences written are the same.
+func converted(c lipgloss.TerminalColor) lipgloss.TerminalColor {
+	a, ok := c.(lipgloss.AdaptiveColor)
+	if !ok {
+		return c
+	}
+	return lipgloss.CompleteAdaptiveColor{Light: complete(a.Light), Dark: complete(a.Dark)}
+}
+
+// complete is hex as each colour profile shows it.
+func complete(hex string) lipgloss.CompleteColor {
+	return lipgloss.CompleteColor{TrueColor: hex,
+		ANSI256: colorIndex(termenv.ANSI256.Color(hex)), ANSI: colorIndex(termenv.ANSI.Color(hex))}
+}
+
+// colorIndex is a palette colour's number, as termenv reads it back.
+func colorIndex(c termenv.Color) string {
+	switch c := c.(type) {
+	case termenv.ANSI256Color:
+		return strconv.Itoa(int(c))
+	case termenv.ANSIColor:
+		return strconv.Itoa(int(c))
+	}
+	return ""
 }
 
 // New builds the styles of theme t.

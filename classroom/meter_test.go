@@ -1,0 +1,182 @@
+package classroom
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/engine/filter"
+)
+
+func TestMeterCountsCPUNotWaiting(t *testing.T) {
+	var m labMeter
+	m.Draw(func() { time.Sleep(100 * time.Millisecond) })
+	if slept := m.usage().CPU; slept > 20*time.Millisecond {
+		t.Errorf("sleeping 100 ms counted %v of CPU", slept)
+	}
+	before := m.usage().CPU
+	m.Engine(func() {
+		// Work until the thread has used 30 ms of CPU, however long that
+		// takes on a busy machine.
+		for start := threadCPU(); threadCPU()-start < 30*time.Millisecond; {
+		}
+	})
+	if got := m.usage().CPU - before; got < 30*time.Millisecond || got > 2*time.Second {
+		t.Errorf("30 ms of work counted %v of CPU", got)
+	}
+}
+
+func TestHeldBytesIsWhatTheSnapshotHolds(t *testing.T) {
+	snap := &engine.Snapshot{
+		Backup: 3,
+		Rows:   make([]engine.Record, 2),
+		Nodes:  []engine.NodeSnapshot{{Queue: 4, Held: 1}, {Queue: 2}},
+		Filter: &engine.FilterStats{Stats: filter.Stats{Bytes: 1000}},
+	}
+	if got, want := heldBytes(snap), 12*recordBytes+1000; got != want {
+		t.Errorf("heldBytes = %d, want %d", got, want)
+	}
+	var m labMeter
+	m.Frame(snap)
+	if m.usage().Holds != 12*recordBytes+1000 {
+		t.Errorf("the meter keeps %d bytes held", m.usage().Holds)
+	}
+}
+
+// TestServerReportsEachLabsCost checks that a student's running lab shows
+// its CPU and memory in Usage and in the live file, and that the live
+// file has no lab open once the server stops.
+func TestServerReportsEachLabsCost(t *testing.T) {
+	state := State{Dir: t.TempDir()}
+	ts := startServer(t, Config{State: state})
+	key := newKey(t)
+	id := StudentID(key.PublicKey())
+	s := connect(t, ts.addr, "ann", key, 120, 40)
+	s.waitFor(0, `Lessons 0/\d+`)
+	s.press("\r\r", `ready`)
+	s.press(" ", `running`)
+	waitUntil(t, func() bool {
+		u, ok := ts.Usage()[id]
+		return ok && u.CPU > 0 && u.Holds > 0
+	}, "ann's lab to show CPU and memory")
+	waitUntil(t, func() bool {
+		live, err := state.ReadLive(time.Now())
+		return err == nil && live.Labs[id].CPU > 0 && live.Online()[id]
+	}, "the live file to show ann's lab")
+	ts.stop(t)
+	s.conn.Close()
+	live, err := state.ReadLive(time.Now())
+	if err != nil || len(live.Labs) != 0 {
+		t.Errorf("after the stop the live file has %v (%v), want no lab open", live.Labs, err)
+	}
+}
+
+func TestStaleLiveFileIsNoOneOnline(t *testing.T) {
+	state := State{Dir: t.TempDir()}
+	at := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	if err := state.WriteLive(Live{At: at, Labs: map[string]Usage{"a": {CPU: time.Second}}}); err != nil {
+		t.Fatal(err)
+	}
+	if live, err := state.ReadLive(at.Add(time.Second)); err != nil || !live.Online()["a"] || live.Labs["a"].CPU != time.Second {
+		t.Errorf("a fresh file reads %+v, %v", live, err)
+	}
+	if live, err := state.ReadLive(at.Add(liveStale + time.Second)); err != nil || len(live.Labs) != 0 {
+		t.Errorf("a stale file reads %+v, %v: want no one online", live, err)
+	}
+}
+
+// burn works until the thread has used d of CPU.
+func burn(d time.Duration) {
+	for start := threadCPU(); threadCPU()-start < d; {
+	}
+}
+
+// TestLongRunsTakeTurns checks that two labs' long runs share one slot:
+// past longRun, their steps are never taken at the same time, and both
+// finish; a short piece of work never waits.
+func TestLongRunsTakeTurns(t *testing.T) {
+	shared := &turns{slots: make(chan struct{}, 1)}
+	var inTurn, most atomic.Int32
+	var turnsTaken [2]int
+	var wg sync.WaitGroup
+	for i := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			m := &labMeter{turn: turn{of: shared, ctx: context.Background()}}
+			m.Engine(func() {
+				for start := threadCPU(); threadCPU()-start < longRun+10*turnLength; {
+					m.Yield()
+					if !m.turn.held {
+						burn(time.Millisecond)
+						continue
+					}
+					turnsTaken[i]++
+					n := inTurn.Add(1)
+					for o := most.Load(); n > o && !most.CompareAndSwap(o, n); o = most.Load() {
+					}
+					burn(time.Millisecond)
+					inTurn.Add(-1)
+				}
+			})
+			if m.turn.held {
+				t.Error("a turn is still held after the work ended")
+			}
+		}()
+	}
+	wg.Wait()
+	if most.Load() != 1 || turnsTaken[0] == 0 || turnsTaken[1] == 0 {
+		t.Errorf("at most %d runs in turn at once (want 1); steps in turn %v (want both > 0)", most.Load(), turnsTaken)
+	}
+	if len(shared.slots) != 0 {
+		t.Error("a slot was never given back")
+	}
+	// A short piece of work runs while another lab holds the only slot.
+	shared.slots <- struct{}{}
+	m := &labMeter{turn: turn{of: shared, ctx: context.Background()}}
+	m.Engine(func() { m.Yield() })
+	// A long run waiting for the slot stops waiting when its lab closes.
+	ctx, cancel := context.WithCancel(context.Background())
+	m = &labMeter{turn: turn{of: shared, ctx: ctx}}
+	time.AfterFunc(50*time.Millisecond, cancel)
+	m.Engine(func() {
+		burn(longRun)
+		m.Yield()
+	})
+}
+
+// TestStillLabSendsNothing checks that a lab whose screen does not change
+// sends no bytes while its clock ticks on, and that one playing does: a
+// frame that did not change is not sent.
+func TestStillLabSendsNothing(t *testing.T) {
+	ts := startServer(t, Config{State: State{Dir: t.TempDir()}})
+	defer ts.stop(t)
+	s := connect(t, ts.addr, "ann", newKey(t), 120, 40)
+	s.waitFor(0, `Lessons 0/\d+`)
+	s.press("\r\r", `ready`)
+	// Wait for the opening frames to be sent: half a second of quiet.
+	deadline := time.Now().Add(patience)
+	for quiet := s.mark(); ; quiet = s.mark() {
+		time.Sleep(500 * time.Millisecond)
+		if s.mark() == quiet {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the paused lab never stopped sending")
+		}
+	}
+	m := s.mark()
+	time.Sleep(time.Second)
+	if sent := s.mark() - m; sent != 0 {
+		t.Errorf("a paused lab sent %d bytes in a second: %q", sent, s.screen(m))
+	}
+	s.press(" ", `running`)
+	m = s.mark()
+	time.Sleep(time.Second)
+	if s.mark() == m {
+		t.Error("a playing lab sent nothing in a second")
+	}
+}
