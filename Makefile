@@ -58,8 +58,10 @@ ROUNDS   ?= 60
 bench-serve: ## Serve a class of SESSIONS (100) on 127.0.0.1, with and without two hostile students; print CPU, RSS and key-to-frame latency
 	CLASSROOM_SESSIONS=$(SESSIONS) $(GO) test -run='^$$' -bench='^BenchmarkClassroom$$' -benchtime=$(ROUNDS)x -count=$(COUNT) -timeout 30m ./classroom/
 
-lint: ## Vet, fail on unformatted files, and run staticcheck (pinned, fetched by go run)
+lint: ## Vet, fail on unformatted files, run staticcheck (pinned, fetched by go run), and compile for Windows and macOS as make release does
 	$(GO) vet $(PKGS)
+	GOOS=windows $(GO) build -o /dev/null $(PKGS)
+	GOOS=darwin GOARCH=arm64 $(GO) build -o /dev/null $(PKGS)
 	@unformatted="$$(gofmt -l .)"; \
 	if [ -n "$$unformatted" ]; then \
 		echo "these files need gofmt (run make fmt):"; echo "$$unformatted"; exit 1; \

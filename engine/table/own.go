@@ -7,7 +7,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"syscall"
 )
 
 // ErrInUse is returned by Open for a database file another run holds.
@@ -21,26 +20,6 @@ var ErrNotOurs = errors.New("the table is not streamlab's")
 // applicationID marks a SQLite file as streamlab's (PRAGMA application_id,
 // a field of the file header meant for exactly this): "stlb".
 const applicationID = 0x73746c62
-
-// lockFile takes an exclusive advisory lock on the database file for the
-// life of the store, so that two runs never write one file at once (their
-// tables would mix, and the loser's SQLITE_BUSY would read as a bad
-// configuration). It is flock(2), separate from SQLite's own fcntl locks:
-// a learner's sqlite3 shell can still read the file meanwhile.
-func lockFile(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		return nil, err
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, fmt.Errorf("%w: wait for it to finish, or give this run another --db", ErrInUse)
-		}
-		return nil, err
-	}
-	return f, nil
-}
 
 // MarkerTable is the table that marks a database as one streamlab made.
 // Open drops and recreates streamlab's tables only in a file that has it,
