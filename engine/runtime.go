@@ -177,11 +177,8 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 			r.ledger.settle(r.ref.cur.off)
 		}}
 		r.ref = newChain(spec, r.newOp, newCursor(src, r.cur.admissions, spec.Source.Trigger, spec.Source.Watermark), refSink)
-		for _, op := range r.ref.ops {
-			if w, ok := op.(*windowCount); ok {
-				w.lateCells = map[windowKey]int64{}
-				r.ledger.late = w.lateCells // the last window count writes the sink's rows
-			}
+		if w := lastWindowCount(r.ref.ops); w != nil { // it writes the sink's rows
+			w.onLate, r.ledger.finalBelow, r.ledger.slide = r.ledger.addLate, w.finalBelow, w.slide
 		}
 		if r.ledger.keyed && src.RepeatedIDs(src.Len()) > 0 {
 			// One row per id: the cell of an id's first event counts all of
