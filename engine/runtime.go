@@ -215,7 +215,12 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 func (r *Runtime) newOp(op jobspec.Operator) (operator, error) {
 	switch op.Kind {
 	case jobspec.KindDedup:
-		return newDedup(r.cfg.Filter)
+		d, err := newDedup(r.cfg.Filter)
+		if err != nil {
+			return nil, err
+		}
+		d.canon = r.src.firstWithID
+		return d, nil
 	case jobspec.KindBreachCheck:
 		return newBreachCheck(r.cfg.Filter)
 	}
