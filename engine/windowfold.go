@@ -176,6 +176,9 @@ func (l *Ledger) noteOver(k windowKey, c *cell) {
 		l.over[k] = c
 	} else if l.over[k] != nil {
 		delete(l.over, k)
+		if len(l.over) == 0 {
+			l.over = nil // a map keeps its largest size: let it go
+		}
 	}
 }
 
