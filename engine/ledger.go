@@ -66,6 +66,7 @@ type Ledger struct {
 	finalBelow  func() int64
 	slide       int64
 	foldAt      int
+	unfolded    int // cells deleted from the map since it was made afresh
 	// over holds the cells whose got exceeds exp.
 	over map[windowKey]*cell
 	// late holds, per key, the records the failure-free run left out of

@@ -118,6 +118,9 @@ type windowCount struct {
 	// by then has had its last row (see finalBelow).
 	firedWM    int64
 	firedWithW bool
+	// deleted counts the windows dropped since counts was last made
+	// afresh (see compact).
+	deleted int
 }
 
 func newWindowCount(op jobspec.Operator, mode Mode) *windowCount {
@@ -255,8 +258,32 @@ func (w *windowCount) trigger(out emitter) {
 	for k := range w.counts {
 		if w.final(k.start) {
 			delete(w.counts, k)
+			w.deleted++
 		}
 	}
+	w.compact()
+}
+
+// compact makes the maps afresh once the windows dropped since the last
+// time outnumber those kept four to one: a Go map keeps the room of what
+// was deleted, and sliding windows come and go by the thousand, so the
+// maps would hold two to three times the windows open.
+func (w *windowCount) compact() {
+	if w.deleted <= 4*len(w.counts) {
+		return
+	}
+	w.counts = copyMap(w.counts)
+	w.changed = make(map[windowKey]struct{}, len(w.changed))
+	w.deleted = 0
+}
+
+// copyMap is m in a map of its own size.
+func copyMap[K comparable, V any](m map[K]V) map[K]V {
+	c := make(map[K]V, len(m))
+	for k, v := range m {
+		c[k] = v
+	}
+	return c
 }
 
 // newOperator builds the logic for one node of op.

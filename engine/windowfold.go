@@ -205,9 +205,11 @@ func (l *Ledger) foldWindows() {
 			fold = append(fold, foldCell{k, c.exp})
 			if c.got == c.exp {
 				delete(l.cells, k)
+				l.unfolded++
 			}
 		case c.got == c.exp && c.exp == l.folded[k.key].at(k.start):
 			delete(l.cells, k) // folded before, written again, agrees again
+			l.unfolded++
 		}
 	}
 	slices.SortFunc(fold, func(a, b foldCell) int {
@@ -226,14 +228,10 @@ func (l *Ledger) foldWindows() {
 	}
 	l.foldedBelow = below
 	l.foldAt = max(2*len(l.cells), foldChunk)
-	if len(fold) > 2*len(l.cells) {
-		// A map keeps the buckets of what was deleted; a fresh one gives
+	if l.unfolded > 4*len(l.cells) {
+		// A map keeps the room of what was deleted; a fresh one gives
 		// the folded cells' memory back.
-		kept := make(map[windowKey]*cell, len(l.cells))
-		for k, c := range l.cells {
-			kept[k] = c
-		}
-		l.cells = kept
+		l.cells, l.unfolded = copyMap(l.cells), 0
 	}
 }
 
