@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"maps"
+	"slices"
 
 	"github.com/streamlab/streamlab/engine/filter"
 	"github.com/streamlab/streamlab/engine/jobspec"
@@ -19,14 +20,20 @@ const dedupName = "dedup"
 //
 // An exact filter is its own truth: it keeps no second set, which would
 // double the memory that grows with the ids seen and the cost of every
-// checkpoint's copy.
+// checkpoint's copy. For source events the truth is one bit per source
+// offset (seenOffsets): an event's id names one offset, the first with
+// that id (canon), so a set of ids, some 40 bytes an id, says no more.
 type dedupOp struct {
 	passive
-	f          filter.Filter
-	truth      map[uint64]struct{} // nil for an exact filter
-	firsts     int64               // first sightings
-	drops      int64               // records dropped
-	falseDrops int64               // first sightings dropped
+	f     filter.Filter
+	truth map[uint64]struct{} // result rows' ids; nil for an exact filter
+	// seenOffsets has the bit of each canonical offset whose event has
+	// come; canon maps an offset to the first with its id (nil: itself).
+	seenOffsets []uint64
+	canon       func(off int64) int64
+	firsts      int64 // first sightings
+	drops       int64 // records dropped
+	falseDrops  int64 // first sightings dropped
 	// expected sums, over the first sightings, the formula's rate at the
 	// fill each one met: the false drops theory predicts, the same
 	// quantity falseDrops measures.
@@ -119,12 +126,11 @@ func (d *dedupOp) record(r Record, out emitter) {
 		out.emit(r)
 		return
 	}
-	_, seen := d.truth[id]
+	seen := d.sawBefore(r, id)
 	rate := 0.0
 	if !seen {
 		rate = d.rateForNext()
 		d.expected += rate
-		d.truth[id] = struct{}{}
 		d.firsts++
 	}
 	dropped := d.f.TestAndAdd(id)
@@ -146,6 +152,28 @@ func (d *dedupOp) record(r Record, out emitter) {
 	out.emit(r)
 }
 
+// sawBefore reports whether the id of r came before, and notes that it
+// has come now: by its canonical offset for a source event, by id for a
+// result row.
+func (d *dedupOp) sawBefore(r Record, id uint64) bool {
+	if r.IsResult() || r.Offset < 0 {
+		_, seen := d.truth[id]
+		d.truth[id] = struct{}{}
+		return seen
+	}
+	o := r.Offset
+	if d.canon != nil {
+		o = d.canon(o)
+	}
+	w, bit := o/64, uint64(1)<<(o%64)
+	for int64(len(d.seenOffsets)) <= w {
+		d.seenOffsets = append(d.seenOffsets, 0)
+	}
+	seen := d.seenOffsets[w]&bit != 0
+	d.seenOffsets[w] |= bit
+	return seen
+}
+
 // dropRow notes a result row dropped by mistake.
 func (d *dedupOp) dropRow(r Record) {
 	if d.falseRows == nil {
@@ -162,6 +190,7 @@ func (d *dedupOp) dropRow(r Record) {
 type dedupState struct {
 	filter                    []byte
 	truth                     map[uint64]struct{}
+	seenOffsets               []uint64
 	firsts, drops, falseDrops int64
 	expected                  float64
 	curve                     filter.Curve
@@ -173,7 +202,7 @@ func (d *dedupOp) snapshot() any {
 	if err != nil {
 		panic(fmt.Sprintf("dedup: encoding the filter: %v", err)) // a filter always encodes
 	}
-	return &dedupState{filter: b, truth: maps.Clone(d.truth), firsts: d.firsts, drops: d.drops, falseDrops: d.falseDrops, expected: d.expected, curve: d.curve,
+	return &dedupState{filter: b, truth: maps.Clone(d.truth), seenOffsets: slices.Clone(d.seenOffsets), firsts: d.firsts, drops: d.drops, falseDrops: d.falseDrops, expected: d.expected, curve: d.curve,
 		falseRows: maps.Clone(d.falseRows)}
 }
 
@@ -183,6 +212,7 @@ func (d *dedupOp) restore(state any) {
 		panic(fmt.Sprintf("dedup: restoring the filter: %v", err)) // written by the same spec
 	}
 	d.truth = maps.Clone(s.truth)
+	d.seenOffsets = slices.Clone(s.seenOffsets)
 	d.firsts, d.drops, d.falseDrops, d.expected, d.curve = s.firsts, s.drops, s.falseDrops, s.expected, s.curve
 	d.falseRows = maps.Clone(s.falseRows)
 }

@@ -139,7 +139,9 @@
 //   - chain.go: the failure-free run as plain function calls (also the
 //     benchmarks' baseline).
 //   - ledger.go: each output row's effect in the real sink against the
-//     failure-free run: delivered, duplicates, lost, pending.
+//     failure-free run: delivered, duplicates, lost, pending;
+//     windowfold.go: its windows folded once final, so that its memory
+//     follows the job's state, not its output.
 //   - lineage.go: where each sink row came from: every copy's node and
 //     attempt, stamped when the node sent it, when it was produced and
 //     made visible, its batch, and the failures and restarts of the run, in

@@ -183,6 +183,9 @@ func (r *Runtime) findWindow(row script.Row) (Provenance, error) {
 	for k := range r.ledger.cells {
 		add(k.start, k.key)
 	}
+	for _, start := range r.ledger.foldedStarts(row.Key, row.Start, row.Clock, row.HasClock) {
+		add(start, row.Key)
+	}
 	for k := range r.lin.rows {
 		add(k.start, k.key)
 	}
@@ -561,10 +564,8 @@ func (p Provenance) Text() string {
 // the ledger (cell would make a folded cell its own again).
 func (l *Ledger) effect(r Record) (exp, got int64) {
 	if !l.events {
-		if c := l.cells[windowKey{r.WindowStart, r.Key}]; c != nil {
-			return c.exp, c.got
-		}
-		return 0, 0
+		exp, got, _ = l.windowEffect(windowKey{r.WindowStart, r.Key})
+		return exp, got
 	}
 	o := r.Offset
 	if l.cellOf != nil {

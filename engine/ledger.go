@@ -1,6 +1,10 @@
 package engine
 
-import "github.com/streamlab/streamlab/engine/jobspec"
+import (
+	"math"
+
+	"github.com/streamlab/streamlab/engine/jobspec"
+)
 
 // Ledger is the ground truth: it compares what the real sink holds with what
 // a failure-free run of the same job and seed holds, in terms of the input
@@ -29,7 +33,9 @@ import "github.com/streamlab/streamlab/engine/jobspec"
 // others is recomputed when needed (expOf: every operator of such a job
 // decides on a record alone), else kept as one bit each. A folded cell the
 // real sink writes again is unfolded from that, so the counts are exactly
-// those of keeping every cell.
+// those of keeping every cell. An aggregation's cells fold likewise once
+// the failure-free run's watermark has closed their windows
+// (windowfold.go).
 type Ledger struct {
 	events bool
 	mode   Mode
@@ -50,9 +56,22 @@ type Ledger struct {
 	// that agree again.
 	sweepAt int
 	cells   map[windowKey]*cell
-	// late counts, per cell, the records the failure-free run left out of
-	// it as late (see LedgerTotals.LateCounted); nil without windows.
-	late   map[windowKey]int64
+	// Cells of windows starting before foldedBelow are folded (see
+	// windowfold.go): their exp is in folded, and only those whose got
+	// differs keep a cell. finalBelow says where the failure-free run's
+	// windows are final; slide is the distance between two windows'
+	// starts; the map is walked again once it holds foldAt cells.
+	foldedBelow int64
+	folded      map[string]*foldedKey
+	finalBelow  func() int64
+	slide       int64
+	foldAt      int
+	unfolded    int // cells deleted from the map since it was made afresh
+	// over holds the cells whose got exceeds exp.
+	over map[windowKey]*cell
+	// late holds, per key, the records the failure-free run left out of
+	// its windows as late (see LedgerTotals.LateCounted).
+	late   map[string]*lateRanges
 	totals LedgerTotals
 	wrong  int64 // rows whose got != exp
 }
@@ -82,17 +101,15 @@ type LedgerTotals struct {
 
 func newLedger(events bool, mode Mode, sink string) *Ledger {
 	return &Ledger{events: events, mode: mode, keyed: events && sink == SinkTable && mode != ModeAppend,
-		cells: map[windowKey]*cell{}}
+		cells: map[windowKey]*cell{}, foldedBelow: math.MinInt64}
 }
 
 // Totals returns the counts so far.
 func (l *Ledger) Totals() LedgerTotals {
 	t := l.totals
 	t.Duplicates = t.Delivered - t.Unique
-	for k, late := range l.late {
-		if c := l.cells[k]; c != nil && c.got > c.exp {
-			t.LateCounted += min(c.got-c.exp, late)
-		}
+	for k, c := range l.over {
+		t.LateCounted += min(c.got-c.exp, l.lateAt(k))
 	}
 	t.Lost = t.Expected - t.Unique
 	t.Correct = l.wrong == 0
@@ -113,13 +130,7 @@ func (l *Ledger) cell(r Record) *cell {
 		}
 		return &l.dense[o-l.base]
 	}
-	k := windowKey{r.WindowStart, r.Key}
-	c := l.cells[k]
-	if c == nil {
-		c = &cell{}
-		l.cells[k] = c
-	}
-	return c
+	return l.windowCell(windowKey{r.WindowStart, r.Key})
 }
 
 // unfold returns the cell of folded offset o, made again from its bit
@@ -146,6 +157,7 @@ func (l *Ledger) unfold(o int64) *cell {
 // failure-free run has read past them, and what it read it has committed.
 func (l *Ledger) settle(upTo int64) {
 	if !l.events {
+		l.foldWindows()
 		return
 	}
 	n := min(upTo-l.base, int64(len(l.dense)))
@@ -237,6 +249,7 @@ func (l *Ledger) apply(batch []Record, real bool) {
 		for k, c := range l.cells {
 			if !seen[k] && side(c) != 0 {
 				l.set(c, real, 0)
+				l.noteOver(k, c)
 			}
 		}
 	}
@@ -251,6 +264,9 @@ func (l *Ledger) apply(batch []Record, real bool) {
 			l.set(c, real, side(c)+r.Value)
 		default:
 			l.set(c, real, r.Value)
+		}
+		if !l.events {
+			l.noteOver(windowKey{r.WindowStart, r.Key}, c)
 		}
 	}
 }

@@ -262,9 +262,16 @@ func (n *node) release(out router) {
 				n.handle(i, e, out)
 				progress = true
 			}
+			if len(n.held[i]) == 0 && cap(n.held[i]) > maxIdleHeld {
+				n.held[i] = nil // give back what a long alignment took
+			}
 		}
 	}
 }
+
+// maxIdleHeld is the capacity an empty held-back buffer keeps for the next
+// alignment; a larger one (a burst of rows, a slow input) is given back.
+const maxIdleHeld = 1024
 
 // inputDown leaves an input out of alignment while its sender is dead;
 // what it delivered before dying still counts. With hold (rollback

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -109,9 +110,17 @@ type windowCount struct {
 	wm          int64
 	hasWM       bool
 	droppedLate int64
-	// lateCells, when not nil, counts per window and key the records left
-	// out because the window was final (the ledger's failure-free run).
-	lateCells map[windowKey]int64
+	// onLate, when set, is told of each record left out of windows
+	// because they were final: its key and the first and last start of
+	// those windows (the ledger's failure-free run).
+	onLate func(key string, lo, hi int64)
+	// firedWM is the watermark at the last trigger: a window that ended
+	// by then has had its last row (see finalBelow).
+	firedWM    int64
+	firedWithW bool
+	// deleted counts the windows dropped since counts was last made
+	// afresh (see compact).
+	deleted int
 }
 
 func newWindowCount(op jobspec.Operator, mode Mode) *windowCount {
@@ -168,26 +177,51 @@ func (w *windowCount) final(start int64) bool {
 }
 
 func (w *windowCount) record(r Record, _ emitter) {
-	counted := false
+	key := r.Key
+	if w.keyOf != nil {
+		key = w.keyOf(r)
+	}
+	counted, late := false, false
+	var lo, hi int64 // the starts of the final windows it missed
 	w.windowStarts(r.Time, func(start int64) {
-		key := r.Key
-		if w.keyOf != nil {
-			key = w.keyOf(r)
-		}
-		k := windowKey{start, key}
 		if w.final(start) {
-			if w.lateCells != nil {
-				w.lateCells[k]++
+			if !late {
+				lo, late = start, true
 			}
+			hi = start
 			return
 		}
+		k := windowKey{start, key}
 		w.counts[k]++
 		w.changed[k] = struct{}{}
 		counted = true
 	})
+	if late && w.onLate != nil {
+		w.onLate(key, lo, hi)
+	}
 	if !counted {
 		w.droppedLate++
 	}
+}
+
+// lastWindowCount is the last window count among ops, or nil.
+func lastWindowCount(ops []operator) *windowCount {
+	for i := len(ops) - 1; i >= 0; i-- {
+		if w, ok := ops[i].(*windowCount); ok {
+			return w
+		}
+	}
+	return nil
+}
+
+// finalBelow is the start before which every window is final and has had
+// its last row: ended by the watermark of the last trigger. MinInt64 while
+// nothing is final (complete mode keeps every window).
+func (w *windowCount) finalBelow() int64 {
+	if !w.firedWithW || w.mode == ModeComplete {
+		return math.MinInt64
+	}
+	return w.firedWM - w.size + 1
 }
 
 func (w *windowCount) watermark(wm int64, _ emitter) {
@@ -220,11 +254,36 @@ func (w *windowCount) trigger(out emitter) {
 			WindowStart: k.start, WindowEnd: k.start + w.size, Value: w.counts[k]})
 	}
 	clear(w.changed)
+	w.firedWM, w.firedWithW = w.wm, w.hasWM
 	for k := range w.counts {
 		if w.final(k.start) {
 			delete(w.counts, k)
+			w.deleted++
 		}
 	}
+	w.compact()
+}
+
+// compact makes the maps afresh once the windows dropped since the last
+// time outnumber those kept four to one: a Go map keeps the room of what
+// was deleted, and sliding windows come and go by the thousand, so the
+// maps would hold two to three times the windows open.
+func (w *windowCount) compact() {
+	if w.deleted <= 4*len(w.counts) {
+		return
+	}
+	w.counts = copyMap(w.counts)
+	w.changed = make(map[windowKey]struct{}, len(w.changed))
+	w.deleted = 0
+}
+
+// copyMap is m in a map of its own size.
+func copyMap[K comparable, V any](m map[K]V) map[K]V {
+	c := make(map[K]V, len(m))
+	for k, v := range m {
+		c[k] = v
+	}
+	return c
 }
 
 // newOperator builds the logic for one node of op.

@@ -144,11 +144,8 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 			r.ledger.settle(r.ref.cur.off)
 		}}
 		r.ref = newChain(spec, r.newOp, newCursor(src, r.cur.admissions, spec.Source.Trigger, spec.Source.Watermark), refSink)
-		for _, op := range r.ref.ops {
-			if w, ok := op.(*windowCount); ok {
-				w.lateCells = map[windowKey]int64{}
-				r.ledger.late = w.lateCells // the last window count writes the sink's rows
-			}
+		if w := lastWindowCount(r.ref.ops); w != nil { // it writes the sink's rows
+			w.onLate, r.ledger.finalBelow, r.ledger.slide = r.ledger.addLate, w.finalBelow, w.slide
 		}
 		if r.ledger.keyed && src.RepeatedIDs(src.Len()) > 0 {
 			// One row per id: the cell of an id's first event counts all of
@@ -185,7 +182,12 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 func (r *Runtime) newOp(op jobspec.Operator) (operator, error) {
 	switch op.Kind {
 	case jobspec.KindDedup:
-		return newDedup(r.cfg.Filter)
+		d, err := newDedup(r.cfg.Filter)
+		if err != nil {
+			return nil, err
+		}
+		d.canon = r.src.firstWithID
+		return d, nil
 	case jobspec.KindBreachCheck:
 		return newBreachCheck(r.cfg.Filter)
 	}

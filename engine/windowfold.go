@@ -1,0 +1,260 @@
+package engine
+
+import (
+	"cmp"
+	"encoding/binary"
+	"slices"
+	"sort"
+)
+
+// The ledger's windows, folded. An aggregation's ledger has one cell per
+// window and key; with sliding windows a record falls in size/slide of
+// them (a thousand with 1 ms slides), so cells kept for ever grow with the
+// output, not the state. Once the failure-free run's watermark has passed
+// a window's end and its last row has been committed, that window's exp
+// is final: foldWindows moves such cells out of the map into foldedKey,
+// a compact step function of exp over window starts per key, and keeps in
+// the map only the cells whose got differs (a window lost or counted twice
+// so far). A folded cell the real sink writes again is made again from
+// the step function (got == exp), so the counts are exactly those of
+// keeping every cell. The step function changes at most twice per record
+// counted (where a window starts or stops holding it), a couple of bytes
+// each; records the failure-free run left out as late are kept as ranges
+// of starts (lateRanges), one per late record.
+
+// foldPointsPerBlock is how many change points a block of a foldedKey
+// holds: a lookup decodes one block.
+const foldPointsPerBlock = 128
+
+// foldedKey is exp over the folded window starts of one key: a step
+// function stored as change points (start, value) in varint blocks. A
+// start after last has no folded cell: exp 0.
+type foldedKey struct {
+	blocks   []foldBlock
+	last     int64 // the latest start folded
+	lastVal  int64 // the value at last
+	prev     int64 // the latest change point's start
+	anything bool  // a start has been folded
+}
+
+// foldBlock holds up to foldPointsPerBlock change points from first on,
+// each as the varint distance from the one before and the varint value.
+type foldBlock struct {
+	first int64
+	n     int
+	data  []byte
+}
+
+// appendCell folds the cell of start s (after every start folded before)
+// with value v; slide is the distance between two windows' starts, so
+// that a start skipped is known to hold 0.
+func (f *foldedKey) appendCell(s, v, slide int64) {
+	if f.anything && f.lastVal != 0 && s != f.last+slide {
+		f.point(f.last+slide, 0)
+	}
+	if !f.anything && v != 0 || f.anything && v != f.lastVal {
+		f.point(s, v)
+	}
+	f.last, f.lastVal, f.anything = s, v, true
+}
+
+// point adds a change point: from s on, the value is v.
+func (f *foldedKey) point(s, v int64) {
+	n := len(f.blocks)
+	if n == 0 || f.blocks[n-1].n == foldPointsPerBlock {
+		if n > 0 {
+			f.blocks[n-1].data = slices.Clip(f.blocks[n-1].data)
+		}
+		f.blocks = append(f.blocks, foldBlock{first: s})
+		f.prev = s
+		n++
+	}
+	b := &f.blocks[n-1]
+	b.data = binary.AppendUvarint(b.data, uint64(s-f.prev))
+	b.data = binary.AppendVarint(b.data, v)
+	b.n++
+	f.prev, f.lastVal = s, v
+}
+
+// at is exp of the folded window starting at s.
+func (f *foldedKey) at(s int64) int64 {
+	if f == nil || !f.anything || s > f.last {
+		return 0
+	}
+	i := sort.Search(len(f.blocks), func(i int) bool { return f.blocks[i].first > s }) - 1
+	if i < 0 {
+		return 0
+	}
+	b := f.blocks[i]
+	start, v, data := b.first, int64(0), b.data
+	for range b.n {
+		d, n := binary.Uvarint(data)
+		x, m := binary.Varint(data[n:])
+		if start+int64(d) > s {
+			break
+		}
+		start, v, data = start+int64(d), x, data[n+m:]
+	}
+	return v
+}
+
+// lateRanges holds, for one key, the starts of the windows each late
+// record was left out of: record i missed every window from los[i] to
+// his[i]; both kept sorted, so that the late count of a window is two
+// binary searches.
+type lateRanges struct{ los, his []int64 }
+
+func (lr *lateRanges) add(lo, hi int64) {
+	i, _ := slices.BinarySearch(lr.los, lo+1)
+	lr.los = slices.Insert(lr.los, i, lo)
+	j, _ := slices.BinarySearch(lr.his, hi+1)
+	lr.his = slices.Insert(lr.his, j, hi)
+}
+
+// at counts the late records the window starting at s left out.
+func (lr *lateRanges) at(s int64) int64 {
+	if lr == nil {
+		return 0
+	}
+	started, _ := slices.BinarySearch(lr.los, s+1) // lo ≤ s
+	ended, _ := slices.BinarySearch(lr.his, s)     // hi < s
+	return int64(started - ended)
+}
+
+// addLate notes a record of key the failure-free run left out of the
+// windows starting from lo to hi, as late.
+func (l *Ledger) addLate(key string, lo, hi int64) {
+	if l.late == nil {
+		l.late = map[string]*lateRanges{}
+	}
+	lr := l.late[key]
+	if lr == nil {
+		lr = &lateRanges{}
+		l.late[key] = lr
+	}
+	lr.add(lo, hi)
+}
+
+// lateAt counts the late records the failure-free run left out of k.
+func (l *Ledger) lateAt(k windowKey) int64 { return l.late[k.key].at(k.start) }
+
+// windowCell is the cell of window k, made again from its folded exp when
+// it had none of its own.
+func (l *Ledger) windowCell(k windowKey) *cell {
+	c := l.cells[k]
+	if c == nil {
+		c = &cell{}
+		if k.start < l.foldedBelow {
+			e := l.folded[k.key].at(k.start)
+			c.exp, c.got = e, e
+		}
+		l.cells[k] = c
+	}
+	return c
+}
+
+// windowEffect reads window k's exp and got without making it a cell.
+func (l *Ledger) windowEffect(k windowKey) (exp, got int64, ok bool) {
+	if c := l.cells[k]; c != nil {
+		return c.exp, c.got, true
+	}
+	if k.start < l.foldedBelow {
+		if e := l.folded[k.key].at(k.start); e != 0 {
+			return e, e, true
+		}
+	}
+	return 0, 0, false
+}
+
+// noteOver keeps over, the cells whose got exceeds exp, current: the
+// only ones late records can make up part of (Totals).
+func (l *Ledger) noteOver(k windowKey, c *cell) {
+	if c.got > c.exp {
+		if l.over == nil {
+			l.over = map[windowKey]*cell{}
+		}
+		l.over[k] = c
+	} else if l.over[k] != nil {
+		delete(l.over, k)
+		if len(l.over) == 0 {
+			l.over = nil // a map keeps its largest size: let it go
+		}
+	}
+}
+
+// foldWindows folds the cells of windows whose exp is final: those
+// starting before finalBelow. It runs once the map has doubled since the
+// last fold, so that walking the map costs a constant per cell.
+func (l *Ledger) foldWindows() {
+	if l.events || l.mode == ModeComplete || l.finalBelow == nil || len(l.cells) < l.foldAt {
+		return
+	}
+	below := l.finalBelow()
+	if below <= l.foldedBelow {
+		return
+	}
+	type foldCell struct {
+		k   windowKey
+		exp int64
+	}
+	var fold []foldCell
+	for k, c := range l.cells {
+		switch {
+		case k.start >= below:
+		case k.start >= l.foldedBelow:
+			fold = append(fold, foldCell{k, c.exp})
+			if c.got == c.exp {
+				delete(l.cells, k)
+				l.unfolded++
+			}
+		case c.got == c.exp && c.exp == l.folded[k.key].at(k.start):
+			delete(l.cells, k) // folded before, written again, agrees again
+			l.unfolded++
+		}
+	}
+	slices.SortFunc(fold, func(a, b foldCell) int {
+		return cmp.Or(cmp.Compare(a.k.key, b.k.key), cmp.Compare(a.k.start, b.k.start))
+	})
+	if l.folded == nil {
+		l.folded = map[string]*foldedKey{}
+	}
+	for _, c := range fold {
+		f := l.folded[c.k.key]
+		if f == nil {
+			f = &foldedKey{}
+			l.folded[c.k.key] = f
+		}
+		f.appendCell(c.k.start, c.exp, max(l.slide, 1))
+	}
+	l.foldedBelow = below
+	l.foldAt = max(2*len(l.cells), foldChunk)
+	if l.unfolded > 4*len(l.cells) {
+		// A map keeps the room of what was deleted; a fresh one gives
+		// the folded cells' memory back.
+		l.cells, l.unfolded = copyMap(l.cells), 0
+	}
+}
+
+// foldedStarts lists the folded windows of key with a row (exp > 0) that
+// start at start, or, by clock, at that time of day on any day the folded
+// windows span; `why` finds a window by either.
+func (l *Ledger) foldedStarts(key string, start, clock int64, byClock bool) []int64 {
+	f := l.folded[key]
+	if f == nil || len(f.blocks) == 0 {
+		return nil
+	}
+	var out []int64
+	try := func(s int64) {
+		if s < l.foldedBelow && f.at(s) > 0 {
+			out = append(out, s)
+		}
+	}
+	if !byClock {
+		try(start)
+		return out
+	}
+	for day := floorDiv(f.blocks[0].first, dayMS); day <= floorDiv(f.last, dayMS); day++ {
+		try(day*dayMS + clock)
+	}
+	return out
+}
