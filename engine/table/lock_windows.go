@@ -14,7 +14,7 @@ import (
 // the life of the store, so that two runs never write one file at once,
 // as flock(2) does elsewhere. Windows locks are mandatory, so the byte is
 // far past any a database reads or SQLite locks (those start at 1 GiB):
-// at 2⁶², which a file never reaches. SQLite, this run's own and a
+// at 2^62, which a file never reaches. SQLite, this run's own and a
 // learner's sqlite3 shell, reads the file as before.
 func lockFile(path string) (*os.File, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
