@@ -93,68 +93,76 @@
 //
 // # Where things are
 //
+// Each file's name begins with its subsystem: runtime_, dataflow_, exec_,
+// recovery_, ledger_ and lineage_.
+//
 // The run itself:
 //   - runtime.go: Runtime, its life cycle and its Report.
-//   - config.go: Config, output modes, sinks, executors and their defaults.
-//   - validate.go: Validate, the checks New makes before it builds anything,
-//     which the pickers ask per candidate value.
-//   - playhead.go, budget.go: where virtual time stands, and work counted
-//     for budgets: scheduler steps, window timers checked, state held and
-//     state copied into checkpoints.
+//   - runtime_config.go: Config, output modes, sinks, executors and their
+//     defaults.
+//   - runtime_validate.go: Validate, the checks New makes before it builds
+//     anything, which the pickers ask per candidate value.
+//   - runtime_playhead.go, runtime_budget.go: where virtual time stands,
+//     and work counted for budgets: scheduler steps, window timers checked,
+//     state held and state copied into checkpoints.
+//   - runtime_snapshot.go: a cheap picture of the running job for the lab;
+//     engine/bus carries events to observers without slowing the job.
 //
 // The dataflow:
-//   - source.go: the replayable log (generated from a seed, or read from an
-//     events file), with offsets, keys, event time, late and disordered
-//     events.
-//   - record.go: what flows between nodes: events, results and markers.
-//   - operator.go: parse, map, filter and the event-time window count.
-//   - dedup.go: the dedup stage and its membership filter (engine/filter).
-//   - sink.go: the append-only log and the SQLite table (engine/table),
-//     with transactions for exactly-once.
-//   - passwords.go: the passwords job's breach check.
+//   - dataflow_source.go: the replayable log (generated from a seed, or
+//     read from an events file), with offsets, keys, event time, late and
+//     disordered events, and the cursor that reads it.
+//   - dataflow_record.go: what flows between nodes: events, results and
+//     markers.
+//   - dataflow_operator.go: parse, map, filter and the event-time window
+//     count.
+//   - dataflow_dedup.go: the dedup stage and its membership filter
+//     (engine/filter).
+//   - dataflow_sink.go: the append-only log and the SQLite table
+//     (engine/table), with transactions for exactly-once.
+//   - dataflow_passwords.go: the passwords job's breach check.
 //
 // Executors, which run the nodes:
-//   - node.go: nodes, stages and the graph; how markers (triggers,
+//   - exec_graph.go: nodes, stages and the graph; how markers (triggers,
 //     checkpoint barriers, the end) are aligned across inputs.
-//   - deterministic.go: one scheduler stepping the nodes in a fixed order;
-//     lessons, scripts, grading and the lab use it.
-//   - concurrent.go: a goroutine per node with batched channels, for
+//   - exec_deterministic.go: one scheduler stepping the nodes in a fixed
+//     order; lessons, scripts, grading and the lab use it.
+//   - exec_concurrent.go: a goroutine per node with batched channels, for
 //     throughput.
 //
 // Recovery:
 //   - recovery.go: failures and restarts — a task that throws (fail) and a
 //     task manager lost (kill) — the restart strategy (engine/restart), the
 //     deployment and its slot requests, the job manager and its lease.
-//   - scheme.go: what a high-availability scheme must answer; one file per
-//     scheme: gap.go (none: gap recovery, at most once), upstream_backup.go
-//     (rollback recovery from upstream output queues), passive_standby.go
-//     (restore from the last checkpoint), active_standby.go (a twin takes
-//     over).
-//   - checkpoint.go: aligned barrier snapshots (Carbone et al., 2015), the
-//     coordinator that begins, completes and aborts them, and restores.
-//   - driver.go: a sink task that fails as it opens its connection (a
-//     missing JDBC driver), through the restart strategy.
+//   - recovery_scheme.go: what a high-availability scheme must answer; one
+//     file per scheme: recovery_gap.go (none: gap recovery, at most once),
+//     recovery_upstream_backup.go (rollback recovery from upstream output
+//     queues), recovery_passive_standby.go (restore from the last
+//     checkpoint), recovery_active_standby.go (a twin takes over).
+//   - recovery_checkpoint.go: aligned barrier snapshots (Carbone et al.,
+//     2015), the coordinator that begins, completes and aborts them, and
+//     restores.
+//   - recovery_driver.go: a sink task that fails as it opens its
+//     connection (a missing JDBC driver), through the restart strategy.
 //
 // Ground truth and what observers see:
-//   - chain.go: the failure-free run as plain function calls (also the
-//     benchmarks' baseline).
+//   - ledger_chain.go: the failure-free run as plain function calls (also
+//     the benchmarks' baseline).
 //   - ledger.go: each output row's effect in the real sink against the
 //     failure-free run: delivered, duplicates, lost, pending;
-//     windowfold.go: its windows folded once final, so that its memory
-//     follows the job's state, not its output.
+//     ledger_windowfold.go: its windows folded once final, so that its
+//     memory follows the job's state, not its output.
+//   - ledger_owed.go: what the sink lacks, sorted into owed (recovery still
+//     delivers it) and lost, and what open transactions hold; the one
+//     view of the ledger every observer reads.
+//   - ledger_timeline.go: the ledger over virtual time, with kill, restart
+//     and checkpoint marks, for charts.
 //   - lineage.go: where each sink row came from: every copy's node and
 //     attempt, stamped when the node sent it, when it was produced and
 //     made visible, its batch, and the failures and restarts of the run, in
-//     bounded memory; explain.go answers `why ROW` from it: the offsets
-//     a row counts, and the kill and replay, the lost state or the false
-//     filter drop behind an extra copy or a missing one.
-//   - owed.go: what the sink lacks, sorted into owed (recovery still
-//     delivers it) and lost, and what open transactions hold; the one
-//     view of the ledger every observer reads.
-//   - timeline.go: the ledger over virtual time, with kill, restart and
-//     checkpoint marks, for charts.
-//   - snapshot.go: a cheap picture of the running job for the lab;
-//     engine/bus carries events to observers without slowing the job.
+//     bounded memory; lineage_explain.go answers `why ROW` from it: the
+//     offsets a row counts, and the kill and replay, the lost state or the
+//     false filter drop behind an extra copy or a missing one.
 //
 // Subpackages stand alone and import nothing from engine: engine/jobspec
 // (jobs as data), engine/script (lab scripts), engine/filter, engine/table,

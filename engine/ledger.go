@@ -35,7 +35,7 @@ import (
 // real sink writes again is unfolded from that, so the counts are exactly
 // those of keeping every cell. An aggregation's cells fold likewise once
 // the failure-free run's watermark has closed their windows
-// (windowfold.go).
+// (ledger_windowfold.go).
 type Ledger struct {
 	events bool
 	mode   Mode
@@ -57,7 +57,7 @@ type Ledger struct {
 	sweepAt int
 	cells   map[windowKey]*cell
 	// Cells of windows starting before foldedBelow are folded (see
-	// windowfold.go): their exp is in folded, and only those whose got
+	// ledger_windowfold.go): their exp is in folded, and only those whose got
 	// differs keep a cell. finalBelow says where the failure-free run's
 	// windows are final; slide is the distance between two windows'
 	// starts; the map is walked again once it holds foldAt cells.
@@ -92,7 +92,7 @@ type LedgerTotals struct {
 	LateCounted int64
 	Lost        int64
 	// Owed is what the sink lacks that recovery still delivers, and
-	// Uncommitted the rows open transactions hold (engine/owed.go); the
+	// Uncommitted the rows open transactions hold (engine/ledger_owed.go); the
 	// runtime fills them in, and Lost is then what is left.
 	Owed        int64
 	Uncommitted int64

@@ -61,7 +61,7 @@ type Runtime struct {
 	// by (PaceTo); math.MaxInt64 when nobody paces the run.
 	pace int64
 	// owedUntil is the place of the first trigger the source sent after a
-	// failure stopped holding the job back; 0 once the job is quiet (owed.go).
+	// failure stopped holding the job back; 0 once the job is quiet (ledger_owed.go).
 	owedUntil int64
 	// applied is the place of the last trigger whose batch the ledger has
 	// counted: the failure-free run is compared there.

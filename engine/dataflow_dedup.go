@@ -49,7 +49,7 @@ type dedupOp struct {
 	// (Ledger.filterLost). Events need no such list: one is one record.
 	falseRows map[windowKey]droppedRows
 	// falseOffsets are the first events dropped by mistake, for the
-	// lineage (explain.go); at most maxFalseOffsets are kept.
+	// lineage (lineage_explain.go); at most maxFalseOffsets are kept.
 	falseOffsets []int64
 }
 
