@@ -57,7 +57,7 @@ func TestBarrierAcknowledgedOnlyOnceItsCheckpointExists(t *testing.T) {
 		}
 		emitFromSource(r.g.nodes[0], e, routers[r.g.nodes[0]])
 	}
-	c := r.rec.ckpt
+	c := r.recovery.ckpt
 	if c.completed == 0 || c.completed != r.cur.ckpt || c.aborted != 0 || len(c.pending) != 0 {
 		t.Fatalf("%d barriers sent: %d checkpoints completed, %d aborted, %d pending", r.cur.ckpt, c.completed, c.aborted, len(c.pending))
 	}

@@ -31,7 +31,7 @@ func TestSinkBarrierOfAnIncompleteCheckpointCommitsNothing(t *testing.T) {
 	if err != nil || before == 0 {
 		t.Fatalf("the first run committed %d rows (%v)", before, err)
 	}
-	c := r.rec.ckpt
+	c := r.recovery.ckpt
 	id := r.cur.ckpt + 1
 	c.begin(id, r.cur.pos)
 	// Only the sink acknowledges: map and filter never do.

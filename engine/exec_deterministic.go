@@ -18,8 +18,8 @@ type detExec struct {
 	runnable []int
 	steps    int64
 	index    map[*node]int
-	// rec handles failures; nil until the runtime sets it up.
-	rec *recovery
+	// recovery handles failures; nil until the runtime sets it up.
+	recovery *recovery
 }
 
 type item struct {
@@ -66,7 +66,7 @@ func (d *detRouter) emit(r Record) {
 	d.n.counts.Out++
 	t := d.x.g.target(d.n, &r, &d.rr)
 	e := d.x.g.sent(d.n, r, d.toSink)
-	if rc := d.x.rec; rc != nil {
+	if rc := d.x.recovery; rc != nil {
 		rc.s.sent(d.n, t, e.rec)
 		if d.x.g.nodes[d.next[t]].dead {
 			rc.lostFlight++ // sent to a dead node: gone, unless kept above
@@ -151,7 +151,7 @@ func (x *detExec) step(cur *cursor) bool {
 	}
 	it := x.queues[i].pop()
 	if it.e.kind == kindCommit {
-		x.rec.commitArrived(n, it.e.id)
+		x.recovery.commitArrived(n, it.e.id)
 		return true
 	}
 	n.receive(it.from, it.e, rt)

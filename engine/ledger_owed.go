@@ -73,7 +73,7 @@ func (r *Runtime) owed(t LedgerTotals) int64 {
 // one went out while a node was down — a replay comes before it — and
 // the job has not gone quiet since.
 func (r *Runtime) heldBack() bool {
-	return r.rec.recovering() || r.applied < r.owedUntil
+	return r.recovery.recovering() || r.applied < r.owedUntil
 }
 
 // followFailure runs the failure-free run on while a failure holds the
@@ -84,7 +84,7 @@ func (r *Runtime) heldBack() bool {
 // (owed or lost), and correct is not true until the real job has caught
 // up with it. It is called after every step and when the job goes quiet.
 func (r *Runtime) followFailure() {
-	if r.ledger != nil && r.rec.recovering() { // the clock is read only then
+	if r.ledger != nil && r.recovery.recovering() { // the clock is read only then
 		r.followFailureTo(r.downUntil())
 	}
 }
@@ -93,8 +93,8 @@ func (r *Runtime) followFailure() {
 // or sooner the restart that brings it back, when that is due by now
 // (the scheduler carries it out at its own time, next).
 func (r *Runtime) downUntil() int64 {
-	t := r.rec.now()
-	for _, p := range r.rec.restarts {
+	t := r.recovery.now()
+	for _, p := range r.recovery.restarts {
 		if !p.standby && (p.whole || p.node == r.g.nodes[0]) {
 			t = min(t, max(p.at, p.slot))
 		}
@@ -106,7 +106,7 @@ func (r *Runtime) downUntil() int64 {
 // restart is carried out at its own time, however far ahead the admitted
 // time is.
 func (r *Runtime) followFailureTo(ms int64) {
-	if r.ledger == nil || !r.rec.recovering() {
+	if r.ledger == nil || !r.recovery.recovering() {
 		return
 	}
 	before := r.ref.triggers
@@ -127,7 +127,7 @@ func (r *Runtime) followFailureTo(ms int64) {
 // caughtUp is called when the job goes quiet: whatever replay there was
 // is through, so what the sink still lacks is lost.
 func (r *Runtime) caughtUp() {
-	if r.ledger == nil || r.owedUntil == 0 || r.rec.recovering() {
+	if r.ledger == nil || r.owedUntil == 0 || r.recovery.recovering() {
 		return
 	}
 	r.owedUntil = 0
@@ -138,7 +138,7 @@ func (r *Runtime) caughtUp() {
 // transactions that have not committed.
 func (r *Runtime) uncommitted() int64 {
 	var n int64
-	if c := r.rec.ckpt; c != nil {
+	if c := r.recovery.ckpt; c != nil {
 		for _, bs := range c.batches {
 			for _, b := range bs {
 				n += int64(len(b.rows))

@@ -201,7 +201,7 @@ func (c *coordinator) resolvePending(ts *tableSink) {
 			for _, b := range c.batches[t] {
 				r.ledgerApply(b)
 			}
-			r.publish(bus.Event{TimeMS: r.rec.now(), Kind: bus.EventCheckpoint, N: t,
+			r.publish(bus.Event{TimeMS: r.recovery.now(), Kind: bus.EventCheckpoint, N: t,
 				Text: fmt.Sprintf("transaction %d committed on restore: checkpoint %d had completed before the sink could commit it", t, t)})
 			continue
 		}
@@ -218,7 +218,7 @@ func (c *coordinator) abortPending(why string) {
 	for _, id := range slices.Sorted(maps.Keys(c.pending)) {
 		delete(c.pending, id)
 		c.aborted++
-		c.r.publish(bus.Event{TimeMS: c.r.rec.now(), Kind: bus.EventCheckpoint, N: id, Text: fmt.Sprintf("checkpoint %d aborted: %s", id, why)})
+		c.r.publish(bus.Event{TimeMS: c.r.recovery.now(), Kind: bus.EventCheckpoint, N: id, Text: fmt.Sprintf("checkpoint %d aborted: %s", id, why)})
 	}
 }
 

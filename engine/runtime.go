@@ -32,23 +32,23 @@ var ErrNotDeterministic = errors.New("only the deterministic executor can step")
 // Runtime runs one job. It is not safe for concurrent use: one goroutine
 // drives it (runs, steps, snapshots); observers use the Bus.
 type Runtime struct {
-	spec   jobspec.Spec
-	cfg    Config
-	src    *Source
-	cur    *cursor
-	g      *graph
-	sink   *sinkOp
-	writer sinkWriter
-	ref    *chain
-	ledger *Ledger
-	lin    *lineage // where each sink row came from (lineage.go)
-	bus    *bus.Bus
-	det    *detExec
-	rec    *recovery
-	state  string
-	err    error
-	late   int64 // admitted records generated late
-	wmOut  int64 // the sink's last published watermark
+	spec     jobspec.Spec
+	cfg      Config
+	src      *Source
+	cur      *cursor
+	g        *graph
+	sink     *sinkOp
+	writer   sinkWriter
+	ref      *chain
+	ledger   *Ledger
+	lin      *lineage // where each sink row came from (lineage.go)
+	bus      *bus.Bus
+	det      *detExec
+	recovery *recovery
+	state    string
+	err      error
+	late     int64 // admitted records generated late
+	wmOut    int64 // the sink's last published watermark
 	// semantics and ha are in effect; note says why when weaker than asked.
 	semantics, ha, note string
 	drops               int64 // last published dropped-late count
@@ -124,7 +124,7 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 		// Only exactly-once commits in transactions: at-least-once asked for
 		// no more, and shows what a sink without them receives.
 		ts.transactional = semantics == ExactlyOnce && ha == HAPassiveStandby && cfg.SinkCommit == CommitTransactional
-		ts.txn = func() int64 { return r.rec.ckpt.txn }
+		ts.txn = func() int64 { return r.recovery.ckpt.txn }
 		w = ts
 	}
 	r.writer = w
@@ -168,9 +168,9 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 	if cfg.Executor == ExecDeterministic {
 		r.det = newDetExec(r.g, cfg.Seed, cfg.QueueCap)
 	}
-	r.rec = newRecovery(r, ha)
+	r.recovery = newRecovery(r, ha)
 	if r.det != nil {
-		r.det.rec = r.rec
+		r.det.recovery = r.recovery
 	}
 	r.semantics, r.ha, r.note = semantics, ha, note
 	r.noDriver = deps.MissingDriver(spec)
@@ -214,14 +214,14 @@ func (r *Runtime) Close() error { return r.writer.close() }
 
 // sinkTime is the virtual time the sink has got to: what it commits and
 // acknowledges happens then, however far ahead the source has read.
-func (r *Runtime) sinkTime() int64 { return r.rec.reached(r.g.nodes[len(r.g.nodes)-1]) }
+func (r *Runtime) sinkTime() int64 { return r.recovery.reached(r.g.nodes[len(r.g.nodes)-1]) }
 
 // committed is called for every micro-batch the real sink writes. A
 // transactional sink's batch only counts once its transaction commits.
 func (r *Runtime) committed(b sinkBatch) {
 	b.trigger = r.sink.lastTrigger
 	if ts, ok := r.writer.(*tableSink); ok && ts.transactional {
-		c := r.rec.ckpt
+		c := r.recovery.ckpt
 		b.rows, b.origins = slices.Clone(b.rows), slices.Clone(b.origins)
 		c.batches[c.txn] = append(c.batches[c.txn], b)
 		if r.ledger != nil {
@@ -278,7 +278,7 @@ func (r *Runtime) eventNow() int64 {
 	if r.state == StateFailed {
 		return r.failedMS
 	}
-	return r.rec.now()
+	return r.recovery.now()
 }
 
 // stopMS is where the job's clock stands at the end of a run: the end of
@@ -343,7 +343,7 @@ func (r *Runtime) stepOnce() bool {
 	if r.state != StateRunning {
 		return false
 	}
-	if r.rec.due() || r.rec.openSink() {
+	if r.recovery.due() || r.recovery.openSink() {
 		return true
 	}
 	if !r.det.step(r.cur) {
@@ -351,8 +351,8 @@ func (r *Runtime) stepOnce() bool {
 		r.caughtUp()
 		return false
 	}
-	if len(r.rec.kills) > 0 {
-		r.rec.checkKills()
+	if len(r.recovery.kills) > 0 {
+		r.recovery.checkKills()
 	}
 	r.followFailure()
 	return true
@@ -380,7 +380,7 @@ func (r *Runtime) Run(ctx context.Context) error {
 	}
 	r.checkSink()
 	r.publish(bus.Event{TimeMS: r.stopMS(), Kind: bus.EventRunQuiet, N: r.cur.off, Text: fmt.Sprintf("quiet at offset %d", r.cur.off)})
-	for _, k := range r.rec.kills {
+	for _, k := range r.recovery.kills {
 		text := fmt.Sprintf("kill %s at %d has not fired: %s has processed %d records so far", k.node.name, k.records, k.node.name, k.node.counts.In)
 		if k.atCommit {
 			text = fmt.Sprintf("kill %s at commit has not fired: no checkpoint has completed since", k.node.name)
@@ -403,17 +403,17 @@ func (r *Runtime) jobManagerHA() string {
 // its last checkpoint, single-threaded, and runs on.
 func (r *Runtime) runConcurrent(ctx context.Context) error {
 	for r.state == StateRunning {
-		for r.rec.due() {
+		for r.recovery.due() {
 		}
-		if r.rec.openSink() {
+		if r.recovery.openSink() {
 			continue
 		}
 		if r.g.nodes[0].dead {
 			return nil // down until a restart is due: what arrives waits in the log
 		}
 		var mustDie func(*node) bool
-		if len(r.rec.kills) > 0 {
-			mustDie = r.rec.mustDie
+		if len(r.recovery.kills) > 0 {
+			mustDie = r.recovery.mustDie
 		}
 		failed, err := runConcurrent(ctx, r.g, r.cur, r.cfg.QueueCap, mustDie)
 		if err != nil {
@@ -422,7 +422,7 @@ func (r *Runtime) runConcurrent(ctx context.Context) error {
 		if failed == nil {
 			return nil
 		}
-		r.rec.checkKills()
+		r.recovery.checkKills()
 	}
 	return nil
 }
@@ -448,7 +448,7 @@ func (r *Runtime) windowTime() int64 {
 	var t int64
 	for _, n := range r.g.nodes {
 		if _, ok := n.op.(*windowCount); ok {
-			t = max(t, r.rec.reached(n))
+			t = max(t, r.recovery.reached(n))
 		}
 	}
 	return t
@@ -549,7 +549,7 @@ func (r *Runtime) report() report.Report {
 	if r.ha == HAPassiveStandby {
 		rep.Config.CheckpointInterval = r.cfg.CheckpointInterval
 	}
-	if rc := r.rec; rc != nil {
+	if rc := r.recovery; rc != nil {
 		rep.Recovery = report.RecoveryReport{Failures: rc.failures, Restarts: rc.restarted, TimeMS: rc.timeMS, DowntimeMS: rc.downtimeMS,
 			Replayed: rc.replayed, LostInFlight: rc.lostFlight, BackupPeak: rc.backupPeak, BackupBytes: rc.backupPeak * recordBytes}
 		for _, n := range r.g.nodes {
@@ -614,20 +614,20 @@ func (r *Runtime) Kill(name string) error {
 		return fmt.Errorf("the job is %s: nothing runs that could be killed", r.state)
 	}
 	if name == JobManager {
-		if r.rec.jmDown {
+		if r.recovery.jmDown {
 			return fmt.Errorf("the job manager is %w: a standby becomes leader once the lease has run out", ErrAlreadyDown)
 		}
-		r.rec.killJobManager()
+		r.recovery.killJobManager()
 		return nil
 	}
-	n, err := r.rec.lookup(name)
+	n, err := r.recovery.lookup(name)
 	if err != nil {
 		return err
 	}
 	if n.dead {
 		return fmt.Errorf("%s is %w: it comes back when its restart is due (in a standalone deployment, after `restart %s`)", name, ErrAlreadyDown, name)
 	}
-	r.rec.kill(n, LostTaskManager)
+	r.recovery.kill(n, LostTaskManager)
 	return nil
 }
 
@@ -640,7 +640,7 @@ func (r *Runtime) KillAt(name string, n int64) error {
 	if name == JobManager {
 		return fmt.Errorf("the job manager processes no records; use kill jobmanager")
 	}
-	return r.rec.killAt(name, n, LostTaskManager)
+	return r.recovery.killAt(name, n, LostTaskManager)
 }
 
 // Fail makes a node's task throw now: its state and input queue are gone,
@@ -654,7 +654,7 @@ func (r *Runtime) Fail(name string) error {
 	if n.dead {
 		return fmt.Errorf("%s is %w: it comes back when its restart is due", name, ErrAlreadyDown)
 	}
-	r.rec.kill(n, TaskFailure)
+	r.recovery.kill(n, TaskFailure)
 	return nil
 }
 
@@ -663,7 +663,7 @@ func (r *Runtime) FailAt(name string, n int64) error {
 	if _, err := r.failTarget(name); err != nil {
 		return err
 	}
-	return r.rec.killAt(name, n, TaskFailure)
+	return r.recovery.killAt(name, n, TaskFailure)
 }
 
 // failTarget finds the node a fail command names.
@@ -677,7 +677,7 @@ func (r *Runtime) failTarget(name string) (*node, error) {
 	if r.state != StateRunning {
 		return nil, fmt.Errorf("the job is %s: nothing runs that could fail", r.state)
 	}
-	return r.rec.lookup(name)
+	return r.recovery.lookup(name)
 }
 
 // KillAtCommit fails the sink once a checkpoint has completed and before
@@ -686,7 +686,7 @@ func (r *Runtime) KillAtCommit(name string) error {
 	if r.det == nil {
 		return ErrNotDeterministic
 	}
-	return r.rec.killAtCommit(name)
+	return r.recovery.killAtCommit(name)
 }
 
 // Restart asks for a killed node (or the job manager) to come back: in a
@@ -695,7 +695,7 @@ func (r *Runtime) Restart(name string) error {
 	if err := r.failuresAllowed(); err != nil {
 		return err
 	}
-	return r.rec.restart(name)
+	return r.recovery.restart(name)
 }
 
 // failuresAllowed says whether this executor can place failures: the

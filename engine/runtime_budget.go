@@ -62,8 +62,8 @@ func (r *Runtime) Work() Work {
 	for _, n := range r.g.nodes {
 		w.TimerChecks += n.timerChecks
 	}
-	if r.rec != nil && r.rec.ckpt != nil {
-		w.CheckpointBytes = r.rec.ckpt.copied
+	if r.recovery != nil && r.recovery.ckpt != nil {
+		w.CheckpointBytes = r.recovery.ckpt.copied
 	}
 	return w
 }
@@ -100,11 +100,11 @@ func (r *Runtime) StateBytes() int64 {
 			}
 		}
 	}
-	if r.rec == nil {
+	if r.recovery == nil {
 		return n
 	}
-	n += r.rec.backupNow * recordBytes
-	if c := r.rec.ckpt; c != nil {
+	n += r.recovery.backupNow * recordBytes
+	if c := r.recovery.ckpt; c != nil {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		if c.last != nil {

@@ -26,7 +26,7 @@ func (r *Runtime) PaceTo(ms int64) { r.pace = ms }
 // Held reports whether the job is down as a whole with a restart PaceTo is
 // holding back: quiet for now, not finished.
 func (r *Runtime) Held() bool {
-	return r.state == StateRunning && r.g.nodes[0].dead && len(r.rec.restarts) > 0 && r.pace < r.cur.clock
+	return r.state == StateRunning && r.g.nodes[0].dead && len(r.recovery.restarts) > 0 && r.pace < r.cur.clock
 }
 
 // FailedAtMS is the virtual time the job failed at, and whether it has:

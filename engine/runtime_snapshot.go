@@ -152,7 +152,7 @@ func (r *Runtime) Snapshot() Snapshot {
 	if r.det != nil {
 		s.Steps = r.det.steps
 	}
-	if rc := r.rec; rc != nil {
+	if rc := r.recovery; rc != nil {
 		s.Failures, s.Backup = rc.failures, rc.backupSize()
 		if rc.ckpt != nil {
 			s.Checkpoints = rc.ckpt.completed
@@ -188,7 +188,7 @@ func (r *Runtime) Snapshot() Snapshot {
 		ns := NodeSnapshot{Name: n.name, Stage: n.stage, Index: n.index, State: NodeRunning,
 			In: n.counts.In, Out: n.counts.Out, QueueCap: r.cfg.QueueCap, Watermark: n.wm, Epoch: n.epoch,
 			WatermarkHeld: slices.Contains(n.frozen, true)}
-		if rc := r.rec; rc != nil {
+		if rc := r.recovery; rc != nil {
 			ns.State = rc.nodeState(n)
 			ns.RestartAtMS, ns.HasRestart = rc.nextRestart(n)
 			ns.Failed = rc.failedNode(n)
@@ -241,7 +241,7 @@ func (r *Runtime) jobManagerSnapshot() JobManagerSnapshot {
 	if r.cfg.JobManagerHA == JobManagerHAStandby {
 		jm.Standbys = 1 // a standby that takes over is replaced by a new one
 	}
-	rc := r.rec
+	rc := r.recovery
 	if rc == nil {
 		return jm
 	}

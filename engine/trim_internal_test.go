@@ -84,7 +84,7 @@ func TestTrimKeepsWhatTheRuleKeeps(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer r.Close()
-			u := r.rec.s.(*upstreamBackup)
+			u := r.recovery.s.(*upstreamBackup)
 			rounds := 0
 			// Every acknowledgement round runs inside the sink's marker.
 			check := func(n *node, e element) {
