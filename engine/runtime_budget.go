@@ -19,20 +19,7 @@ func (r *Runtime) Steps() int64 {
 // check a budget between slices of a long run without changing its
 // outcome. It needs the deterministic executor.
 func (r *Runtime) RunSteps(ctx context.Context, n int64) (quiet bool, err error) {
-	if r.det == nil {
-		return false, ErrNotDeterministic
-	}
-	for i := int64(0); i < n; i++ {
-		if i%4096 == 0 {
-			if err := ctx.Err(); err != nil {
-				return false, err
-			}
-		}
-		if !r.stepOnce() {
-			return true, nil
-		}
-	}
-	return false, nil
+	return r.RunWithin(ctx, n, Work{})
 }
 
 // Work is the work a run has done that a step does not measure, counted
@@ -125,6 +112,7 @@ func (r *Runtime) RunWithin(ctx context.Context, n int64, limit Work) (quiet boo
 	if r.det == nil {
 		return false, ErrNotDeterministic
 	}
+	limited := limit != Work{}
 	for i := int64(0); i < n; i++ {
 		if i%4096 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -134,7 +122,7 @@ func (r *Runtime) RunWithin(ctx context.Context, n int64, limit Work) (quiet boo
 		if !r.stepOnce() {
 			return true, nil
 		}
-		if r.Work().Over(limit) {
+		if limited && r.Work().Over(limit) {
 			return false, nil
 		}
 	}
