@@ -118,29 +118,20 @@ func (o Options) checkAttempt(ex *pack.Exercise) error {
 		ErrNoAttempts, o.Attempt, ex.ID, ex.Attempts)
 }
 
-// budget is the budget an exercise is graded under.
+// budget is the budget an exercise is graded under: the exercise's, with
+// each count Options.Budget sets (above 0) in its place.
 func (o Options) budget(ex *pack.Exercise) pack.Budget {
-	b := ex.Budget
-	if o.Budget.Records > 0 {
-		b.Records = o.Budget.Records
-	}
-	if o.Budget.Steps > 0 {
-		b.Steps = o.Budget.Steps
-	}
-	if o.Budget.WindowUpdates > 0 {
-		b.WindowUpdates = o.Budget.WindowUpdates
-	}
-	if o.Budget.Rows > 0 {
-		b.Rows = o.Budget.Rows
-	}
-	if o.Budget.Timers > 0 {
-		b.Timers = o.Budget.Timers
-	}
-	if o.Budget.StateBytes > 0 {
-		b.StateBytes = o.Budget.StateBytes
-	}
-	if o.Budget.CheckpointBytes > 0 {
-		b.CheckpointBytes = o.Budget.CheckpointBytes
+	b, set := ex.Budget, o.Budget
+	for _, c := range []struct {
+		dst *int64
+		v   int64
+	}{
+		{&b.Records, set.Records}, {&b.Steps, set.Steps}, {&b.WindowUpdates, set.WindowUpdates}, {&b.Rows, set.Rows},
+		{&b.Timers, set.Timers}, {&b.StateBytes, set.StateBytes}, {&b.CheckpointBytes, set.CheckpointBytes},
+	} {
+		if c.v > 0 {
+			*c.dst = c.v
+		}
 	}
 	return b
 }
