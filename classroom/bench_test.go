@@ -268,8 +268,6 @@ type class struct {
 
 	mu  sync.Mutex
 	lat []time.Duration
-
-	closed time.Duration // how long the hostile labs took to close
 }
 
 // openClass starts a server and logs in n students (each playing lesson
