@@ -353,6 +353,18 @@ func newResult(ex *pack.Exercise, opts Options, file string) ExerciseResult {
 	return r
 }
 
+// ErrScenario marks an answer that failed in the exercise's own scenario,
+// after the answer's settings: a configuration answer's job that lacks a
+// node or setting the scenario needs.
+var ErrScenario = errors.New("failed in the exercise's scenario")
+
+// scenarioError is an error of the scenario's (ErrScenario), which reads
+// as the error it wraps.
+type scenarioError struct{ error }
+
+func (e scenarioError) Unwrap() error        { return e.error }
+func (e scenarioError) Is(target error) bool { return target == ErrScenario }
+
 // failed is the result of an answer that could not be graded: every check
 // fails with the reason.
 func failed(ex *pack.Exercise, opts Options, file string, err error) ExerciseResult {
@@ -362,6 +374,7 @@ func failed(ex *pack.Exercise, opts Options, file string, err error) ExerciseRes
 	why := untrusted.Quote(err.Error(), maxQuoted)
 	res.Error = why
 	res.At = position(err)
+	res.InScenario = errors.Is(err, ErrScenario)
 	for _, c := range ex.Checks {
 		res.addCheck(c, CheckResult{Message: "not graded: " + why}, opts.Reveal)
 	}
@@ -915,9 +928,9 @@ func (r *runner) blame(p part, err error) error {
 		if le, ok := poserr.As(err, lab.ErrBadInput); ok && r.ans.Job != nil {
 			// The student's job file is what lacks the scenario's node
 			// (or setting): say so against it, not the instructor's file.
-			return &poserr.Error{Kind: answer.ErrBadAnswer, File: r.ans.File, Msg: fmt.Sprintf("this job cannot run the exercise's scenario: %s (in the exercise's scenario, %s:%d)", le.Msg, le.File, le.Line)}
+			return scenarioError{&poserr.Error{Kind: answer.ErrBadAnswer, File: r.ans.File, Msg: fmt.Sprintf("this job cannot run the exercise's scenario: %s (in the exercise's scenario, %s:%d)", le.Msg, le.File, le.Line)}}
 		}
-		return fmt.Errorf("%w (in the exercise's scenario, after the settings of %s)", err, r.ans.File)
+		return scenarioError{fmt.Errorf("%w (in the exercise's scenario, after the settings of %s)", err, r.ans.File)}
 	}
 	return err
 }

@@ -36,6 +36,9 @@ type ExerciseResult struct {
 	Error string `json:"error,omitempty"`
 	// At is where the error is, when it has a position.
 	At *Position `json:"at,omitempty"`
+	// InScenario says the error came from the exercise's scenario, after
+	// the answer's settings (ErrScenario); reports leave it out.
+	InScenario bool `json:"-"`
 	// Internal marks an exercise whose grading broke (the wall-time guard,
 	// a bug in the grader): its zero is no grade, and a gradebook says so.
 	Internal bool          `json:"internal_error,omitempty"`

@@ -183,7 +183,7 @@ func dryRun(ctx context.Context, ex *pack.Exercise) ([]*Finding, error) {
 		// A starter job file that will not start is the task (fix it), not
 		// a pack that cannot be graded.
 		return nil, nil
-	case ex.Kind == pack.KindConfiguration && !strings.HasSuffix(ex.Answer, ".lab") && strings.Contains(res.Error, "in the exercise's scenario"):
+	case ex.Kind == pack.KindConfiguration && !strings.HasSuffix(ex.Answer, ".lab") && res.InScenario:
 		// The scenario may name a node the starter job does not have yet:
 		// building it is the task. It is tried with the pack's reference
 		// answer instead, when there is one.
