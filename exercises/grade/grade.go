@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/engine/deps"
 	"github.com/streamlab/streamlab/engine/jobspec"
 	"github.com/streamlab/streamlab/engine/lab"
 	"github.com/streamlab/streamlab/engine/report"
@@ -375,6 +376,7 @@ func failed(ex *pack.Exercise, opts Options, file string, err error) ExerciseRes
 	res.Error = why
 	res.At = position(err)
 	res.InScenario = errors.Is(err, ErrScenario)
+	res.NotStarted = errors.Is(err, deps.ErrSubmission)
 	for _, c := range ex.Checks {
 		res.addCheck(c, CheckResult{Message: "not graded: " + why}, opts.Reveal)
 	}

@@ -39,6 +39,9 @@ type ExerciseResult struct {
 	// InScenario says the error came from the exercise's scenario, after
 	// the answer's settings (ErrScenario); reports leave it out.
 	InScenario bool `json:"-"`
+	// NotStarted says the job was refused at submission (a connector or
+	// driver missing or built for another Flink); reports leave it out.
+	NotStarted bool `json:"-"`
 	// Internal marks an exercise whose grading broke (the wall-time guard,
 	// a bug in the grader): its zero is no grade, and a gradebook says so.
 	Internal bool          `json:"internal_error,omitempty"`

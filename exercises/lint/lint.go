@@ -179,7 +179,7 @@ func dryRun(ctx context.Context, ex *pack.Exercise) ([]*Finding, error) {
 		return []*Finding{asFinding(err, ex.File, "")}, nil
 	case err != nil:
 		return nil, err
-	case ex.Kind == pack.KindConfiguration && !strings.HasSuffix(ex.Answer, ".lab") && strings.Contains(res.Error, "job submission failed"):
+	case ex.Kind == pack.KindConfiguration && !strings.HasSuffix(ex.Answer, ".lab") && res.NotStarted:
 		// A starter job file that will not start is the task (fix it), not
 		// a pack that cannot be graded.
 		return nil, nil
