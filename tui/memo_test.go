@@ -1,0 +1,67 @@
+package tui
+
+import (
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"github.com/streamlab/streamlab/tui/draw"
+)
+
+// uncachedView is m's screen with every pane drawn afresh.
+func uncachedView(m Model) string {
+	defer draw.Bypass(draw.Bypass(true))
+	return m.View()
+}
+
+// TestCachedViewFollowsChanges plays lesson 1 and, after each frame, key
+// and resize, draws the screen twice, the second time with the panes'
+// caches, and compares the two with a drawing that keeps nothing: a pane
+// whose input changed must be drawn again, never shown from before. It
+// runs without colour (as the goldens) and in 256 colours (as served).
+func TestCachedViewFollowsChanges(t *testing.T) {
+	for _, profile := range []termenv.Profile{termenv.Ascii, termenv.ANSI256} {
+		prev := lipgloss.ColorProfile()
+		lipgloss.SetColorProfile(profile)
+		checkCachedLesson(t)
+		lipgloss.SetColorProfile(prev)
+	}
+}
+
+func checkCachedLesson(t *testing.T) {
+	t.Helper()
+	m, eng, s := lessonModel(t, "1", 120, 40)
+	same := func(what string) {
+		t.Helper()
+		m.View() // fills the caches
+		if got, want := m.View(), uncachedView(m); got != want {
+			t.Fatalf("after %s the cached screen differs from a fresh drawing:\n%s\nwant:\n%s", what, got, want)
+		}
+	}
+	same("opening the lesson")
+	m, _ = press(t, m, " ")
+	s.forward(eng)
+	m = feed(m, s)
+	same("space")
+	for i := range 30 {
+		s.at = s.at.Add(100 * time.Millisecond)
+		s.b.Tick(s.at)
+		m = feed(m, s)
+		same("frame " + string(rune('0'+i%10)))
+	}
+	for _, k := range []string{"tab", "down", "up", "tab", "tab", "up", "pgup", "tab", "tab", "down", "pgdown", "up", "h", "?", "?", ":", "x", "esc"} {
+		m, _ = press(t, m, k)
+		s.forward(eng)
+		same("key " + k)
+		m = feed(m, s)
+		same("the frame after key " + k)
+	}
+	for _, size := range []tea.WindowSizeMsg{{Width: 100, Height: 30}, {Width: 160, Height: 45}, {Width: 120, Height: 40}} {
+		next, _ := m.Update(size)
+		m = next.(Model)
+		same("a resize")
+	}
+}
