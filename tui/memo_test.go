@@ -27,20 +27,25 @@ func TestCachedViewFollowsChanges(t *testing.T) {
 		prev := lipgloss.ColorProfile()
 		lipgloss.SetColorProfile(profile)
 		checkCachedLesson(t)
+		checkCachedSandbox(t)
 		lipgloss.SetColorProfile(prev)
+	}
+}
+
+// sameAsUncached fails unless m's screen, drawn twice, is the one a
+// drawing that keeps nothing gives.
+func sameAsUncached(t *testing.T, m Model, what string) {
+	t.Helper()
+	m.View() // fills the caches
+	if got, want := m.View(), uncachedView(m); got != want {
+		t.Fatalf("after %s the cached screen differs from a fresh drawing:\n%s\nwant:\n%s", what, got, want)
 	}
 }
 
 func checkCachedLesson(t *testing.T) {
 	t.Helper()
 	m, eng, s := lessonModel(t, "1", 120, 40)
-	same := func(what string) {
-		t.Helper()
-		m.View() // fills the caches
-		if got, want := m.View(), uncachedView(m); got != want {
-			t.Fatalf("after %s the cached screen differs from a fresh drawing:\n%s\nwant:\n%s", what, got, want)
-		}
-	}
+	same := func(what string) { t.Helper(); sameAsUncached(t, m, what) }
 	same("opening the lesson")
 	m, _ = press(t, m, " ")
 	s.forward(eng)
@@ -63,5 +68,25 @@ func checkCachedLesson(t *testing.T) {
 		next, _ := m.Update(size)
 		m = next.(Model)
 		same("a resize")
+	}
+}
+
+// checkCachedSandbox plays a job with a table sink, whose rows stay
+// highlighted for a while after they change, a Bloom filter and a kill,
+// on a screen wide enough for every pane.
+func checkCachedSandbox(t *testing.T) {
+	t.Helper()
+	s := newSession(t, "clicks", "set sink table", "set filter bloom n=1000 p=0.01", "kill count[0] at 1500")
+	m, eng := labModel(t, 200, 50, s)
+	for i := range 60 {
+		m = s.run(m, 100*time.Millisecond)
+		sameAsUncached(t, m, "frame "+string(rune('0'+i%10)))
+	}
+	for _, k := range []string{"tab", "up", "tab", "down", "tab", "tab", "up", "right", "r"} {
+		m, _ = press(t, m, k)
+		s.forward(eng)
+		sameAsUncached(t, m, "key "+k)
+		m = s.run(m, 300*time.Millisecond)
+		sameAsUncached(t, m, "the frames after key "+k)
 	}
 }

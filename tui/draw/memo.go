@@ -41,3 +41,12 @@ func (c *Memo[K]) Lines(key K, draw func() []string) []string {
 	}
 	return slices.Clone(c.lines)
 }
+
+// revisions numbers the changes panes make to their contents.
+var revisions atomic.Uint64
+
+// Revision is a number no other change has: a pane takes one each time
+// its contents change and puts it in its key. Copies of a pane that went
+// their own ways never share one, so two drawings with the same number
+// drew the same contents.
+func Revision() uint64 { return revisions.Add(1) }
