@@ -21,6 +21,7 @@ import (
 	"github.com/streamlab/streamlab/tui/bridge"
 	"github.com/streamlab/streamlab/tui/dialog/palette"
 	"github.com/streamlab/streamlab/tui/dialog/picker"
+	"github.com/streamlab/streamlab/tui/draw"
 	"github.com/streamlab/streamlab/tui/home"
 	"github.com/streamlab/streamlab/tui/pane/events"
 	"github.com/streamlab/streamlab/tui/pane/filterpane"
@@ -113,6 +114,7 @@ type Model struct {
 	report   reportview.Model
 	runs     runs.Model // the learner's finished runs, charted (C)
 	help     help.Model
+	helpMemo *draw.Memo[helpBarKey] // the help bar as drawn last
 	showHelp bool
 	helpOff  int // the help overlay's scroll
 	// eventsScreen is the events pane opened over the whole screen (v),
@@ -163,6 +165,7 @@ func New(opts Options, eng Engine) Model {
 		report:   reportview.New(st),
 		runs:     runs.New(st, opts.ASCII),
 		help:     h,
+		helpMemo: &draw.Memo[helpBarKey]{},
 		slot:     PaneFilter,
 		guide:    lessonpane.New(st),
 		progress: opts.Progress,

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -191,8 +192,22 @@ func (m Model) messageLine() string {
 	return draw.Fit(m.st.Muted.Render(m.msg.text), m.w)
 }
 
+// helpBarKey is what the help bar draws from: the width, and each key's
+// help as the bar shows it, the same at almost every frame.
+type helpBarKey struct {
+	w, helpW int
+	keys     string
+}
+
 func (m Model) helpBar(k helpKeys) string {
-	return draw.Fit(" "+m.help.ShortHelpView(k.ShortHelp()), m.w)
+	bindings := k.ShortHelp()
+	var keys strings.Builder
+	for _, b := range bindings {
+		h := b.Help()
+		keys.WriteString(strconv.FormatBool(b.Enabled()) + "\x00" + h.Key + "\x00" + h.Desc + "\x00")
+	}
+	render := func() []string { return []string{draw.Fit(" "+m.help.ShortHelpView(bindings), m.w)} }
+	return m.helpMemo.Lines(helpBarKey{m.w, m.help.Width, keys.String()}, render)[0]
 }
 
 // overlayHelp draws every key that works now over body: the groups of
