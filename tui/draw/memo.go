@@ -29,6 +29,10 @@ var bypass atomic.Bool
 // measure the difference.
 func Bypass(off bool) bool { return bypass.Swap(off) }
 
+// Bypassed reports whether the caches are off: what keeps rendered
+// pieces outside this package asks it too.
+func Bypassed() bool { return bypass.Load() }
+
 // Lines is draw's result for key: the kept lines when key is the one
 // they were drawn from, else draw's, kept for next time. The caller gets
 // its own slice and may change it.

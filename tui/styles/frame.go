@@ -9,48 +9,59 @@ import (
 
 // newFrame is a Frame that keeps the edges drawn with it.
 func newFrame(shape lipgloss.Border, edge, title lipgloss.Style) Frame {
-	return Frame{Shape: shape, Edge: edge, Title: title, drawn: &drawnEdges{kept: map[edgeKey]string{}}}
+	return Frame{Shape: shape, Edge: edge, Title: title, drawn: NewRendered()}
 }
-
-// drawnEdges are a frame's edges as drawn, each by what it was drawn for.
-// A lab draws the same edges at every frame, and each costs lipgloss a
-// few Renders.
-type drawnEdges struct {
-	mu   sync.Mutex
-	kept map[edgeKey]string
-}
-
-// edgeKey is what an edge is drawn from: which edge, the text set in it,
-// its width, and how lipgloss writes styles now.
-type edgeKey struct {
-	part, text string
-	w          int
-	profile    termenv.Profile
-	dark       bool
-}
-
-// maxDrawnEdges bounds what a frame keeps: titles that count things take
-// a new edge as the counts move, and the old ones are not drawn again.
-const maxDrawnEdges = 256
 
 // Drawn is render's result for the frame's edge part ("top", "left", …)
 // with text set in it, w cells wide: drawn the first time, then kept. A
 // Frame made without New keeps nothing.
 func (f Frame) Drawn(part, text string, w int, render func() string) string {
-	if f.drawn == nil {
+	return f.drawn.Get(part, text, w, render)
+}
+
+// Rendered keeps what lipgloss rendered, by what it was rendered from. A
+// lab renders the same pieces at every frame (a box's edges, a chart's
+// axis), and each Render costs microseconds where a look-up costs tens
+// of nanoseconds.
+type Rendered struct {
+	mu   sync.Mutex
+	kept map[renderKey]string
+}
+
+// NewRendered is an empty Rendered.
+func NewRendered() *Rendered { return &Rendered{kept: map[renderKey]string{}} }
+
+// renderKey is what a piece is rendered from: the caller's name for it,
+// its text and a number (a width, a class), and how lipgloss writes
+// styles now.
+type renderKey struct {
+	part, text string
+	n          int
+	profile    termenv.Profile
+	dark       bool
+}
+
+// maxRendered bounds what a Rendered keeps: pieces that count things are
+// rendered anew as the counts move, and the old ones are not asked for
+// again.
+const maxRendered = 256
+
+// Get is render's result for part with text and n: rendered the first
+// time, then kept. A nil Rendered renders every time.
+func (r *Rendered) Get(part, text string, n int, render func() string) string {
+	if r == nil {
 		return render()
 	}
-	k := edgeKey{part: part, text: text, w: w, profile: lipgloss.ColorProfile(), dark: lipgloss.HasDarkBackground()}
-	d := f.drawn
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if s, ok := d.kept[k]; ok {
+	k := renderKey{part: part, text: text, n: n, profile: lipgloss.ColorProfile(), dark: lipgloss.HasDarkBackground()}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if s, ok := r.kept[k]; ok {
 		return s
 	}
-	if len(d.kept) >= maxDrawnEdges {
-		clear(d.kept)
+	if len(r.kept) >= maxRendered {
+		clear(r.kept)
 	}
 	s := render()
-	d.kept[k] = s
+	r.kept[k] = s
 	return s
 }

@@ -9,7 +9,7 @@ import (
 
 // TestFrameKeepsWhatItDrew counts a frame's drawings: an edge drawn again
 // with the same text and width is kept, another text, width or edge is
-// drawn, and the frame keeps at most maxDrawnEdges of them.
+// drawn, and the frame keeps at most maxRendered of them.
 func TestFrameKeepsWhatItDrew(t *testing.T) {
 	f := New(Default).Pane
 	draws := 0
@@ -28,16 +28,16 @@ func TestFrameKeepsWhatItDrew(t *testing.T) {
 			t.Fatalf("%s %q %d: got %q after %d drawings, want %q after %d", s.part, s.text, s.w, got, draws, want, s.draws)
 		}
 	}
-	for i := range 2 * maxDrawnEdges {
+	for i := range 2 * maxRendered {
 		get("top", "title", i)
 	}
-	if n := len(f.drawn.kept); n > maxDrawnEdges {
-		t.Fatalf("the frame keeps %d edges, want at most %d", n, maxDrawnEdges)
+	if n := len(f.drawn.kept); n > maxRendered {
+		t.Fatalf("the frame keeps %d edges, want at most %d", n, maxRendered)
 	}
 	hand := Frame{Shape: lipgloss.NormalBorder()}
 	hand.Drawn("top", "", 5, func() string { draws++; return "" })
 	hand.Drawn("top", "", 5, func() string { draws++; return "" })
-	if draws != 4+2*maxDrawnEdges+2 {
+	if draws != 4+2*maxRendered+2 {
 		t.Fatalf("a Frame made by hand drew %d times in all, want every time", draws)
 	}
 }

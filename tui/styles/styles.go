@@ -42,7 +42,7 @@ type Frame struct {
 	Title lipgloss.Style
 	// drawn keeps the edges drawn with the frame (see Drawn), so the
 	// fields above stay as New set them.
-	drawn *drawnEdges
+	drawn *Rendered
 }
 
 // fg colours s's text with c, unless c is nil (mono).
