@@ -84,7 +84,10 @@ type Model struct {
 	opts Options
 	eng  Engine
 	st   *styles.Styles
-	keys LabKeys // its HA key gives way to the lesson's hint key
+	// rendered keeps pieces of the lab's own lines (the status bar's)
+	// rendered once.
+	rendered *styles.Rendered
+	keys     LabKeys // its HA key gives way to the lesson's hint key
 
 	screen Screen
 	focus  Pane
@@ -149,7 +152,7 @@ func New(opts Options, eng Engine) Model {
 	h.Styles.ShortDesc, h.Styles.FullDesc = st.Muted, st.Muted
 	h.Styles.ShortSeparator, h.Styles.FullSeparator, h.Styles.Ellipsis = st.Muted, st.Muted, st.Muted
 	m := Model{
-		opts: opts, eng: eng, st: st,
+		opts: opts, eng: eng, st: st, rendered: styles.NewRendered(),
 		keys:     DefaultLabKeys(),
 		paused:   true,
 		speed:    bridge.SnapSpeed(opts.Speed),

@@ -131,7 +131,9 @@ func (m Model) statusBar() string {
 	if snap.State == "failed" {
 		state = st.Bad.Render("✗ failed") // not paused: nothing will run on
 	}
-	kv := func(k, v string) string { return st.StatusKey.Render(k+" ") + st.Bold.Render(v) }
+	kv := func(k, v string) string {
+		return m.kept("status", k+"\x00"+v, func() string { return st.StatusKey.Render(k+" ") + st.Bold.Render(v) })
+	}
 	semSeg := kv("sem", orDash(sem))
 	if m.frame.Note != "" && s["semantics"] != "" && s["semantics"] != sem {
 		// A weaker guarantee than asked: R shows config.note, why.
@@ -143,7 +145,7 @@ func (m Model) statusBar() string {
 		text string
 		rank int
 	}{
-		{st.Accent.Render("streamlab"), 9},
+		{m.kept("status", "streamlab", func() string { return st.Accent.Render("streamlab") }), 9},
 		{kv("job", orDash(s["job"])), 1},
 		{kv("mode", orDash(s["mode"])), 4},
 		{kv("sink", orDash(s["sink"])), 5},
@@ -154,7 +156,7 @@ func (m Model) statusBar() string {
 		{bridge.FormatSpeed(m.speed), 2},
 		{state, 0},
 	}
-	sep := st.Muted.Render(" │ ")
+	sep := m.kept("status", " │ ", func() string { return st.Muted.Render(" │ ") })
 	join := func(limit int) string {
 		var parts []string
 		for _, sg := range segs {
@@ -169,6 +171,15 @@ func (m Model) statusBar() string {
 		bar = join(limit)
 	}
 	return st.StatusBar.Render(draw.Fit(bar, m.w))
+}
+
+// kept is render's result for part and text, rendered once and kept:
+// most of the status bar is the same at every frame.
+func (m Model) kept(part, text string, render func() string) string {
+	if draw.Bypassed() {
+		return render()
+	}
+	return m.rendered.Get(part, text, 0, render)
 }
 
 func orDash(s string) string {
