@@ -28,6 +28,7 @@ func TestCachedViewFollowsChanges(t *testing.T) {
 		lipgloss.SetColorProfile(profile)
 		checkCachedLesson(t)
 		checkCachedSandbox(t)
+		checkCachedLease(t)
 		lipgloss.SetColorProfile(prev)
 	}
 }
@@ -88,5 +89,21 @@ func checkCachedSandbox(t *testing.T) {
 		sameAsUncached(t, m, "key "+k)
 		m = s.run(m, 300*time.Millisecond)
 		sameAsUncached(t, m, "the frames after key "+k)
+	}
+}
+
+// checkCachedLease kills the job manager that has a standby: the
+// pipeline's bottom edge counts the lease down at every frame.
+func checkCachedLease(t *testing.T) {
+	t.Helper()
+	s := newSession(t, "clicks", "set semantics exactly-once", "set jobmanager.ha standby")
+	m, eng := labModel(t, 120, 40, s)
+	m = s.run(m, 2*time.Second)
+	m = typeText(t, m, ":kill jobmanager")
+	m, _ = press(t, m, "enter")
+	s.forward(eng)
+	for i := range 40 {
+		m = s.run(m, 100*time.Millisecond)
+		sameAsUncached(t, m, "frame "+string(rune('0'+i%10))+" after the kill")
 	}
 }
