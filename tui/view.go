@@ -176,10 +176,7 @@ func (m Model) statusBar() string {
 // kept is render's result for part and text, rendered once and kept:
 // most of the status bar is the same at every frame.
 func (m Model) kept(part, text string, render func() string) string {
-	if draw.Bypassed() {
-		return render()
-	}
-	return m.rendered.Get(part, text, 0, render)
+	return draw.Kept(m.rendered, part, text, 0, render)
 }
 
 func orDash(s string) string {

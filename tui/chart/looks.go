@@ -32,9 +32,5 @@ func (l *Looks) Render(c Class, s string) string {
 	if l == nil || !l.set || c == Plain {
 		return s
 	}
-	render := func() string { return l.styles[c].Render(s) }
-	if draw.Bypassed() {
-		return render()
-	}
-	return l.kept.Get("", s, int(c), render)
+	return draw.Kept(l.kept, "", s, int(c), func() string { return l.styles[c].Render(s) })
 }

@@ -41,30 +41,21 @@ func Block(lines []string, w, h int) []string {
 
 // Box frames content (already cut to size or not) in a border with title
 // in the top edge; w and h are the outer size. The edges are drawn once
-// per frame, title and width, and kept (see styles.Frame.Drawn).
+// per frame, title and width, and kept (see styles.Frame.Edges).
 func Box(f styles.Frame, title string, content []string, w, h int) []string {
 	if w < 2 || h < 2 {
 		return Block(nil, max(w, 0), max(h, 0))
 	}
 	inner := w - 2
 	out := make([]string, 0, h)
-	out = append(out, edge(f, "top", title, w, func() string { return topEdge(f, title, inner) }))
-	left := edge(f, "left", "", 0, func() string { return f.Edge.Render(f.Shape.Left) })
-	right := edge(f, "right", "", 0, func() string { return f.Edge.Render(f.Shape.Right) })
+	out = append(out, Kept(f.Edges(), "top", title, w, func() string { return topEdge(f, title, inner) }))
+	left := Kept(f.Edges(), "left", "", 0, func() string { return f.Edge.Render(f.Shape.Left) })
+	right := Kept(f.Edges(), "right", "", 0, func() string { return f.Edge.Render(f.Shape.Right) })
 	for _, line := range Block(content, inner, h-2) {
 		out = append(out, left+line+right)
 	}
 	out = append(out, Bottom(f, "", w))
 	return out
-}
-
-// edge is f's edge part drawn by render, kept in f unless the caches are
-// bypassed.
-func edge(f styles.Frame, part, text string, w int, render func() string) string {
-	if bypass.Load() {
-		return render()
-	}
-	return f.Drawn(part, text, w, render)
 }
 
 // topEdge is a box's top edge, inner cells between its corners, with
@@ -84,7 +75,7 @@ func topEdge(f styles.Frame, title string, inner int) string {
 // Bottom is a box's bottom edge, w wide, with label in it the way Box puts
 // a title in the top edge: for what a pane says of itself as a whole.
 func Bottom(f styles.Frame, label string, w int) string {
-	return edge(f, "bottom", label, w, func() string { return bottomEdge(f, label, w) })
+	return Kept(f.Edges(), "bottom", label, w, func() string { return bottomEdge(f, label, w) })
 }
 
 // bottomEdge draws Bottom's edge.

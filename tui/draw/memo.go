@@ -3,6 +3,8 @@ package draw
 import (
 	"slices"
 	"sync/atomic"
+
+	"github.com/streamlab/streamlab/tui/styles"
 )
 
 // Memo keeps the lines a pane drew last and the key they were drawn
@@ -29,9 +31,14 @@ var bypass atomic.Bool
 // measure the difference.
 func Bypass(off bool) bool { return bypass.Swap(off) }
 
-// Bypassed reports whether the caches are off: what keeps rendered
-// pieces outside this package asks it too.
-func Bypassed() bool { return bypass.Load() }
+// Kept is r.Get(part, text, n, render) unless the caches are off: the
+// way every kept piece is rendered, so Bypass turns them all off.
+func Kept(r *styles.Rendered, part, text string, n int, render func() string) string {
+	if bypass.Load() {
+		return render()
+	}
+	return r.Get(part, text, n, render)
+}
 
 // Lines is draw's result for key: the kept lines when key is the one
 // they were drawn from, else draw's, kept for next time. The caller gets

@@ -12,12 +12,10 @@ func newFrame(shape lipgloss.Border, edge, title lipgloss.Style) Frame {
 	return Frame{Shape: shape, Edge: edge, Title: title, drawn: NewRendered()}
 }
 
-// Drawn is render's result for the frame's edge part ("top", "left", …)
-// with text set in it, w cells wide: drawn the first time, then kept. A
-// Frame made without New keeps nothing.
-func (f Frame) Drawn(part, text string, w int, render func() string) string {
-	return f.drawn.Get(part, text, w, render)
-}
+// Edges keeps the frame's edges as drawn ("top", "left", …, with the
+// text set in them and their width); nil, which keeps nothing, for a
+// Frame made without New.
+func (f Frame) Edges() *Rendered { return f.drawn }
 
 // Rendered keeps what lipgloss rendered, by what it was rendered from. A
 // lab renders the same pieces at every frame (a box's edges, a chart's

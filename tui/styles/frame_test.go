@@ -14,7 +14,7 @@ func TestFrameKeepsWhatItDrew(t *testing.T) {
 	f := New(Default).Pane
 	draws := 0
 	get := func(part, text string, w int) string {
-		return f.Drawn(part, text, w, func() string {
+		return f.Edges().Get(part, text, w, func() string {
 			draws++
 			return part + "|" + text + "|" + strconv.Itoa(w)
 		})
@@ -31,12 +31,12 @@ func TestFrameKeepsWhatItDrew(t *testing.T) {
 	for i := range 2 * maxRendered {
 		get("top", "title", i)
 	}
-	if n := len(f.drawn.kept); n > maxRendered {
+	if n := len(f.Edges().kept); n > maxRendered {
 		t.Fatalf("the frame keeps %d edges, want at most %d", n, maxRendered)
 	}
 	hand := Frame{Shape: lipgloss.NormalBorder()}
-	hand.Drawn("top", "", 5, func() string { draws++; return "" })
-	hand.Drawn("top", "", 5, func() string { draws++; return "" })
+	hand.Edges().Get("top", "", 5, func() string { draws++; return "" })
+	hand.Edges().Get("top", "", 5, func() string { draws++; return "" })
 	if draws != 4+2*maxRendered+2 {
 		t.Fatalf("a Frame made by hand drew %d times in all, want every time", draws)
 	}

@@ -40,7 +40,7 @@ type Frame struct {
 	Shape lipgloss.Border
 	Edge  lipgloss.Style
 	Title lipgloss.Style
-	// drawn keeps the edges drawn with the frame (see Drawn), so the
+	// drawn keeps the edges drawn with the frame (see Edges), so the
 	// fields above stay as New set them.
 	drawn *Rendered
 }
