@@ -30,13 +30,15 @@ type Rendered struct {
 func NewRendered() *Rendered { return &Rendered{kept: map[renderKey]string{}} }
 
 // renderKey is what a piece is rendered from: the caller's name for it,
-// its text and a number (a width, a class), and how lipgloss writes
-// styles now.
+// its text and a number (a width, a class), and the colour profile
+// lipgloss writes in now. The terminal's background is not in it: it is
+// settled before the first frame is drawn, and asking lipgloss for it
+// could send the terminal a query where none was sent before (a plain
+// or colourless lab never asks).
 type renderKey struct {
 	part, text string
 	n          int
 	profile    termenv.Profile
-	dark       bool
 }
 
 // maxRendered bounds what a Rendered keeps: pieces that count things are
@@ -50,7 +52,7 @@ func (r *Rendered) Get(part, text string, n int, render func() string) string {
 	if r == nil {
 		return render()
 	}
-	k := renderKey{part: part, text: text, n: n, profile: lipgloss.ColorProfile(), dark: lipgloss.HasDarkBackground()}
+	k := renderKey{part: part, text: text, n: n, profile: lipgloss.ColorProfile()}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if s, ok := r.kept[k]; ok {
