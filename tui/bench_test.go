@@ -1,10 +1,15 @@
 package tui
 
 import (
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
 	"github.com/streamlab/streamlab/tui/bridge"
+	"github.com/streamlab/streamlab/tui/draw"
 )
 
 // BenchmarkView draws a 200×50 lab whose panes are full: a busy job that
@@ -98,5 +103,46 @@ func BenchmarkLessonView(b *testing.B) {
 			i++
 		}
 		ratio(b)
+	})
+}
+
+// BenchmarkServedView draws a served lab's frames: lesson 1 at 120×40 in
+// 256 colours, as `streamlab serve` draws it, playing at 1× while a frame
+// comes every 100 ms (taking the frame in is not timed). uncached draws
+// every pane every frame; cached keeps what did not change, and reports
+// its cost as x-uncached, a ratio from the same run.
+func BenchmarkServedView(b *testing.B) {
+	defer lipgloss.SetColorProfile(lipgloss.ColorProfile())
+	lipgloss.SetColorProfile(termenv.ANSI256)
+	var uncached float64
+	play := func(b *testing.B) {
+		m, eng, s := lessonModel(b, "1", 120, 40)
+		m, _ = press(b, m, " ")
+		s.forward(eng)
+		m = feed(m, s)
+		m = s.run(m, 5*time.Second)
+		if !strings.Contains(m.View(), "▶ running") {
+			b.Fatal("lesson 1 is not running")
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			b.StopTimer()
+			s.at = s.at.Add(100 * time.Millisecond)
+			s.b.Tick(s.at)
+			m = feed(m, s)
+			b.StartTimer()
+			_ = m.View()
+		}
+	}
+	b.Run("uncached", func(b *testing.B) {
+		defer draw.Bypass(draw.Bypass(true))
+		play(b)
+		uncached = float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+	})
+	b.Run("cached", func(b *testing.B) {
+		play(b)
+		if ns := float64(b.Elapsed().Nanoseconds()) / float64(b.N); uncached > 0 {
+			b.ReportMetric(ns/uncached, "x-uncached")
+		}
 	})
 }

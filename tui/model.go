@@ -21,6 +21,7 @@ import (
 	"github.com/streamlab/streamlab/tui/bridge"
 	"github.com/streamlab/streamlab/tui/dialog/palette"
 	"github.com/streamlab/streamlab/tui/dialog/picker"
+	"github.com/streamlab/streamlab/tui/draw"
 	"github.com/streamlab/streamlab/tui/home"
 	"github.com/streamlab/streamlab/tui/pane/events"
 	"github.com/streamlab/streamlab/tui/pane/filterpane"
@@ -83,7 +84,10 @@ type Model struct {
 	opts Options
 	eng  Engine
 	st   *styles.Styles
-	keys LabKeys // its HA key gives way to the lesson's hint key
+	// rendered keeps pieces of the lab's own lines (the status bar's)
+	// rendered once.
+	rendered *styles.Rendered
+	keys     LabKeys // its HA key gives way to the lesson's hint key
 
 	screen Screen
 	focus  Pane
@@ -113,6 +117,7 @@ type Model struct {
 	report   reportview.Model
 	runs     runs.Model // the learner's finished runs, charted (C)
 	help     help.Model
+	helpMemo *draw.Memo[helpBarKey] // the help bar as drawn last
 	showHelp bool
 	helpOff  int // the help overlay's scroll
 	// eventsScreen is the events pane opened over the whole screen (v),
@@ -147,7 +152,7 @@ func New(opts Options, eng Engine) Model {
 	h.Styles.ShortDesc, h.Styles.FullDesc = st.Muted, st.Muted
 	h.Styles.ShortSeparator, h.Styles.FullSeparator, h.Styles.Ellipsis = st.Muted, st.Muted, st.Muted
 	m := Model{
-		opts: opts, eng: eng, st: st,
+		opts: opts, eng: eng, st: st, rendered: styles.NewRendered(),
 		keys:     DefaultLabKeys(),
 		paused:   true,
 		speed:    bridge.SnapSpeed(opts.Speed),
@@ -163,6 +168,7 @@ func New(opts Options, eng Engine) Model {
 		report:   reportview.New(st),
 		runs:     runs.New(st, opts.ASCII),
 		help:     h,
+		helpMemo: &draw.Memo[helpBarKey]{},
 		slot:     PaneFilter,
 		guide:    lessonpane.New(st),
 		progress: opts.Progress,

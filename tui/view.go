@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -130,7 +131,9 @@ func (m Model) statusBar() string {
 	if snap.State == "failed" {
 		state = st.Bad.Render("✗ failed") // not paused: nothing will run on
 	}
-	kv := func(k, v string) string { return st.StatusKey.Render(k+" ") + st.Bold.Render(v) }
+	kv := func(k, v string) string {
+		return m.kept("status", k+"\x00"+v, func() string { return st.StatusKey.Render(k+" ") + st.Bold.Render(v) })
+	}
 	semSeg := kv("sem", orDash(sem))
 	if m.frame.Note != "" && s["semantics"] != "" && s["semantics"] != sem {
 		// A weaker guarantee than asked: R shows config.note, why.
@@ -142,7 +145,7 @@ func (m Model) statusBar() string {
 		text string
 		rank int
 	}{
-		{st.Accent.Render("streamlab"), 9},
+		{m.kept("status", "streamlab", func() string { return st.Accent.Render("streamlab") }), 9},
 		{kv("job", orDash(s["job"])), 1},
 		{kv("mode", orDash(s["mode"])), 4},
 		{kv("sink", orDash(s["sink"])), 5},
@@ -153,7 +156,7 @@ func (m Model) statusBar() string {
 		{bridge.FormatSpeed(m.speed), 2},
 		{state, 0},
 	}
-	sep := st.Muted.Render(" │ ")
+	sep := m.kept("status", " │ ", func() string { return st.Muted.Render(" │ ") })
 	join := func(limit int) string {
 		var parts []string
 		for _, sg := range segs {
@@ -168,6 +171,12 @@ func (m Model) statusBar() string {
 		bar = join(limit)
 	}
 	return st.StatusBar.Render(draw.Fit(bar, m.w))
+}
+
+// kept is render's result for part and text, rendered once and kept:
+// most of the status bar is the same at every frame.
+func (m Model) kept(part, text string, render func() string) string {
+	return draw.Kept(m.rendered, part, text, 0, render)
 }
 
 func orDash(s string) string {
@@ -191,8 +200,22 @@ func (m Model) messageLine() string {
 	return draw.Fit(m.st.Muted.Render(m.msg.text), m.w)
 }
 
+// helpBarKey is what the help bar draws from: the width, and each key's
+// help as the bar shows it, the same at almost every frame.
+type helpBarKey struct {
+	w, helpW int
+	keys     string
+}
+
 func (m Model) helpBar(k helpKeys) string {
-	return draw.Fit(" "+m.help.ShortHelpView(k.ShortHelp()), m.w)
+	bindings := k.ShortHelp()
+	var keys strings.Builder
+	for _, b := range bindings {
+		h := b.Help()
+		keys.WriteString(strconv.FormatBool(b.Enabled()) + "\x00" + h.Key + "\x00" + h.Desc + "\x00")
+	}
+	render := func() []string { return []string{draw.Fit(" "+m.help.ShortHelpView(bindings), m.w)} }
+	return m.helpMemo.Lines(helpBarKey{m.w, m.help.Width, keys.String()}, render)[0]
 }
 
 // overlayHelp draws every key that works now over body: the groups of

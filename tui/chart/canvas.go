@@ -25,6 +25,8 @@ import (
 	"github.com/NimbleMarkets/ntcharts/canvas/graph"
 	"github.com/NimbleMarkets/ntcharts/canvas/runes"
 	"github.com/charmbracelet/lipgloss"
+
+	"github.com/streamlab/streamlab/tui/styles"
 )
 
 // Class is what a cell shows, which decides its look.
@@ -50,11 +52,14 @@ const (
 type Looks struct {
 	styles [classes]lipgloss.Style
 	set    bool
+	// kept is what the classes' styles rendered: a chart drawn at every
+	// frame renders mostly the same runs of cells.
+	kept *styles.Rendered
 }
 
 // NewLooks returns looks with style s for each class named.
 func NewLooks(by map[Class]lipgloss.Style) *Looks {
-	l := &Looks{set: true}
+	l := &Looks{set: true, kept: styles.NewRendered()}
 	for c, s := range by {
 		l.styles[c] = s
 	}
@@ -228,11 +233,7 @@ func (gr *grid) lines(l *Looks) []string {
 			if run.Len() == 0 {
 				return
 			}
-			if l != nil && l.set && cur != Plain {
-				b.WriteString(l.styles[cur].Render(run.String()))
-			} else {
-				b.WriteString(run.String())
-			}
+			b.WriteString(l.Render(cur, run.String()))
 			run.Reset()
 		}
 		for x := range gr.w {

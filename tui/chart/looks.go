@@ -3,6 +3,7 @@ package chart
 import (
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/streamlab/streamlab/tui/draw"
 	"github.com/streamlab/streamlab/tui/styles"
 )
 
@@ -26,10 +27,10 @@ func LooksFor(st *styles.Styles) *Looks {
 	})
 }
 
-// Render draws s in class c's look.
+// Render draws s in class c's look, rendered once and then kept.
 func (l *Looks) Render(c Class, s string) string {
 	if l == nil || !l.set || c == Plain {
 		return s
 	}
-	return l.styles[c].Render(s)
+	return draw.Kept(l.kept, "", s, int(c), func() string { return l.styles[c].Render(s) })
 }

@@ -40,14 +40,28 @@ func Block(lines []string, w, h int) []string {
 }
 
 // Box frames content (already cut to size or not) in a border with title
-// in the top edge; w and h are the outer size.
+// in the top edge; w and h are the outer size. The edges are drawn once
+// per frame, title and width, and kept (see styles.Frame.Edges).
 func Box(f styles.Frame, title string, content []string, w, h int) []string {
-	b, borderStyle, titleStyle := f.Shape, f.Edge, f.Title
 	if w < 2 || h < 2 {
 		return Block(nil, max(w, 0), max(h, 0))
 	}
 	inner := w - 2
 	out := make([]string, 0, h)
+	out = append(out, Kept(f.Edges(), "top", title, w, func() string { return topEdge(f, title, inner) }))
+	left := Kept(f.Edges(), "left", "", 0, func() string { return f.Edge.Render(f.Shape.Left) })
+	right := Kept(f.Edges(), "right", "", 0, func() string { return f.Edge.Render(f.Shape.Right) })
+	for _, line := range Block(content, inner, h-2) {
+		out = append(out, left+line+right)
+	}
+	out = append(out, Bottom(f, "", w))
+	return out
+}
+
+// topEdge is a box's top edge, inner cells between its corners, with
+// title in it.
+func topEdge(f styles.Frame, title string, inner int) string {
+	b, borderStyle, titleStyle := f.Shape, f.Edge, f.Title
 	top := b.Top
 	head := ""
 	if title != "" && inner > 4 {
@@ -55,18 +69,17 @@ func Box(f styles.Frame, title string, content []string, w, h int) []string {
 		head = top + " " + titleStyle.Render(t) + " "
 	}
 	fill := inner - ansi.StringWidth(head)
-	out = append(out, borderStyle.Render(b.TopLeft)+styledHead(head, borderStyle, top)+borderStyle.Render(strings.Repeat(top, max(fill, 0))+b.TopRight))
-	left, right := borderStyle.Render(b.Left), borderStyle.Render(b.Right)
-	for _, line := range Block(content, inner, h-2) {
-		out = append(out, left+line+right)
-	}
-	out = append(out, borderStyle.Render(b.BottomLeft+strings.Repeat(b.Bottom, inner)+b.BottomRight))
-	return out
+	return borderStyle.Render(b.TopLeft) + styledHead(head, borderStyle, top) + borderStyle.Render(strings.Repeat(top, max(fill, 0))+b.TopRight)
 }
 
 // Bottom is a box's bottom edge, w wide, with label in it the way Box puts
 // a title in the top edge: for what a pane says of itself as a whole.
 func Bottom(f styles.Frame, label string, w int) string {
+	return Kept(f.Edges(), "bottom", label, w, func() string { return bottomEdge(f, label, w) })
+}
+
+// bottomEdge draws Bottom's edge.
+func bottomEdge(f styles.Frame, label string, w int) string {
 	b, borderStyle := f.Shape, f.Edge
 	inner := w - 2
 	if label == "" || inner <= 4 {

@@ -40,6 +40,9 @@ type Frame struct {
 	Shape lipgloss.Border
 	Edge  lipgloss.Style
 	Title lipgloss.Style
+	// drawn keeps the edges drawn with the frame (see Edges), so the
+	// fields above stay as New set them.
+	drawn *Rendered
 }
 
 // fg colours s's text with c, unless c is nil (mono).
@@ -107,12 +110,12 @@ func New(t Theme) *Styles {
 	if mono {
 		focusTitle = base.Bold(true).Reverse(true)
 	}
-	s.Pane = Frame{lipgloss.RoundedBorder(), fg(base, t.Muted), fg(base.Bold(true), t.Text)}
-	s.FocusedPane = Frame{lipgloss.ThickBorder(), fg(base, t.Accent), focusTitle}
-	s.Node = Frame{lipgloss.RoundedBorder(), fg(base, t.Muted), fg(base.Bold(true), t.Text)}
-	s.SelectedNode = Frame{lipgloss.DoubleBorder(), fg(base.Bold(true), t.Accent), focusTitle}
-	s.KilledNode = Frame{lipgloss.NormalBorder(), fg(base, t.Killed), fg(base.Bold(true).Strikethrough(true), t.Killed)}
-	s.Modal = Frame{lipgloss.RoundedBorder(), fg(base, t.Accent), fg(base.Bold(true), t.Accent)}
+	s.Pane = newFrame(lipgloss.RoundedBorder(), fg(base, t.Muted), fg(base.Bold(true), t.Text))
+	s.FocusedPane = newFrame(lipgloss.ThickBorder(), fg(base, t.Accent), focusTitle)
+	s.Node = newFrame(lipgloss.RoundedBorder(), fg(base, t.Muted), fg(base.Bold(true), t.Text))
+	s.SelectedNode = newFrame(lipgloss.DoubleBorder(), fg(base.Bold(true), t.Accent), focusTitle)
+	s.KilledNode = newFrame(lipgloss.NormalBorder(), fg(base, t.Killed), fg(base.Bold(true).Strikethrough(true), t.Killed))
+	s.Modal = newFrame(lipgloss.RoundedBorder(), fg(base, t.Accent), fg(base.Bold(true), t.Accent))
 
 	s.StatusBar = base.Reverse(mono)
 	s.StatusKey = fg(base, t.Muted)

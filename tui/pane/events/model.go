@@ -55,10 +55,15 @@ type Model struct {
 	// gen is the session the entries' clock belongs to; last the time of
 	// the newest entry in it.
 	gen, last int64
+	// rev numbers the entries as they are now, for memo's key.
+	rev  uint64
+	memo *draw.Memo[viewKey]
 }
 
 // New returns an empty events pane.
-func New(st *styles.Styles) Model { return Model{st: st, keys: DefaultKeyMap()} }
+func New(st *styles.Styles) Model {
+	return Model{st: st, keys: DefaultKeyMap(), memo: &draw.Memo[viewKey]{}}
+}
 
 // Keys is the pane's key map.
 func (m Model) Keys() KeyMap { return m.keys }
@@ -144,7 +149,7 @@ func (m *Model) results(f bridge.Frame, commands bool) {
 
 // Clear forgets every entry: a lesson or an exercise starts with an empty
 // log, not the last one's events.
-func (m *Model) Clear() { m.entries, m.scroll, m.missed = nil, 0, 0 }
+func (m *Model) Clear() { m.entries, m.scroll, m.missed, m.rev = nil, 0, 0, draw.Revision() }
 
 // Add appends a line of the UI's own (a syntax error in the palette, …).
 func (m *Model) Add(text string, isErr bool) {
@@ -160,7 +165,7 @@ func (m *Model) Add(text string, isErr bool) {
 // engine did, and a kill's "killed" after the kill.
 func (m *Model) add(e Entry) {
 	e.TimeMS = max(e.TimeMS, m.last)
-	m.last = e.TimeMS
+	m.last, m.rev = e.TimeMS, draw.Revision()
 	m.entries = append(m.entries, e)
 	if len(m.entries) > maxEntries {
 		m.entries = m.entries[len(m.entries)-maxEntries:]
@@ -207,8 +212,23 @@ func (m Model) Scroll() int { return m.scroll }
 // View draws the pane.
 func (m Model) View() string { return strings.Join(m.Lines(), "\n") }
 
+// viewKey is everything Lines draws from: between frames that brought
+// no events, nothing changes and the pane is drawn once.
+type viewKey struct {
+	rev              uint64
+	missed           int64
+	w, h, scroll     int
+	focused, verbose bool
+}
+
 // Lines draws the pane as exactly h lines of w cells.
 func (m Model) Lines() []string {
+	k := viewKey{rev: m.rev, missed: m.missed, w: m.w, h: m.h, scroll: m.scroll, focused: m.focused, verbose: m.verbose}
+	return m.memo.Lines(k, m.draw)
+}
+
+// draw draws the newest entries that fit, or those scrolled to.
+func (m Model) draw() []string {
 	frame := m.st.Pane
 	if m.focused {
 		frame = m.st.FocusedPane

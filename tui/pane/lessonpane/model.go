@@ -17,6 +17,7 @@ import (
 	"github.com/streamlab/streamlab/exercises/grade"
 	"github.com/streamlab/streamlab/exercises/pack"
 	"github.com/streamlab/streamlab/lessons"
+	"github.com/streamlab/streamlab/tui/draw"
 	"github.com/streamlab/streamlab/tui/markdown"
 	"github.com/streamlab/streamlab/tui/styles"
 )
@@ -48,6 +49,9 @@ type Model struct {
 	exercise *pack.Exercise
 	grading  bool
 	graded   *grade.ExerciseResult
+
+	text string // what the viewport holds, as refresh laid it out
+	memo *draw.Memo[viewKey]
 }
 
 // New returns an empty pane.
@@ -56,7 +60,7 @@ func New(st *styles.Styles) Model {
 	in.Prompt = "answer> "
 	in.PromptStyle = st.Prompt
 	in.CharLimit = 40
-	return Model{st: st, md: markdown.ForLab(st.Theme), keys: DefaultKeyMap(), ansKeys: DefaultAnswerKeyMap(), input: in, vp: viewport.New(0, 0)}
+	return Model{st: st, md: markdown.ForLab(st.Theme), keys: DefaultKeyMap(), ansKeys: DefaultAnswerKeyMap(), input: in, vp: viewport.New(0, 0), memo: &draw.Memo[viewKey]{}}
 }
 
 // Keys is the pane's key map, with the keys that do nothing now disabled.
@@ -86,7 +90,7 @@ func (m *Model) SetFocused(f bool) { m.focused = f }
 // was answered right before.
 func (m *Model) OpenLesson(l *lessons.Lesson, done int, checked bool) {
 	*m = Model{st: m.st, md: m.md, keys: m.keys, ansKeys: m.ansKeys, w: m.w, h: m.h, focused: m.focused,
-		vp: viewport.New(0, 0), input: m.input, lesson: l, done: done, checked: checked, hints: map[int]int{}, lastStep: -1}
+		vp: viewport.New(0, 0), input: m.input, memo: m.memo, lesson: l, done: done, checked: checked, hints: map[int]int{}, lastStep: -1}
 	m.input.Reset()
 	m.input.Blur()
 	m.refresh()
@@ -95,7 +99,7 @@ func (m *Model) OpenLesson(l *lessons.Lesson, done int, checked bool) {
 // OpenExercise shows exercise ex's task.
 func (m *Model) OpenExercise(ex *pack.Exercise) {
 	*m = Model{st: m.st, md: m.md, keys: m.keys, ansKeys: m.ansKeys, w: m.w, h: m.h, focused: m.focused,
-		vp: viewport.New(0, 0), input: m.input, exercise: ex}
+		vp: viewport.New(0, 0), input: m.input, memo: m.memo, exercise: ex}
 	m.refresh()
 }
 

@@ -26,15 +26,38 @@ func (m *Model) refresh() {
 		h = max(h-promptLines, 0)
 	}
 	m.vp.Width, m.vp.Height = w, h
-	m.vp.SetContent(strings.Join(m.content(w), "\n"))
+	m.text = strings.Join(m.content(w), "\n")
+	m.vp.SetContent(m.text)
 	if m.lesson != nil && m.Step() != m.lastStep {
 		m.lastStep = m.Step()
 		m.vp.GotoTop()
 	}
 }
 
+// viewKey is everything Lines draws from: while a run plays none of it
+// changes, and the pane is drawn once.
+type viewKey struct {
+	w, h, offset  int
+	focused       bool
+	text          string
+	title, short  string
+	asking        bool
+	input, notice string
+}
+
 // Lines draws the pane as exactly h lines of w cells.
 func (m Model) Lines() []string {
+	k := viewKey{w: m.w, h: m.h, offset: m.vp.YOffset, focused: m.focused, text: m.text}
+	k.title, k.short = m.title()
+	if m.asking {
+		k.asking, k.input, k.notice = true, m.input.View(), m.notice
+	}
+	return m.memo.Lines(k, func() []string { return m.draw(k) })
+}
+
+// draw draws the pane: the text in view, the answer prompt while it is
+// open, in a frame whose title says how much text is below.
+func (m Model) draw(k viewKey) []string {
 	frame := m.st.Pane
 	if m.focused {
 		frame = m.st.FocusedPane
@@ -46,15 +69,15 @@ func (m Model) Lines() []string {
 		if m.notice != "" {
 			notice = m.st.Bad.Render(m.notice)
 		}
-		body = append(body, draw.Fit(m.input.View(), m.w-2), draw.Fit(notice, m.w-2))
+		body = append(body, draw.Fit(k.input, m.w-2), draw.Fit(notice, m.w-2))
 	}
-	title, short := m.title()
+	title := k.title
 	more := ""
 	if n := m.vp.TotalLineCount() - m.vp.YOffset - m.vp.Height; n > 0 {
 		more = fmt.Sprintf(" · ↓%d", n)
 	}
 	if ansi.StringWidth(title+more) > m.w-6 {
-		title = short
+		title = k.short
 	}
 	title += more
 	return draw.Box(frame, title, body, m.w, m.h)

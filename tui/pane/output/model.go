@@ -12,6 +12,7 @@ import (
 
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/tui/bridge"
+	"github.com/streamlab/streamlab/tui/draw"
 	"github.com/streamlab/streamlab/tui/styles"
 )
 
@@ -58,17 +59,20 @@ type Model struct {
 	table  map[cellKey]*cell
 	order  []cellKey // table keys, sorted
 	scroll int       // rows scrolled up from the newest
+	// rev numbers the rows as they are now, for memo's key.
+	rev  uint64
+	memo *draw.Memo[viewKey]
 }
 
 // New returns an empty output pane.
 func New(st *styles.Styles) Model {
-	m := Model{st: st, keys: DefaultKeyMap()}
+	m := Model{st: st, keys: DefaultKeyMap(), memo: &draw.Memo[viewKey]{}}
 	m.reset()
 	return m
 }
 
 func (m *Model) reset() {
-	m.prev, m.log, m.order, m.scroll = nil, nil, nil, 0
+	m.prev, m.log, m.order, m.scroll, m.rev = nil, nil, nil, 0, draw.Revision()
 	m.seen = map[engine.Record]int{}
 	m.table = map[cellKey]*cell{}
 }
@@ -107,6 +111,7 @@ func (m *Model) add(r engine.Record) {
 		m.seen[r]++
 		times = m.seen[r]
 	}
+	m.rev = draw.Revision()
 	m.log = append(m.log, logRow{r, times})
 	if len(m.log) > maxLog {
 		m.log = m.log[len(m.log)-maxLog:]

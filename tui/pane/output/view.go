@@ -15,8 +15,29 @@ import (
 // View draws the pane.
 func (m Model) View() string { return strings.Join(m.Lines(), "\n") }
 
+// viewKey is everything Lines draws from: between frames that wrote no
+// rows, nothing changes and the pane is drawn once. The table's rows
+// stay highlighted for a while after they changed, so its drawing also
+// depends on the clock.
+type viewKey struct {
+	rev          uint64
+	sink         string
+	clock        int64
+	w, h, scroll int
+	focused      bool
+}
+
 // Lines draws the pane as exactly h lines of w cells.
 func (m Model) Lines() []string {
+	k := viewKey{rev: m.rev, sink: m.sink, w: m.w, h: m.h, scroll: m.scroll, focused: m.focused}
+	if m.tableView() {
+		k.clock = m.clock
+	}
+	return m.memo.Lines(k, m.draw)
+}
+
+// draw draws the newest rows that fit, or those scrolled to.
+func (m Model) draw() []string {
 	frame := m.st.Pane
 	if m.focused {
 		frame = m.st.FocusedPane

@@ -14,6 +14,24 @@ import (
 // nothing of either (a preview of an invalid job). The edge takes no row
 // from the nodes.
 func (m Model) footer(w int) string {
+	k := footerKey{w: w, state: m.snap.State, failedAtMS: m.snap.FailedAtMS, err: m.snap.Error, jm: m.snap.JobManager}
+	if k.jm.State == engine.JobManagerNoLeader {
+		k.clockMS = m.clock // the lease's countdown
+	}
+	return m.footMemo.Lines(k, func() []string { return []string{m.drawFooter(w)} })[0]
+}
+
+// footerKey is what the footer draws from: it changes when the job fails
+// or its job manager changes, and while a lease runs out, with the clock.
+type footerKey struct {
+	w                   int
+	state, err          string
+	failedAtMS, clockMS int64
+	jm                  engine.JobManagerSnapshot
+}
+
+// drawFooter draws the footer.
+func (m Model) drawFooter(w int) string {
 	s := m.snap
 	switch {
 	case s.State == engine.StateFailed:

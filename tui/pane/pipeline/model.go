@@ -11,6 +11,7 @@ import (
 
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/tui/bridge"
+	"github.com/streamlab/streamlab/tui/draw"
 	"github.com/streamlab/streamlab/tui/styles"
 )
 
@@ -25,11 +26,13 @@ type Model struct {
 	rates   map[string]*rate
 	sel     int   // index into snap.Nodes
 	clock   int64 // the lab's virtual clock, ms: countdowns count from it
+	// footMemo is the footer as drawn last.
+	footMemo *draw.Memo[footerKey]
 }
 
 // New returns an empty pipeline pane.
 func New(st *styles.Styles) Model {
-	return Model{st: st, keys: DefaultKeyMap(), rates: map[string]*rate{}}
+	return Model{st: st, keys: DefaultKeyMap(), rates: map[string]*rate{}, footMemo: &draw.Memo[footerKey]{}}
 }
 
 // Keys is the pane's key map, for the help bar.
