@@ -85,18 +85,32 @@ func (m Model) logLines(w, h int) []string {
 	from, to := m.window(len(m.log), h)
 	out := make([]string, 0, to-from)
 	for i, r := range m.log[from:to] {
-		out = append(out, m.mark(from+i == to-1, m.row(r.rec, w)+m.times(r.times), w))
+		out = append(out, m.mark(from+i == to-1, m.row(r.rec, m.rowW(w))+m.times(r.times), w))
 	}
 	return out
 }
 
-// mark draws a row fitted to w cells, behind ▸ when it is the row w (why)
-// asks about: the newest in view of a focused pane.
+// mark draws a row fitted to w cells. A focused pane keeps a cell before
+// every row, so that its columns stay in line, and ▸ there marks the row
+// w (why) asks about: the newest in view.
 func (m Model) mark(marked bool, line string, w int) string {
-	if !m.focused || !marked {
+	if !m.focused {
 		return draw.Fit(line, w)
 	}
-	return m.st.Selected.Render("▸") + draw.Fit(line, w-1)
+	gutter := " "
+	if marked {
+		gutter = m.st.Selected.Render("▸")
+	}
+	return gutter + draw.Fit(line, w-1)
+}
+
+// rowW is the width a row's text has in w cells: one less in a focused
+// pane, for the cell mark keeps before it.
+func (m Model) rowW(w int) int {
+	if m.focused {
+		return w - 1
+	}
+	return w
 }
 
 // narrowW is the width below which a row leaves out its time: the count
@@ -129,16 +143,21 @@ func (m Model) row(r engine.Record, w int) string {
 }
 
 func (m Model) tableLines(w, h int) []string {
-	head := fmt.Sprintf("%-8s %-*s %5s", "window", keyW(w), "key", "count")
-	if w < narrowW {
+	cw := m.rowW(w)
+	head := fmt.Sprintf("%-8s %-*s %5s", "window", keyW(cw), "key", "count")
+	if cw < narrowW {
 		head = fmt.Sprintf("%-7s %5s", "key", "count")
 	}
-	out := []string{m.st.Muted.Render(draw.Fit(head, w))}
+	head = m.st.Muted.Render(draw.Fit(head, cw))
+	if m.focused {
+		head = " " + head
+	}
+	out := []string{head}
 	from, to := m.window(len(m.order), h-1)
 	for i, k := range m.order[from:to] {
 		c := m.table[k]
-		line := fmt.Sprintf("%s %-*s %5d", clock(c.rec.WindowStart), keyW(w), c.rec.Key, c.rec.Value)
-		if w < narrowW {
+		line := fmt.Sprintf("%s %-*s %5d", clock(c.rec.WindowStart), keyW(cw), c.rec.Key, c.rec.Value)
+		if cw < narrowW {
 			line = fmt.Sprintf("%-7s %5d", c.rec.Key, c.rec.Value)
 		}
 		style := lipgloss.Style(m.st.Text)
