@@ -2,6 +2,7 @@ package exercises_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -410,5 +411,40 @@ func TestFixedAnswersPassUnderFewSeeds(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestREADMECountsTheSeedFreePoints: the README says how many of the
+// prediction exercises' points are seed-free; the pack decides.
+func TestREADMECountsTheSeedFreePoints(t *testing.T) {
+	p, err := exercises.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var free, total float64
+	exercisesWithPredictions := 0
+	for _, ex := range p.Exercises {
+		if ex.Kind != pack.KindPrediction {
+			continue
+		}
+		exercisesWithPredictions++
+		for _, c := range ex.Checks {
+			if c.Answer == "" {
+				continue
+			}
+			total += c.Points
+			if c.SeedFree {
+				free += c.Points
+			}
+		}
+	}
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	words := map[int]string{1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+	claim := fmt.Sprintf("carry %g of the %s exercises' %g\npoints", free, words[exercisesWithPredictions], total)
+	if !strings.Contains(string(readme), claim) {
+		t.Errorf("the README should say the seed-free checks %q", claim)
 	}
 }
