@@ -23,7 +23,7 @@ GOLDEN   ?= ./tui/...
 
 .DEFAULT_GOAL := help
 
-.PHONY: help build run test test-race bench bench-serve lint fmt golden tidy-check fuzz cover clean soak release conformance
+.PHONY: help build run test test-race bench bench-serve lint fmt golden tidy-check vulncheck fuzz cover clean soak release conformance
 
 help: ## List the targets
 	@echo "usage: make TARGET [VAR=value ...]"
@@ -76,6 +76,18 @@ golden: ## Rewrite the terminal lab's golden files, the exported programs' and t
 	$(GO) test ./engine/export -run Golden -update
 	UPDATE_README=1 $(GO) test ./engine/lab -run README
 	$(GO) test ./tui/ -run README -update
+
+# govulncheck and the Go vulnerability database it reads, both pinned: the
+# database is golang.org/x/vulndb's OSV files, fetched from the module proxy.
+GOVULNCHECK ?= v1.10.0
+VULNDB ?= v0.0.0-20261105234957-e22db6528018
+
+vulncheck: ## Fail when the code calls a vulnerable function (govulncheck, pinned database); standard-library ones listed in .ci/stdlib-vulns are accepted with their reason
+	@set -e; db=$$(cd "$${TMPDIR:-/tmp}" && GOFLAGS= $(GO) mod download -json golang.org/x/vulndb@$(VULNDB) | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$$/\1/p'); \
+	test -d "$$db/data/osv" || { echo "vulncheck: golang.org/x/vulndb@$(VULNDB) has no data/osv"; exit 1; }; \
+	out=$$(mktemp); trap 'rm -f "$$out"' EXIT; \
+	$(GO) run golang.org/x/vuln/cmd/govulncheck@$(GOVULNCHECK) -format json -db "file://$$db/data/osv" $(PKGS) > "$$out"; \
+	python3 .ci/vulncheck .ci/stdlib-vulns < "$$out"
 
 tidy-check: ## Fail when go.mod or go.sum are not tidy
 	$(GO) mod tidy
