@@ -17,6 +17,16 @@ import (
 // asked for.
 var ErrExists = errors.New("already exists")
 
+// PathError is a refusal of Write's own about Path, read as "path: reason",
+// so that a caller that names the path itself can say the reason alone.
+type PathError struct {
+	Path string
+	Err  error
+}
+
+func (e *PathError) Error() string { return e.Path + ": " + e.Err.Error() }
+func (e *PathError) Unwrap() error { return e.Err }
+
 // Write writes path through a temporary file in the same directory and a
 // rename, so a reader sees the old file or the new one, never half. An
 // existing path is an error (ErrExists) unless overwrite is set; a
@@ -30,9 +40,9 @@ func Write(path string, overwrite bool, perm fs.FileMode, write func(io.Writer) 
 	st, err := os.Lstat(path)
 	switch {
 	case err == nil && st.IsDir():
-		return fmt.Errorf("%s: is a directory; give a file name", path)
+		return &PathError{Path: path, Err: errors.New("is a directory; give a file name")}
 	case err == nil && !overwrite:
-		return fmt.Errorf("%s: %w (use --force to replace it)", path, ErrExists)
+		return &PathError{Path: path, Err: fmt.Errorf("%w (use --force to replace it)", ErrExists)}
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return err
 	}

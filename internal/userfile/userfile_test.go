@@ -99,3 +99,23 @@ func TestReplacingKeepsPermissions(t *testing.T) {
 		t.Errorf("new: %v, %v", st.Mode(), err)
 	}
 }
+
+// TestRefusalNamesThePath: Write's own refusals read "path: reason" and
+// carry the path and the reason apart, for a caller that names the path.
+func TestRefusalNamesThePath(t *testing.T) {
+	dir := t.TempDir()
+	existing := filepath.Join(dir, "existing")
+	must(t, os.WriteFile(existing, []byte("old"), 0o644))
+	for _, tt := range []struct {
+		path, reason string
+	}{
+		{existing, "already exists (use --force to replace it)"},
+		{dir, "is a directory; give a file name"},
+	} {
+		err := WriteFile(tt.path, tt.path == dir, 0o644, []byte("new"))
+		var pe *PathError
+		if !errors.As(err, &pe) || pe.Path != tt.path || pe.Err.Error() != tt.reason || err.Error() != tt.path+": "+tt.reason {
+			t.Errorf("WriteFile(%s) = %v, want %s: %s as a *PathError", tt.path, err, tt.path, tt.reason)
+		}
+	}
+}
