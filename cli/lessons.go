@@ -106,8 +106,7 @@ verify is not a way around a lesson's question.
 learners' own seeds would run it: a step or a check that holds for one
 seed's events only shows up as a lesson that cannot be finished under some.
 
-Exit status: 0 when every lesson could be finished, 1 otherwise (a lesson
-skipped because the engine lacks what it needs is not finished), 2 for an
+Exit status: 0 when every lesson could be finished, 1 otherwise, 2 for an
 unknown ID or bad flags.`,
 	}
 	v := &lessonOptions{c: c, flags: verify.Flags()}
@@ -152,12 +151,7 @@ func (o *lessonOptions) list(ctx context.Context, args []string) error {
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, l := range ls {
-		status := progress.Status(l)
-		var un *lessons.UnavailableError
-		if err := l.Available(ctx); errors.As(err, &un) {
-			status += " (not available yet: " + un.Missing + ")"
-		}
-		fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\n", l.Number, l.ID, l.Title, status)
+		fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\n", l.Number, l.ID, l.Title, progress.Status(l))
 	}
 	if err := tw.Flush(); err != nil {
 		return failed(err)
