@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -143,7 +144,7 @@ func (o *gradeOptions) run(ctx context.Context, args []string) (retErr error) {
 		return badInput(errors.New("--student-prefix names the students of --class DIR; give --student for one"))
 	}
 	if o.class != "" {
-		return o.c.gradeClass(ctx, exs, o.class, o.prefix, o.student, o.secret, o.out, cfg.Format, opts)
+		return o.gradeClass(ctx, exs, cfg.Format, opts)
 	}
 	if cfg.Format == "csv" {
 		return badInput(errors.New("--format csv is the gradebook of a class: give --class DIR"))
@@ -244,10 +245,11 @@ func notPassed(res *grade.Result) error {
 // class's gradebook.
 var gradeFormats = append(append([]string{}, allFormats...), "csv")
 
-// gradeClass grades every student's answers under dir, a subdirectory per
-// student, and writes the class's report.
-func (c *cli) gradeClass(ctx context.Context, exs []*pack.Exercise, dir, prefix, student, secret, out, format string, opts grade.Options) error {
-	if student != "" {
+// gradeClass grades every student's answers under --class, a
+// subdirectory per student, and writes the class's report.
+func (o *gradeOptions) gradeClass(ctx context.Context, exs []*pack.Exercise, format string, opts grade.Options) error {
+	dir := o.class
+	if o.student != "" {
 		return badInput(errors.New("--class grades every student; --student names one"))
 	}
 	if format != "text" && format != "json" && format != "csv" {
@@ -256,24 +258,14 @@ func (c *cli) gradeClass(ctx context.Context, exs []*pack.Exercise, dir, prefix,
 	if err := checkDir(dir, "--class"); err != nil {
 		return err
 	}
-	if secret == "" {
-		secret = os.Getenv("STREAMLAB_GRADE_SECRET")
-	}
-	if secret != "" {
+	if secret := cmp.Or(o.secret, os.Getenv("STREAMLAB_GRADE_SECRET")); secret != "" {
 		opts.Secret = secret
 	}
-	entries, err := os.ReadDir(dir)
+	names, err := studentDirs(dir)
 	if err != nil {
-		return badInput(fmt.Errorf("--class %s: %w", dir, err))
+		return err
 	}
-	var names []string
-	for _, de := range entries {
-		name := de.Name()
-		if de.IsDir() && !strings.HasPrefix(name, ".") && !strings.HasPrefix(name, "_") {
-			names = append(names, name)
-		}
-	}
-	graded := gradeStudents(ctx, exs, dir, prefix, names, opts)
+	graded := gradeStudents(ctx, exs, dir, o.prefix, names, opts)
 	var students []report.Student
 	var interrupted error
 	var broke []string // student: exercises whose grading broke
@@ -287,13 +279,7 @@ func (c *cli) gradeClass(ctx context.Context, exs []*pack.Exercise, dir, prefix,
 			// One answer that breaks grading (the wall-time guard) must
 			// not keep the class's gradebook from being written: its cell
 			// is marked, and the exit status says grading was not whole.
-			var ids []string
-			for _, e := range g.res.Exercises {
-				if e.Internal {
-					ids = append(ids, e.ID)
-				}
-			}
-			broke = append(broke, fmt.Sprintf("%s (%s)", untrusted.Quote(name, 200), strings.Join(ids, ", ")))
+			broke = append(broke, fmt.Sprintf("%s (%s)", untrusted.Quote(name, 200), brokenExercises(g.res)))
 		case errors.Is(err, engine.ErrInternal):
 			return internalError(err)
 		case errors.Is(err, grade.ErrBrokenPack):
@@ -310,19 +296,11 @@ func (c *cli) gradeClass(ctx context.Context, exs []*pack.Exercise, dir, prefix,
 	if len(students) == 0 {
 		return badInput(fmt.Errorf("--class %s: no student directories in it", dir))
 	}
-	var buf bytes.Buffer
-	switch format {
-	case "csv":
-		err = report.Gradebook(&buf, students)
-	case "json":
-		err = report.ClassJSON(&buf, students)
-	default:
-		err = report.ClassText(&buf, students)
-	}
+	data, err := classReport(format, students)
 	if err != nil {
 		return failed(err)
 	}
-	if err := c.writeReport(out, buf.Bytes()); err != nil {
+	if err := o.c.writeReport(o.out, data); err != nil {
 		return err
 	}
 	if interrupted != nil {
@@ -335,6 +313,50 @@ func (c *cli) gradeClass(ctx context.Context, exs []*pack.Exercise, dir, prefix,
 		return failed(fmt.Errorf("not every student passed every exercise"))
 	}
 	return nil
+}
+
+// studentDirs are the students' directories in dir, by name: every
+// subdirectory but those starting with . or _.
+func studentDirs(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, badInput(fmt.Errorf("--class %s: %w", dir, err))
+	}
+	var names []string
+	for _, de := range entries {
+		name := de.Name()
+		if de.IsDir() && !strings.HasPrefix(name, ".") && !strings.HasPrefix(name, "_") {
+			names = append(names, name)
+		}
+	}
+	return names, nil
+}
+
+// brokenExercises lists the exercises of res whose grading broke.
+func brokenExercises(res *grade.Result) string {
+	var ids []string
+	for _, e := range res.Exercises {
+		if e.Internal {
+			ids = append(ids, e.ID)
+		}
+	}
+	return strings.Join(ids, ", ")
+}
+
+// classReport is the class's report in format: a csv gradebook, json or
+// a text table.
+func classReport(format string, students []report.Student) ([]byte, error) {
+	var buf bytes.Buffer
+	var err error
+	switch format {
+	case "csv":
+		err = report.Gradebook(&buf, students)
+	case "json":
+		err = report.ClassJSON(&buf, students)
+	default:
+		err = report.ClassText(&buf, students)
+	}
+	return buf.Bytes(), err
 }
 
 // graded is one student's grading.
