@@ -128,8 +128,10 @@ var badInputKinds = []error{
 
 // exitFor is the exit code for err, the error a command returned: the code
 // an *exitError carries, else 2 for an error of one of badInputKinds. Any
-// other error is cobra's own (an unknown command or flag, a wrong number
-// of arguments): misuse, exit 2, and cobra reports whether it was.
+// other error is taken for cobra's own (an unknown command or flag, a
+// wrong number of arguments; commands wrap theirs, but for a failed write
+// to standard output): misuse, exit 2, and cobras says so, for the
+// pointer to --help.
 func exitFor(err error) (code int, cobras bool) {
 	var ee *exitError
 	switch {
