@@ -8,6 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/streamlab/streamlab/classroom"
 	"github.com/streamlab/streamlab/classroom/watch"
@@ -48,32 +49,46 @@ Exit status: 0, or 2 for bad input (a missing state directory, a bad format).`,
 		Args: cobra.NoArgs,
 	}
 	fs := cmd.Flags()
+	o := &classStatusOptions{c: c, flags: fs}
 	c.stateFlag(cmd)
 	fs.String("format", "text", "text, json or csv")
-	secret := fs.String("secret", "", "the server's grading secret (else $STREAMLAB_GRADE_SECRET)")
-	watchFlag := fs.Bool("watch", false, "show the class live in this terminal, with each open lab's CPU and memory (q quits)")
-	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		cfg, err := c.load(cmd, classroom.Formats)
-		if err != nil {
-			return err
-		}
-		dir, err := classStateDir(cfg.State)
-		if err != nil {
-			return err
-		}
-		if *watchFlag {
-			return c.watchClass(cmd.Context(), classroom.State{Dir: dir}, gradeSecret(*secret))
-		}
-		class, err := classroom.Status(cmd.Context(), classroom.State{Dir: dir}, gradeSecret(*secret))
-		if errors.Is(err, classroom.ErrNoState) {
-			return badInput(err)
-		}
-		if err != nil {
-			return failed(err)
-		}
-		return classroom.WriteStatus(c.stdout, class, cfg.Format)
-	}
+	fs.StringVar(&o.secret, "secret", "", "the server's grading secret (else $STREAMLAB_GRADE_SECRET)")
+	fs.BoolVar(&o.watch, "watch", false, "show the class live in this terminal, with each open lab's CPU and memory (q quits)")
+	cmd.RunE = runE(o.run)
 	return cmd
+}
+
+// classStatusOptions are `class status`'s flags that are not
+// configuration keys; state and format are read through the configuration.
+type classStatusOptions struct {
+	c      *cli
+	flags  *pflag.FlagSet
+	secret string
+	watch  bool
+}
+
+// run prints the class in the state directory, or with --watch shows it live.
+func (o *classStatusOptions) run(ctx context.Context, args []string) error {
+	cfg, err := o.c.load(o.flags, classroom.Formats)
+	if err != nil {
+		return err
+	}
+	dir, err := classStateDir(cfg.State)
+	if err != nil {
+		return err
+	}
+	st, secret := classroom.State{Dir: dir}, gradeSecret(o.secret)
+	if o.watch {
+		return o.c.watchClass(ctx, st, secret)
+	}
+	class, err := classroom.Status(ctx, st, secret)
+	switch {
+	case errors.Is(err, classroom.ErrNoState):
+		return err // bad input (exitFor)
+	case err != nil:
+		return failed(err)
+	}
+	return classroom.WriteStatus(o.c.stdout, class, cfg.Format)
 }
 
 // watchClass shows the class in st live until the instructor quits: the
@@ -84,7 +99,7 @@ func (c *cli) watchClass(ctx context.Context, st classroom.State, secret string)
 		return badInput(errors.New("--watch needs a terminal, and standard input or output is not one"))
 	}
 	if _, err := classroom.Status(ctx, st, secret); errors.Is(err, classroom.ErrNoState) {
-		return badInput(err)
+		return err
 	}
 	grades := &classroom.Grades{}
 	view := watch.New(st.Dir, func(ctx context.Context) watch.Snapshot {

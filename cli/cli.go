@@ -9,6 +9,9 @@
 //	1  failure: an expect failed, a job failed, an exercise failed its grade
 //	2  bad input: bad flags or arguments, an unreadable or invalid file,
 //	   an unknown job, lesson or exercise, a command that is not built yet
+//
+// Each command is an options struct, its flags bound to the fields, with a
+// run method; exitFor turns what a run method returns into the exit code.
 package cli
 
 import (
@@ -22,7 +25,12 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"github.com/streamlab/streamlab/classroom"
+	"github.com/streamlab/streamlab/engine/lab"
+	"github.com/streamlab/streamlab/exercises/grade"
+	"github.com/streamlab/streamlab/exercises/pack"
 	"github.com/streamlab/streamlab/internal/untrusted"
 )
 
@@ -82,8 +90,9 @@ func interruptible(parent context.Context, stderr io.Writer) (context.Context, f
 	}
 }
 
-// exitError is an error that ends streamlab with a given exit code. Commands
-// return it from RunE; run maps it to the process's exit code.
+// exitError is an error that ends streamlab with a given exit code, for
+// the errors whose code the command decides: its own (a bad flag value, a
+// failed expect) and those whose code depends on where they came from.
 type exitError struct {
 	code int
 	err  error
@@ -101,6 +110,44 @@ func internalError(err error) error {
 	return &exitError{code: exitBadInput, err: fmt.Errorf("%w (not a problem with your input)", err)}
 }
 
+// failed wraps err as an exit-1 error.
+func failed(err error) error { return &exitError{code: exitFailed, err: err} }
+
+// badInputKinds are the sentinels of errors that are bad input (or an
+// interruption) wherever a command meets them: a command returns those
+// errors as they are, and they exit 2.
+var badInputKinds = []error{
+	grade.ErrBrokenPack,
+	grade.ErrInterrupted,
+	pack.ErrNoExercise,
+	lab.ErrInterrupted,
+	classroom.ErrNoState,
+	untrusted.ErrNotRegular,
+	untrusted.ErrTooLarge,
+}
+
+// exitFor is the exit code for err, the error a command returned: the code
+// an *exitError carries, else 2 for an error of one of badInputKinds. Any
+// other error is taken for cobra's own (an unknown command or flag, a
+// wrong number of arguments; commands wrap theirs, but for a failed write
+// to standard output): misuse, exit 2, and cobras says so, for the
+// pointer to --help.
+func exitFor(err error) (code int, cobras bool) {
+	var ee *exitError
+	switch {
+	case err == nil:
+		return exitOK, false
+	case errors.As(err, &ee):
+		return ee.code, false
+	}
+	for _, kind := range badInputKinds {
+		if errors.Is(err, kind) {
+			return exitBadInput, false
+		}
+	}
+	return exitBadInput, true
+}
+
 // printable is an error's text without its control characters, line by
 // line: errors quote file names, and a name can carry an escape sequence
 // or a NUL that the terminal would act on.
@@ -112,12 +159,9 @@ func printable(text string) string {
 	return strings.Join(lines, "\n")
 }
 
-// failed wraps err as an exit-1 error.
-func failed(err error) error { return &exitError{code: exitFailed, err: err} }
-
 // run runs streamlab with the command-line arguments args (without the
 // program name) and returns its exit code. Errors go to stderr as
-// "streamlab: <error>".
+// "streamlab: <error>", and cobra's own with a pointer to --help.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	c, err := newCLI(stdin, stdout, stderr)
 	if err != nil {
@@ -131,18 +175,20 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitOK
 	}
 	fmt.Fprintf(stderr, "streamlab: %s\n", printable(err.Error()))
-	var ee *exitError
-	if errors.As(err, &ee) {
-		return ee.code
+	code, cobras := exitFor(err)
+	if cobras {
+		if cmd == nil {
+			cmd = root
+		}
+		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", cmd.CommandPath())
 	}
-	// Every error a command returns is an *exitError, so this one comes
-	// from cobra itself: an unknown command or flag, a wrong number of
-	// arguments. Those are misuse.
-	if cmd == nil {
-		cmd = root
-	}
-	fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", cmd.CommandPath())
-	return exitBadInput
+	return code
+}
+
+// runE adapts a command's run method to cobra: it runs under the
+// command's context (which SIGINT and SIGTERM cancel).
+func runE(run func(ctx context.Context, args []string) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error { return run(cmd.Context(), args) }
 }
 
 // cli is one invocation of streamlab: its streams, the built-in defaults
@@ -163,11 +209,12 @@ func newCLI(stdin io.Reader, stdout, stderr io.Writer) (*cli, error) {
 	return &cli{stdin: stdin, stdout: stdout, stderr: stderr, defaults: d}, nil
 }
 
-// load reads the configuration for cmd, whose flags named like configuration
-// keys take precedence over the environment, the file and the defaults.
-// formats are the report formats cmd accepts (nil: any).
-func (c *cli) load(cmd *cobra.Command, formats []string) (Config, error) {
-	cfg, err := loadConfig(cmd.Flags(), c.configPath, formats)
+// load reads the configuration for a command with the flags flags, those
+// named like configuration keys taking precedence over the environment,
+// the file and the defaults. formats are the report formats the command
+// accepts (nil: any).
+func (c *cli) load(flags *pflag.FlagSet, formats []string) (Config, error) {
+	cfg, err := loadConfig(flags, c.configPath, formats)
 	if err != nil {
 		return Config{}, badInput(err)
 	}
@@ -189,14 +236,9 @@ Configuration comes from flags, STREAMLAB_* environment variables, the
 configuration file and the built-in defaults, in that order of precedence.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := c.load(cmd, nil)
-			if err != nil {
-				return err
-			}
-			return c.runTUI(cfg, "")
-		},
 	}
+	home := &labOptions{c: c, flags: root.Flags()}
+	root.RunE = runE(home.runHome)
 	// Root has no Args: cobra's own check rejects stray words and suggests
 	// near-miss commands ("Did you mean this?").
 	root.SetIn(c.stdin)

@@ -23,6 +23,7 @@ import (
 	"github.com/streamlab/streamlab/engine/jobspec"
 	"github.com/streamlab/streamlab/engine/lab"
 	"github.com/streamlab/streamlab/internal/untrusted"
+	"github.com/streamlab/streamlab/internal/yamlpos"
 )
 
 // Config is streamlab's configuration after the defaults, the configuration
@@ -251,16 +252,26 @@ func readConfigFile(v *viper.Viper, path string, explicit bool) (*configFile, er
 	}
 	f := &configFile{path: path, pos: map[string]string{}}
 	if typ == "yaml" {
-		var doc yaml.Node
-		if yaml.Unmarshal(b, &doc) == nil && len(doc.Content) == 1 && doc.Content[0].Kind == yaml.MappingNode {
-			m := doc.Content[0]
-			for i := 0; i+1 < len(m.Content); i += 2 {
-				k := m.Content[i]
-				f.pos[strings.ToLower(k.Value)] = fmt.Sprintf("%d:%d", k.Line, k.Column)
-			}
-		}
+		f.pos = keyPositions(b)
 	}
 	return f, nil
+}
+
+// keyPositions is where each top-level key of a YAML configuration file
+// is ("line:column"), for messages. The file is one viper has read, which
+// takes anchors and tags, so it is parsed as viper did, not refused as
+// yamlpos.Parse would; a file whose body is not a mapping has none.
+func keyPositions(b []byte) map[string]string {
+	pos := map[string]string{}
+	var doc yaml.Node
+	if yaml.Unmarshal(b, &doc) != nil || len(doc.Content) != 1 {
+		return pos
+	}
+	keys := &yamlpos.Decoder{}
+	for _, e := range keys.MappingAll(yamlpos.Root("configuration", doc.Content[0]), "configuration", nil) {
+		pos[strings.ToLower(e.Key)] = fmt.Sprintf("%d:%d", e.KeyNode.Line, e.KeyNode.Column)
+	}
+	return pos
 }
 
 // sources tells where a configuration value came from, for error messages.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/jobspec"
@@ -39,39 +40,55 @@ Exit status: 0, 1 for lint findings or a score off, 2 for bad input.`,
 			return badInput(fmt.Errorf("exercise needs a subcommand: list, show, start, lint, test, watch or init"))
 		},
 	}
+	cmd.AddCommand(c.exerciseListCmd(), c.exerciseShowCmd(), c.exerciseStartCmd(), c.exerciseLintCmd(),
+		c.exerciseWatchCmd(), c.exerciseInitCmd(), c.exerciseTestCmd())
+	return cmd
+}
+
+// packOptions are the flags of the exercise commands that read a pack and
+// nothing else: --pack, and the configuration (start reads it).
+type packOptions struct {
+	c       *cli
+	flags   *pflag.FlagSet
+	packDir string
+}
+
+func (c *cli) exerciseStartCmd() *cobra.Command {
 	start := &cobra.Command{
 		Use:   "start ID",
 		Short: "Open exercise ID in the terminal lab (--pack DIR for an instructor's)",
 		Args:  cobra.ExactArgs(1),
 	}
-	startPack := packFlag(start)
-	start.RunE = func(cmd *cobra.Command, args []string) error {
-		cfg, err := c.load(cmd, nil)
+	o := &packOptions{c: c, flags: start.Flags()}
+	packFlag(start, &o.packDir)
+	start.RunE = runE(o.start)
+	c.tuiFlags(start)
+	return start
+}
+
+// start opens exercise args[0] in the terminal lab.
+func (o *packOptions) start(ctx context.Context, args []string) error {
+	cfg, err := o.c.load(o.flags, nil)
+	if err != nil {
+		return err
+	}
+	if o.packDir != "" {
+		p, err := loadPack(o.packDir)
 		if err != nil {
 			return err
 		}
-		if *startPack != "" {
-			p, err := loadPack(*startPack)
-			if err != nil {
-				return err
-			}
-			exercises.Use(p)
-			defer exercises.Use(nil)
-		}
-		if _, err := exercises.Lookup(args[0]); err != nil {
-			return badInput(err)
-		}
-		return c.runTUI(cfg, "exercise:"+args[0])
+		exercises.Use(p)
+		defer exercises.Use(nil)
 	}
-	c.tuiFlags(start)
-	cmd.AddCommand(c.exerciseListCmd(), c.exerciseShowCmd(), start, c.exerciseLintCmd(),
-		c.exerciseWatchCmd(), c.exerciseInitCmd(), c.exerciseTestCmd())
-	return cmd
+	if _, err := exercises.Lookup(args[0]); err != nil {
+		return badInput(err)
+	}
+	return o.c.runTUI(cfg, "exercise:"+args[0])
 }
 
-// packFlag adds --pack DIR to cmd.
-func packFlag(cmd *cobra.Command) *string {
-	return cmd.Flags().String("pack", "", "use the exercise pack in `DIR` instead of the built-in one")
+// packFlag adds --pack DIR to cmd, bound to dir.
+func packFlag(cmd *cobra.Command, dir *string) {
+	cmd.Flags().StringVar(dir, "pack", "", "use the exercise pack in `DIR` instead of the built-in one")
 }
 
 func (c *cli) exerciseListCmd() *cobra.Command {
@@ -80,25 +97,29 @@ func (c *cli) exerciseListCmd() *cobra.Command {
 		Short: "List the exercises",
 		Args:  cobra.NoArgs,
 	}
-	dir := packFlag(cmd)
-	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		p, err := loadPack(*dir)
-		if err != nil {
-			return err
-		}
-		idw, kindw := len("ID"), len("KIND")
-		for _, e := range p.Exercises {
-			idw, kindw = max(idw, len(e.ID)), max(kindw, len(e.Kind))
-		}
-		var b strings.Builder
-		fmt.Fprintf(&b, "%-*s  %-*s  %6s  %s\n", idw, "ID", kindw, "KIND", "POINTS", "TITLE")
-		for _, e := range p.Exercises {
-			fmt.Fprintf(&b, "%-*s  %-*s  %6g  %s\n", idw, e.ID, kindw, e.Kind, e.MaxPoints(), e.Title)
-		}
-		_, err = fmt.Fprint(c.stdout, b.String())
+	o := &packOptions{c: c, flags: cmd.Flags()}
+	packFlag(cmd, &o.packDir)
+	cmd.RunE = runE(o.list)
+	return cmd
+}
+
+// list prints the pack's exercises, a row each.
+func (o *packOptions) list(ctx context.Context, args []string) error {
+	p, err := loadPack(o.packDir)
+	if err != nil {
 		return err
 	}
-	return cmd
+	idw, kindw := len("ID"), len("KIND")
+	for _, e := range p.Exercises {
+		idw, kindw = max(idw, len(e.ID)), max(kindw, len(e.Kind))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-*s  %-*s  %6s  %s\n", idw, "ID", kindw, "KIND", "POINTS", "TITLE")
+	for _, e := range p.Exercises {
+		fmt.Fprintf(&b, "%-*s  %-*s  %6g  %s\n", idw, e.ID, kindw, e.Kind, e.MaxPoints(), e.Title)
+	}
+	_, err = fmt.Fprint(o.c.stdout, b.String())
+	return err
 }
 
 func (c *cli) exerciseShowCmd() *cobra.Command {
@@ -107,20 +128,24 @@ func (c *cli) exerciseShowCmd() *cobra.Command {
 		Short: "Print exercise ID's statement",
 		Args:  cobra.ExactArgs(1),
 	}
-	dir := packFlag(cmd)
-	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		p, err := loadPack(*dir)
-		if err != nil {
-			return err
-		}
-		e, err := p.Lookup(args[0])
-		if err != nil {
-			return badInput(err)
-		}
-		_, err = fmt.Fprint(c.stdout, showText(e))
+	o := &packOptions{c: c, flags: cmd.Flags()}
+	packFlag(cmd, &o.packDir)
+	cmd.RunE = runE(o.show)
+	return cmd
+}
+
+// show prints exercise args[0]'s statement.
+func (o *packOptions) show(ctx context.Context, args []string) error {
+	p, err := loadPack(o.packDir)
+	if err != nil {
 		return err
 	}
-	return cmd
+	e, err := p.Lookup(args[0])
+	if err != nil {
+		return err // pack.ErrNoExercise: bad input (exitFor)
+	}
+	_, err = fmt.Fprint(o.c.stdout, showText(e))
+	return err
 }
 
 // showText is an exercise as `exercise show` prints it: its facts, its
@@ -168,7 +193,7 @@ func showText(e *pack.Exercise) string {
 }
 
 func (c *cli) exerciseLintCmd() *cobra.Command {
-	var hidden string
+	o := &lintOptions{c: c}
 	cmd := &cobra.Command{
 		Use:   "lint [DIR...]",
 		Short: "Check an exercise pack (exit 1 on findings)",
@@ -185,76 +210,109 @@ run of every exercise it adds hidden checks to.
 
 Exit status: 0 when the pack is clean, 1 when there are findings, 2 when a
 DIR cannot be read.`,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			var all []*lint.Finding
-			var notes []string
-			exercisesSeen := 0
-			overlay := func(p *pack.Pack) error {
-				if p != nil {
-					exercisesSeen += len(p.Exercises)
-					notes = append(notes, lint.Suggestions(p)...)
-				}
-				if hidden == "" || p == nil {
-					return nil
-				}
-				fs, err := lint.Overlay(cmd.Context(), p, hidden)
-				if err != nil {
-					if cmd.Context().Err() != nil {
-						return failed(err)
-					}
-					return badInput(fmt.Errorf("--hidden: %w", err))
-				}
-				all = append(all, fs...)
-				return nil
-			}
-			if len(args) == 0 {
-				p, err := exercises.Builtin()
-				if p == nil {
-					return failed(err)
-				}
-				fs, err := lint.Pack(cmd.Context(), p, err)
-				if err != nil {
-					return failed(err)
-				}
-				all = fs
-				if err := overlay(p); err != nil {
-					return err
-				}
-			}
-			for _, dir := range args {
-				fs, err := lint.Dir(cmd.Context(), dir)
-				if err != nil {
-					if cmd.Context().Err() != nil {
-						return failed(err)
-					}
-					return badInput(err)
-				}
-				all = append(all, fs...)
-				if p, _ := pack.LoadDir(dir); p != nil {
-					if err := overlay(p); err != nil {
-						return err
-					}
-				}
-			}
-			var b strings.Builder
-			for _, f := range all {
-				fmt.Fprintln(&b, f.Error())
-			}
-			for _, n := range notes {
-				fmt.Fprintln(&b, "note: "+n)
-			}
-			if len(all) == 0 {
-				fmt.Fprintf(&b, "%d exercises checked, with a dry run each: no problems found\n", exercisesSeen)
-			}
-			fmt.Fprint(c.stdout, b.String())
-			if len(all) > 0 {
-				return failed(fmt.Errorf("%d problem(s) found", len(all)))
-			}
-			return nil
-		},
+		RunE: runE(o.run),
 	}
-	cmd.Flags().StringVar(&hidden, "hidden", "", "lint the instructor's private overlay in `DIR` with the pack")
+	cmd.Flags().StringVar(&o.hidden, "hidden", "", "lint the instructor's private overlay in `DIR` with the pack")
 	return cmd
+}
+
+// lintOptions are `exercise lint`'s flags.
+type lintOptions struct {
+	c      *cli
+	hidden string
+}
+
+// linted is what a lint found: the findings, the suggestions and how many
+// exercises it checked.
+type linted struct {
+	findings  []*lint.Finding
+	notes     []string
+	exercises int
+}
+
+// run lints the packs in the directories args, or the built-in pack.
+func (o *lintOptions) run(ctx context.Context, args []string) error {
+	var r linted
+	if len(args) == 0 {
+		if err := o.lintBuiltin(ctx, &r); err != nil {
+			return err
+		}
+	}
+	for _, dir := range args {
+		if err := o.lintDir(ctx, dir, &r); err != nil {
+			return err
+		}
+	}
+	fmt.Fprint(o.c.stdout, r.text())
+	if len(r.findings) > 0 {
+		return failed(fmt.Errorf("%d problem(s) found", len(r.findings)))
+	}
+	return nil
+}
+
+// lintBuiltin lints the built-in pack into r.
+func (o *lintOptions) lintBuiltin(ctx context.Context, r *linted) error {
+	p, err := exercises.Builtin()
+	if p == nil {
+		return failed(err)
+	}
+	fs, err := lint.Pack(ctx, p, err)
+	if err != nil {
+		return failed(err)
+	}
+	r.findings = fs
+	return o.overlay(ctx, p, r)
+}
+
+// lintDir lints the pack in dir into r.
+func (o *lintOptions) lintDir(ctx context.Context, dir string, r *linted) error {
+	fs, err := lint.Dir(ctx, dir)
+	if err != nil {
+		if ctx.Err() != nil {
+			return failed(err)
+		}
+		return badInput(err)
+	}
+	r.findings = append(r.findings, fs...)
+	if p, _ := pack.LoadDir(dir); p != nil {
+		return o.overlay(ctx, p, r)
+	}
+	return nil
+}
+
+// overlay counts p's exercises and suggestions into r, and lints the
+// --hidden overlay with p.
+func (o *lintOptions) overlay(ctx context.Context, p *pack.Pack, r *linted) error {
+	r.exercises += len(p.Exercises)
+	r.notes = append(r.notes, lint.Suggestions(p)...)
+	if o.hidden == "" {
+		return nil
+	}
+	fs, err := lint.Overlay(ctx, p, o.hidden)
+	if err != nil {
+		if ctx.Err() != nil {
+			return failed(err)
+		}
+		return badInput(fmt.Errorf("--hidden: %w", err))
+	}
+	r.findings = append(r.findings, fs...)
+	return nil
+}
+
+// text is the lint's output: each finding, each note, or that the packs
+// are clean.
+func (r *linted) text() string {
+	var b strings.Builder
+	for _, f := range r.findings {
+		fmt.Fprintln(&b, f.Error())
+	}
+	for _, n := range r.notes {
+		fmt.Fprintln(&b, "note: "+n)
+	}
+	if len(r.findings) == 0 {
+		fmt.Fprintf(&b, "%d exercises checked, with a dry run each: no problems found\n", r.exercises)
+	}
+	return b.String()
 }
 
 func (c *cli) exerciseWatchCmd() *cobra.Command {
@@ -268,39 +326,50 @@ Ctrl-C. Files are polled every --interval.
 Exit status: 0 when stopped, 2 for bad input.`,
 	}
 	d, fs := c.defaults, cmd.Flags()
-	answers := fs.String("answers", ".", "read the answers from `DIR`")
+	o := &watchOptions{c: c, flags: fs}
+	fs.StringVar(&o.answers, "answers", ".", "read the answers from `DIR`")
 	seedOverrideFlag(fs, d.Seed)
-	interval := fs.Duration("interval", 500*time.Millisecond, "how often to look at the answer files")
-	packDir := packFlag(cmd)
-	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		cfg, err := c.load(cmd, nil)
-		if err != nil {
-			return err
-		}
-		if *interval <= 0 {
-			return badInput(fmt.Errorf("--interval must be above 0, got %s", *interval))
-		}
-		exs, err := selectExercises(*packDir, args)
-		if err != nil {
-			return err
-		}
-		if err := checkDir(*answers, "--answers"); err != nil {
-			return err
-		}
-		var opts grade.Options
-		opts.Seed = cfg.seedOverride()
-		t := time.NewTicker(*interval)
-		defer t.Stop()
-		err = c.watch(cmd.Context(), t.C, exs, *answers, opts, nil)
-		if errors.Is(err, grade.ErrBrokenPack) {
-			return badInput(err)
-		}
-		if err != nil {
-			return failed(err)
-		}
-		return nil
-	}
+	fs.DurationVar(&o.interval, "interval", 500*time.Millisecond, "how often to look at the answer files")
+	packFlag(cmd, &o.packDir)
+	cmd.RunE = runE(o.run)
 	return cmd
+}
+
+// watchOptions are `exercise watch`'s flags; the seed is read through the
+// configuration (cli.load).
+type watchOptions struct {
+	c        *cli
+	flags    *pflag.FlagSet
+	answers  string
+	interval time.Duration
+	packDir  string
+}
+
+// run grades the answers to the exercises args name, and again whenever
+// one is saved, until ctx ends.
+func (o *watchOptions) run(ctx context.Context, args []string) error {
+	cfg, err := o.c.load(o.flags, nil)
+	if err != nil {
+		return err
+	}
+	if o.interval <= 0 {
+		return badInput(fmt.Errorf("--interval must be above 0, got %s", o.interval))
+	}
+	exs, err := selectExercises(o.packDir, args)
+	if err != nil {
+		return err
+	}
+	if err := checkDir(o.answers, "--answers"); err != nil {
+		return err
+	}
+	opts := grade.Options{Seed: cfg.seedOverride()}
+	t := time.NewTicker(o.interval)
+	defer t.Stop()
+	err = o.c.watch(ctx, t.C, exs, o.answers, opts, nil)
+	if err != nil && !errors.Is(err, grade.ErrBrokenPack) {
+		return failed(err)
+	}
+	return err
 }
 
 // watch grades exs at the start and at every tick at which an answer file
@@ -355,39 +424,60 @@ overwrites a file unless --force is given.
 
 Exit status: 0, or 2 for bad input.`,
 	}
-	dir := cmd.Flags().String("dir", ".", "copy into `DIR`")
-	force := cmd.Flags().Bool("force", false, "overwrite files that exist")
-	packDir := packFlag(cmd)
-	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		exs, err := selectExercises(*packDir, args)
-		if err != nil {
+	o := &initOptions{c: c}
+	cmd.Flags().StringVar(&o.dir, "dir", ".", "copy into `DIR`")
+	cmd.Flags().BoolVar(&o.force, "force", false, "overwrite files that exist")
+	packFlag(cmd, &o.packDir)
+	cmd.RunE = runE(o.run)
+	return cmd
+}
+
+// initOptions are `exercise init`'s flags.
+type initOptions struct {
+	c       *cli
+	dir     string
+	force   bool
+	packDir string
+}
+
+// run copies the starter files of the exercises args name (every one when
+// none) into --dir, a directory per exercise.
+func (o *initOptions) run(ctx context.Context, args []string) error {
+	exs, err := selectExercises(o.packDir, args)
+	if err != nil {
+		return err
+	}
+	for _, e := range exs {
+		if err := o.copyStarter(e); err != nil {
 			return err
 		}
-		for _, e := range exs {
-			files, err := starterFiles(e)
-			if err != nil {
-				return badInput(err)
-			}
-			sub := filepath.Join(*dir, e.ID)
-			if st, err := os.Lstat(sub); err == nil && st.Mode()&fs.ModeSymlink != 0 {
-				return badInput(fmt.Errorf("%s is a symbolic link; streamlab writes only into a real directory under --dir", sub))
-			}
-			for _, f := range files {
-				dst := filepath.Join(sub, filepath.FromSlash(f.name))
-				if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-					return badInput(err)
-				}
-				// Atomic, never through a link at dst, and only with --force
-				// over a file that is there.
-				if err := userfile.WriteFile(dst, *force, 0o644, f.data); err != nil {
-					return badInput(err)
-				}
-				fmt.Fprintln(c.stdout, dst)
-			}
-		}
-		return nil
 	}
-	return cmd
+	return nil
+}
+
+// copyStarter writes e's starter files into --dir/ID, naming each.
+func (o *initOptions) copyStarter(e *pack.Exercise) error {
+	files, err := starterFiles(e)
+	if err != nil {
+		return badInput(err)
+	}
+	sub := filepath.Join(o.dir, e.ID)
+	if st, err := os.Lstat(sub); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+		return badInput(fmt.Errorf("%s is a symbolic link; streamlab writes only into a real directory under --dir", sub))
+	}
+	for _, f := range files {
+		dst := filepath.Join(sub, filepath.FromSlash(f.name))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return badInput(err)
+		}
+		// Atomic, never through a link at dst, and only with --force
+		// over a file that is there.
+		if err := userfile.WriteFile(dst, o.force, 0o644, f.data); err != nil {
+			return badInput(err)
+		}
+		fmt.Fprintln(o.c.stdout, dst)
+	}
+	return nil
 }
 
 // starterFile is one file exercise init writes.

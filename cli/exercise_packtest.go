@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -34,61 +35,91 @@ points, or those that failed the right one.
 Exit status: 0 when every score is as expected, 1 when one is off, 2 for
 bad input (a pack or tests.yaml with problems).`,
 	}
-	dir := packFlag(cmd)
-	seeds := cmd.Flags().Int("seeds", 3, "grade each answer under `N` seeds")
-	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		if *seeds < 1 || *seeds > pack.MaxSeeds {
-			return badInput(fmt.Errorf("--seeds must be from 1 to %d, got %d", pack.MaxSeeds, *seeds))
-		}
-		exs, err := selectExercises(*dir, args)
-		if err != nil {
-			return err
-		}
-		var b strings.Builder
-		answers, off, untested := 0, 0, 0
-		for _, ex := range exs {
-			res, err := packtest.Exercise(cmd.Context(), ex, *seeds)
-			var probs pack.Problems
-			switch {
-			case cmd.Context().Err() != nil:
-				return failed(cmd.Context().Err())
-			case errors.As(err, &probs), errors.Is(err, pack.ErrBadPack), errors.Is(err, grade.ErrBrokenPack), errors.Is(err, grade.ErrGuard):
-				fmt.Fprint(c.stdout, b.String())
-				return badInput(err)
-			case err != nil:
-				return failed(err)
-			}
-			answers += res.Answers
-			if res.Answers == 0 {
-				untested++
-			}
-			if len(res.Off) == 0 {
-				fmt.Fprintf(&b, "ok    %s: %s\n", ex.ID, tested(ex, res))
-				continue
-			}
-			off += len(res.Off)
-			fmt.Fprintf(&b, "FAIL  %s: %s\n", ex.ID, tested(ex, res))
-			for _, o := range res.Off {
-				fmt.Fprintf(&b, "      %s\n", o)
-			}
-		}
-		fmt.Fprintf(&b, "%d exercises, %d stored answers, under %d seeds: ", len(exs), answers, *seeds)
-		if off == 0 {
-			b.WriteString("every score as expected")
-		} else {
-			fmt.Fprintf(&b, "%d scores off", off)
-		}
-		if untested > 0 {
-			fmt.Fprintf(&b, " (%d exercises have no %s/%s)", untested, packtest.Dir, packtest.File)
-		}
-		b.WriteString("\n")
-		fmt.Fprint(c.stdout, b.String())
-		if off > 0 {
-			return failed(fmt.Errorf("%d scores off", off))
-		}
-		return nil
-	}
+	o := &packTestOptions{c: c}
+	packFlag(cmd, &o.packDir)
+	cmd.Flags().IntVar(&o.seeds, "seeds", 3, "grade each answer under `N` seeds")
+	cmd.RunE = runE(o.run)
 	return cmd
+}
+
+// packTestOptions are `exercise test`'s flags.
+type packTestOptions struct {
+	c       *cli
+	packDir string
+	seeds   int
+}
+
+// packTested is what `exercise test` found so far: its output, how many
+// stored answers it graded, how many scores were off and how many
+// exercises had no stored answers.
+type packTested struct {
+	b                      strings.Builder
+	answers, off, untested int
+}
+
+// run grades the stored answers of the exercises args name (every one when
+// none) and says which scores are not as expected.
+func (o *packTestOptions) run(ctx context.Context, args []string) error {
+	if o.seeds < 1 || o.seeds > pack.MaxSeeds {
+		return badInput(fmt.Errorf("--seeds must be from 1 to %d, got %d", pack.MaxSeeds, o.seeds))
+	}
+	exs, err := selectExercises(o.packDir, args)
+	if err != nil {
+		return err
+	}
+	var t packTested
+	for _, ex := range exs {
+		res, err := packtest.Exercise(ctx, ex, o.seeds)
+		var probs pack.Problems
+		switch {
+		case ctx.Err() != nil:
+			return failed(ctx.Err())
+		case errors.As(err, &probs), errors.Is(err, pack.ErrBadPack), errors.Is(err, grade.ErrBrokenPack), errors.Is(err, grade.ErrGuard):
+			fmt.Fprint(o.c.stdout, t.b.String())
+			return badInput(err)
+		case err != nil:
+			return failed(err)
+		}
+		t.add(ex, res)
+	}
+	t.summary(len(exs), o.seeds)
+	fmt.Fprint(o.c.stdout, t.b.String())
+	if t.off > 0 {
+		return failed(fmt.Errorf("%d scores off", t.off))
+	}
+	return nil
+}
+
+// add writes an exercise's line, and the scores off under it.
+func (t *packTested) add(ex *pack.Exercise, res packtest.Result) {
+	t.answers += res.Answers
+	if res.Answers == 0 {
+		t.untested++
+	}
+	if len(res.Off) == 0 {
+		fmt.Fprintf(&t.b, "ok    %s: %s\n", ex.ID, tested(ex, res))
+		return
+	}
+	t.off += len(res.Off)
+	fmt.Fprintf(&t.b, "FAIL  %s: %s\n", ex.ID, tested(ex, res))
+	for _, off := range res.Off {
+		fmt.Fprintf(&t.b, "      %s\n", off)
+	}
+}
+
+// summary writes the closing line: how many exercises and answers under
+// how many seeds, and whether every score was as expected.
+func (t *packTested) summary(exercises, seeds int) {
+	fmt.Fprintf(&t.b, "%d exercises, %d stored answers, under %d seeds: ", exercises, t.answers, seeds)
+	if t.off == 0 {
+		t.b.WriteString("every score as expected")
+	} else {
+		fmt.Fprintf(&t.b, "%d scores off", t.off)
+	}
+	if t.untested > 0 {
+		fmt.Fprintf(&t.b, " (%d exercises have no %s/%s)", t.untested, packtest.Dir, packtest.File)
+	}
+	t.b.WriteString("\n")
 }
 
 // tested says what was graded for an exercise.

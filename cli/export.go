@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/streamlab/streamlab/engine/export"
 	"github.com/streamlab/streamlab/engine/lab"
@@ -49,49 +51,78 @@ unreadable or invalid script, a file in the way, an unwritable DIR).`,
 		Args: cobra.ExactArgs(1),
 	}
 	fs := cmd.Flags()
-	to := fs.String("to", "", "the target: "+strings.Join(export.Targets, ", "))
-	out := fs.String("out", "", "write the program, its events and (Flink) a compose file into `DIR`")
-	force := fs.Bool("force", false, "let --out replace files that exist")
+	o := &exportOptions{c: c, flags: fs}
+	fs.StringVar(&o.to, "to", "", "the target: "+strings.Join(export.Targets, ", "))
+	fs.StringVar(&o.out, "out", "", "write the program, its events and (Flink) a compose file into `DIR`")
+	fs.BoolVar(&o.force, "force", false, "let --out replace files that exist")
 	fs.Int64("seed", 0, "seed `N` of the source log (overrides the script's)")
-
-	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		if *to == "" {
-			return badInput(fmt.Errorf("export needs --to: %s", strings.Join(export.Targets, ", ")))
-		}
-		if !validTarget(*to) {
-			return badInput(fmt.Errorf("unknown target %q for --to; expected %s", *to, strings.Join(export.Targets, ", ")))
-		}
-		var seed *int64
-		if f := cmd.Flags().Lookup("seed"); f.Changed {
-			n, err := lab.ParseSeed(f.Value.String())
-			if err != nil {
-				return badInput(err)
-			}
-			seed = &n
-		}
-		src, err := c.readScript(args[0], false)
-		if err != nil {
-			return badInput(err)
-		}
-		plan, err := export.Load(cmd.Context(), args[0], src, seed)
-		if err != nil {
-			if cmd.Context().Err() != nil {
-				return badInput(fmt.Errorf("%w: nothing was written", lab.ErrInterrupted))
-			}
-			return badInput(err)
-		}
-		files, err := export.Files(plan, *to)
-		if err != nil {
-			return badInput(err)
-		}
-		if *out == "" {
-			_, err := c.stdout.Write(files[0].Data)
-			fmt.Fprintf(c.stderr, "streamlab: note: the program reads %s; use --out DIR to write it beside the program\n", export.EventsFile)
-			return err
-		}
-		return writeExport(c, *out, files, *force)
-	}
+	cmd.RunE = runE(o.run)
 	return cmd
+}
+
+// exportOptions are `streamlab export`'s flags.
+type exportOptions struct {
+	c     *cli
+	flags *pflag.FlagSet // for --seed, which overrides only when given
+	to    string
+	out   string
+	force bool
+}
+
+// run writes the lab script args[0] as a program for the target engine.
+func (o *exportOptions) run(ctx context.Context, args []string) error {
+	if err := o.checkTarget(); err != nil {
+		return err
+	}
+	seed, err := o.seed()
+	if err != nil {
+		return err
+	}
+	src, err := o.c.readScript(args[0], false)
+	if err != nil {
+		return badInput(err)
+	}
+	plan, err := export.Load(ctx, args[0], src, seed)
+	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("%w: nothing was written", lab.ErrInterrupted)
+		}
+		return badInput(err)
+	}
+	files, err := export.Files(plan, o.to)
+	if err != nil {
+		return badInput(err)
+	}
+	if o.out == "" {
+		_, err := o.c.stdout.Write(files[0].Data)
+		fmt.Fprintf(o.c.stderr, "streamlab: note: the program reads %s; use --out DIR to write it beside the program\n", export.EventsFile)
+		return err
+	}
+	return writeExport(o.c, o.out, files, o.force)
+}
+
+// checkTarget refuses a missing or unknown --to.
+func (o *exportOptions) checkTarget() error {
+	if o.to == "" {
+		return badInput(fmt.Errorf("export needs --to: %s", strings.Join(export.Targets, ", ")))
+	}
+	if !validTarget(o.to) {
+		return badInput(fmt.Errorf("unknown target %q for --to; expected %s", o.to, strings.Join(export.Targets, ", ")))
+	}
+	return nil
+}
+
+// seed is --seed when it was given, nil when the script's own seed holds.
+func (o *exportOptions) seed() (*int64, error) {
+	f := o.flags.Lookup("seed")
+	if !f.Changed {
+		return nil, nil
+	}
+	n, err := lab.ParseSeed(f.Value.String())
+	if err != nil {
+		return nil, badInput(err)
+	}
+	return &n, nil
 }
 
 func validTarget(t string) bool {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -94,105 +95,161 @@ Exit status: 0 when all pass, 1 when some fail (a broken answer fails its
 exercise), 2 for misuse: bad flags, a broken exercise pack.`,
 	}
 	d, fs := c.defaults, cmd.Flags()
-	answers := fs.String("answers", ".", "read the answers from `DIR`")
+	o := &gradeOptions{c: c, flags: fs}
+	fs.StringVar(&o.answers, "answers", ".", "read the answers from `DIR`")
 	fs.String("format", d.Format, "report format: text, json, junit, tap, gradescope or classroom; csv with --class")
 	seedOverrideFlag(fs, d.Seed)
-	out := fs.String("out", "", "write the report to `FILE` instead of standard output")
-	packDir := fs.String("pack", "", "grade the exercises of the pack in `DIR` instead of the built-in ones")
-	reveal := fs.Bool("reveal", false, "add the expected values, hidden checks' details and seeds (for the instructor)")
-	student := fs.String("student", "", "derive this student's seeds from the secret (default $STREAMLAB_STUDENT or $GITHUB_REPOSITORY)")
-	secret := fs.String("secret", "", "the pack's secret for per-student seeds (default $STREAMLAB_GRADE_SECRET)")
-	hidden := fs.String("hidden", "", "add the hidden checks and secret of the instructor's overlay in `DIR`")
-	class := fs.String("class", "", "grade every student: `DIR` holds a subdirectory of answers per student")
-	attempt := fs.Int("attempt", 0, "this is submission `N` (from the CI's count): predictions past their exercise's attempts are not graded")
-	prefix := fs.String("student-prefix", "", "with --class, each student's ID is `P` and the folder's name (\"org/\" for GitHub Classroom repositories)")
+	fs.StringVar(&o.out, "out", "", "write the report to `FILE` instead of standard output")
+	fs.StringVar(&o.packDir, "pack", "", "grade the exercises of the pack in `DIR` instead of the built-in ones")
+	fs.BoolVar(&o.reveal, "reveal", false, "add the expected values, hidden checks' details and seeds (for the instructor)")
+	fs.StringVar(&o.student, "student", "", "derive this student's seeds from the secret (default $STREAMLAB_STUDENT or $GITHUB_REPOSITORY)")
+	fs.StringVar(&o.secret, "secret", "", "the pack's secret for per-student seeds (default $STREAMLAB_GRADE_SECRET)")
+	fs.StringVar(&o.hidden, "hidden", "", "add the hidden checks and secret of the instructor's overlay in `DIR`")
+	fs.StringVar(&o.class, "class", "", "grade every student: `DIR` holds a subdirectory of answers per student")
+	fs.IntVar(&o.attempt, "attempt", 0, "this is submission `N` (from the CI's count): predictions past their exercise's attempts are not graded")
+	fs.StringVar(&o.prefix, "student-prefix", "", "with --class, each student's ID is `P` and the folder's name (\"org/\" for GitHub Classroom repositories)")
+	cmd.RunE = runE(o.run)
+	return cmd
+}
 
-	cmd.RunE = func(cmd *cobra.Command, args []string) (retErr error) {
-		cfg, err := c.load(cmd, gradeFormats)
-		if err != nil {
-			return err
-		}
-		exs, err := selectExercises(*packDir, args)
-		if err != nil {
-			return err
-		}
-		if err := checkDir(*answers, "--answers"); err != nil {
-			return err
-		}
-		if *attempt < 0 {
-			return badInput(fmt.Errorf("--attempt %d: expected a submission number from 1", *attempt))
-		}
-		opts := grade.Options{Seed: cfg.seedOverride(), Reveal: *reveal, Attempt: *attempt}
-		if *hidden != "" {
-			p, err := loadPack(*packDir)
-			if err != nil {
-				return err
-			}
-			o, err := pack.ReadOverlay(p, *hidden)
-			if err != nil {
-				return badInput(fmt.Errorf("--hidden: %w", err))
-			}
-			exs = o.Apply(exs)
-			opts.Secret = o.Secret
-		}
-		if *prefix != "" && *class == "" {
-			return badInput(errors.New("--student-prefix names the students of --class DIR; give --student for one"))
-		}
-		if *class != "" {
-			return c.gradeClass(cmd, exs, *class, *prefix, *student, *secret, *out, cfg.Format, opts)
-		}
-		if cfg.Format == "csv" {
-			return badInput(errors.New("--format csv is the gradebook of a class: give --class DIR"))
-		}
-		opts.Student, opts.Secret, err = studentSeeds(*student, *secret, opts.Secret)
-		if err != nil {
-			return err
-		}
-		res, err := grade.All(cmd.Context(), exs, *answers, opts)
-		switch {
-		case errors.Is(err, grade.ErrInterrupted):
-			interrupted := err // the report so far is still written
-			defer func() { retErr = badInput(interrupted) }()
-		case errors.Is(err, engine.ErrInternal):
-			return internalError(err)
-		case errors.Is(err, grade.ErrBrokenPack):
-			return badInput(err)
-		case err != nil:
+// gradeOptions are `streamlab grade`'s flags that are not configuration
+// keys; format and seed are read through the configuration (cli.load).
+type gradeOptions struct {
+	c       *cli
+	flags   *pflag.FlagSet
+	answers string
+	out     string
+	packDir string
+	reveal  bool
+	student string
+	secret  string
+	hidden  string
+	class   string
+	attempt int
+	prefix  string
+}
+
+// run grades the answers to the exercises args name (every one when none)
+// and writes the report: one student's, or with --class a class's.
+func (o *gradeOptions) run(ctx context.Context, args []string) (retErr error) {
+	cfg, err := o.c.load(o.flags, gradeFormats)
+	if err != nil {
+		return err
+	}
+	exs, opts, err := o.exercises(cfg, args)
+	if err != nil {
+		return err
+	}
+	if o.prefix != "" && o.class == "" {
+		return badInput(errors.New("--student-prefix names the students of --class DIR; give --student for one"))
+	}
+	if o.class != "" {
+		return o.gradeClass(ctx, exs, cfg.Format, opts)
+	}
+	if cfg.Format == "csv" {
+		return badInput(errors.New("--format csv is the gradebook of a class: give --class DIR"))
+	}
+	opts.Student, opts.Secret, err = studentSeeds(o.student, o.secret, opts.Secret)
+	if err != nil {
+		return err
+	}
+	res, err := grade.All(ctx, exs, o.answers, opts)
+	switch {
+	case errors.Is(err, grade.ErrInterrupted):
+		interrupted := err // the report so far is still written
+		defer func() { retErr = interrupted }()
+	case errors.Is(err, engine.ErrInternal):
+		return internalError(err)
+	case errors.Is(err, grade.ErrBrokenPack):
+		return err
+	case err != nil:
+		return failed(err)
+	}
+	if err := o.write(cfg.Format, res); err != nil {
+		return err
+	}
+	return notPassed(res)
+}
+
+// exercises selects the exercises args name, with the hidden checks of
+// --hidden, after checking the flags they are graded with, and returns
+// the options to grade them under.
+func (o *gradeOptions) exercises(cfg Config, args []string) ([]*pack.Exercise, grade.Options, error) {
+	var opts grade.Options
+	exs, err := selectExercises(o.packDir, args)
+	if err != nil {
+		return nil, opts, err
+	}
+	if err := checkDir(o.answers, "--answers"); err != nil {
+		return nil, opts, err
+	}
+	if o.attempt < 0 {
+		return nil, opts, badInput(fmt.Errorf("--attempt %d: expected a submission number from 1", o.attempt))
+	}
+	opts = grade.Options{Seed: cfg.seedOverride(), Reveal: o.reveal, Attempt: o.attempt}
+	if o.hidden == "" {
+		return exs, opts, nil
+	}
+	p, err := loadPack(o.packDir)
+	if err != nil {
+		return nil, opts, err
+	}
+	ov, err := pack.ReadOverlay(p, o.hidden)
+	if err != nil {
+		return nil, opts, badInput(fmt.Errorf("--hidden: %w", err))
+	}
+	opts.Secret = ov.Secret
+	return ov.Apply(exs), opts, nil
+}
+
+// write writes the report of res in format to --out, or standard output.
+func (o *gradeOptions) write(format string, res *grade.Result) error {
+	var buf bytes.Buffer
+	if err := report.Write(&buf, format, res); err != nil {
+		return badInput(err)
+	}
+	return o.c.writeReport(o.out, buf.Bytes())
+}
+
+// writeReport writes a finished report to the file out, or to standard
+// output when out is empty.
+func (c *cli) writeReport(out string, data []byte) error {
+	if out == "" {
+		if _, err := c.stdout.Write(data); err != nil {
 			return failed(err)
 		}
-		var buf bytes.Buffer
-		if err := report.Write(&buf, cfg.Format, res); err != nil {
-			return badInput(err)
-		}
-		if *out == "" {
-			if _, err := c.stdout.Write(buf.Bytes()); err != nil {
-				return failed(err)
-			}
-		} else if err := writeFileAtomic(*out, buf.Bytes()); err != nil {
-			return badInput(fmt.Errorf("--out %s: %w", *out, err))
-		}
-		if res.Passed {
-			return nil
-		}
-		n := 0
-		for _, e := range res.Exercises {
-			if !e.Passed {
-				n++
-			}
-		}
-		return failed(fmt.Errorf("%d of %d exercises did not pass (score %g/%g)", n, len(res.Exercises), res.Score, res.MaxScore))
+		return nil
 	}
-	return cmd
+	if err := writeFileAtomic(out, data); err != nil {
+		return badInput(fmt.Errorf("--out %s: %w", out, err))
+	}
+	return nil
+}
+
+// notPassed is the exit-1 error of a grading where some exercise did not
+// pass, nil when all did.
+func notPassed(res *grade.Result) error {
+	if res.Passed {
+		return nil
+	}
+	n := 0
+	for _, e := range res.Exercises {
+		if !e.Passed {
+			n++
+		}
+	}
+	return failed(fmt.Errorf("%d of %d exercises did not pass (score %g/%g)", n, len(res.Exercises), res.Score, res.MaxScore))
 }
 
 // gradeFormats are grade's formats: the report formats, and csv for a
 // class's gradebook.
 var gradeFormats = append(append([]string{}, allFormats...), "csv")
 
-// gradeClass grades every student's answers under dir, a subdirectory per
-// student, and writes the class's report.
-func (c *cli) gradeClass(cmd *cobra.Command, exs []*pack.Exercise, dir, prefix, student, secret, out, format string, opts grade.Options) error {
-	if student != "" {
+// gradeClass grades every student's answers under --class, a
+// subdirectory per student, and writes the class's report.
+func (o *gradeOptions) gradeClass(ctx context.Context, exs []*pack.Exercise, format string, opts grade.Options) error {
+	dir := o.class
+	if o.student != "" {
 		return badInput(errors.New("--class grades every student; --student names one"))
 	}
 	if format != "text" && format != "json" && format != "csv" {
@@ -201,24 +258,14 @@ func (c *cli) gradeClass(cmd *cobra.Command, exs []*pack.Exercise, dir, prefix, 
 	if err := checkDir(dir, "--class"); err != nil {
 		return err
 	}
-	if secret == "" {
-		secret = os.Getenv("STREAMLAB_GRADE_SECRET")
-	}
-	if secret != "" {
+	if secret := cmp.Or(o.secret, os.Getenv("STREAMLAB_GRADE_SECRET")); secret != "" {
 		opts.Secret = secret
 	}
-	entries, err := os.ReadDir(dir)
+	names, err := studentDirs(dir)
 	if err != nil {
-		return badInput(fmt.Errorf("--class %s: %w", dir, err))
+		return err
 	}
-	var names []string
-	for _, de := range entries {
-		name := de.Name()
-		if de.IsDir() && !strings.HasPrefix(name, ".") && !strings.HasPrefix(name, "_") {
-			names = append(names, name)
-		}
-	}
-	graded := gradeStudents(cmd.Context(), exs, dir, prefix, names, opts)
+	graded := gradeStudents(ctx, exs, dir, o.prefix, names, opts)
 	var students []report.Student
 	var interrupted error
 	var broke []string // student: exercises whose grading broke
@@ -232,17 +279,11 @@ func (c *cli) gradeClass(cmd *cobra.Command, exs []*pack.Exercise, dir, prefix, 
 			// One answer that breaks grading (the wall-time guard) must
 			// not keep the class's gradebook from being written: its cell
 			// is marked, and the exit status says grading was not whole.
-			var ids []string
-			for _, e := range g.res.Exercises {
-				if e.Internal {
-					ids = append(ids, e.ID)
-				}
-			}
-			broke = append(broke, fmt.Sprintf("%s (%s)", untrusted.Quote(name, 200), strings.Join(ids, ", ")))
+			broke = append(broke, fmt.Sprintf("%s (%s)", untrusted.Quote(name, 200), brokenExercises(g.res)))
 		case errors.Is(err, engine.ErrInternal):
 			return internalError(err)
 		case errors.Is(err, grade.ErrBrokenPack):
-			return badInput(err)
+			return err
 		case err != nil:
 			return failed(err)
 		}
@@ -255,27 +296,15 @@ func (c *cli) gradeClass(cmd *cobra.Command, exs []*pack.Exercise, dir, prefix, 
 	if len(students) == 0 {
 		return badInput(fmt.Errorf("--class %s: no student directories in it", dir))
 	}
-	var buf bytes.Buffer
-	switch format {
-	case "csv":
-		err = report.Gradebook(&buf, students)
-	case "json":
-		err = report.ClassJSON(&buf, students)
-	default:
-		err = report.ClassText(&buf, students)
-	}
+	data, err := classReport(format, students)
 	if err != nil {
 		return failed(err)
 	}
-	if out == "" {
-		if _, err := c.stdout.Write(buf.Bytes()); err != nil {
-			return failed(err)
-		}
-	} else if err := writeFileAtomic(out, buf.Bytes()); err != nil {
-		return badInput(fmt.Errorf("--out %s: %w", out, err))
+	if err := o.c.writeReport(o.out, data); err != nil {
+		return err
 	}
 	if interrupted != nil {
-		return badInput(interrupted)
+		return interrupted
 	}
 	if len(broke) > 0 {
 		return internalError(fmt.Errorf("%w: grading broke for %s; the report is written with those exercises marked as errors", engine.ErrInternal, strings.Join(broke, "; ")))
@@ -284,6 +313,50 @@ func (c *cli) gradeClass(cmd *cobra.Command, exs []*pack.Exercise, dir, prefix, 
 		return failed(fmt.Errorf("not every student passed every exercise"))
 	}
 	return nil
+}
+
+// studentDirs are the students' directories in dir, by name: every
+// subdirectory but those starting with . or _.
+func studentDirs(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, badInput(fmt.Errorf("--class %s: %w", dir, err))
+	}
+	var names []string
+	for _, de := range entries {
+		name := de.Name()
+		if de.IsDir() && !strings.HasPrefix(name, ".") && !strings.HasPrefix(name, "_") {
+			names = append(names, name)
+		}
+	}
+	return names, nil
+}
+
+// brokenExercises lists the exercises of res whose grading broke.
+func brokenExercises(res *grade.Result) string {
+	var ids []string
+	for _, e := range res.Exercises {
+		if e.Internal {
+			ids = append(ids, e.ID)
+		}
+	}
+	return strings.Join(ids, ", ")
+}
+
+// classReport is the class's report in format: a csv gradebook, json or
+// a text table.
+func classReport(format string, students []report.Student) ([]byte, error) {
+	var buf bytes.Buffer
+	var err error
+	switch format {
+	case "csv":
+		err = report.Gradebook(&buf, students)
+	case "json":
+		err = report.ClassJSON(&buf, students)
+	default:
+		err = report.ClassText(&buf, students)
+	}
+	return buf.Bytes(), err
 }
 
 // graded is one student's grading.
@@ -393,7 +466,7 @@ func selectExercises(packDir string, args []string) ([]*pack.Exercise, error) {
 		if strings.ContainsAny(a, `/\`) {
 			return nil, badInput(fmt.Errorf("%s: no such exercise directory", a))
 		}
-		return nil, badInput(lerr)
+		return nil, lerr // pack.ErrNoExercise: bad input (exitFor)
 	}
 	return out, nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/streamlab/streamlab/engine/jobspec"
 	"github.com/streamlab/streamlab/tui"
@@ -31,6 +32,12 @@ func (c *cli) tuiFlags(cmd *cobra.Command) {
 	fs.Float64("speed", d.Speed, "playback speed: virtual seconds per real second")
 }
 
+// labOptions are the terminal lab's: its flags are all configuration keys.
+type labOptions struct {
+	c     *cli
+	flags *pflag.FlagSet
+}
+
 func (c *cli) labCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "lab [JOB]",
@@ -42,22 +49,35 @@ Built-in jobs: ` + strings.Join(jobspec.Names(), ", ") + `.
 
 Exit status: 0, or 2 for an unknown job.`,
 		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := c.load(cmd, nil)
-			if err != nil {
-				return err
-			}
-			if len(args) == 1 {
-				if _, ok := jobspec.Builtin(args[0]); !ok {
-					return badInput(fmt.Errorf("unknown job %q, known: %s", args[0], strings.Join(jobspec.Names(), ", ")))
-				}
-				cfg.Job = args[0]
-			}
-			return c.runTUI(cfg, "lab:"+cfg.Job)
-		},
 	}
+	o := &labOptions{c: c, flags: cmd.Flags()}
+	cmd.RunE = runE(o.run)
 	c.labFlags(cmd)
 	return cmd
+}
+
+// runHome opens the terminal lab on its home screen.
+func (o *labOptions) runHome(ctx context.Context, args []string) error {
+	cfg, err := o.c.load(o.flags, nil)
+	if err != nil {
+		return err
+	}
+	return o.c.runTUI(cfg, "")
+}
+
+// run opens the sandbox with the job args name, or the configured one.
+func (o *labOptions) run(ctx context.Context, args []string) error {
+	cfg, err := o.c.load(o.flags, nil)
+	if err != nil {
+		return err
+	}
+	if len(args) == 1 {
+		if _, ok := jobspec.Builtin(args[0]); !ok {
+			return badInput(fmt.Errorf("unknown job %q, known: %s", args[0], strings.Join(jobspec.Names(), ", ")))
+		}
+		cfg.Job = args[0]
+	}
+	return o.c.runTUI(cfg, "lab:"+cfg.Job)
 }
 
 // runTUI opens the terminal lab with the configuration cfg. start says on

@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/streamlab/streamlab/internal/untrusted"
 	"github.com/streamlab/streamlab/lessons"
@@ -30,35 +31,49 @@ STREAMLAB_SEED overrides it.
 
 Exit status: 0, or 2 for an unknown ID.`,
 		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := c.load(cmd, nil)
-			if err != nil {
-				return err
-			}
-			store, progress, err := c.progress()
-			if err != nil {
-				return err
-			}
-			l, err := pickLesson(progress, args)
-			if err != nil {
-				return err
-			}
-			if !cfg.SeedSet {
-				if progress.EnsureSeed(newLessonSeed) {
-					if err := store.Save(progress); err != nil {
-						return failed(err)
-					}
-				}
-				cfg.Seed = progress.Seed
-			}
-			if err := l.WriteFiles(store.Workspace(l)); err != nil {
-				return failed(fmt.Errorf("lesson %s: writing its files: %w", l.ID, err))
-			}
-			return c.runTUI(cfg, "lesson:"+l.ID)
-		},
 	}
+	o := &lessonOptions{c: c, flags: cmd.Flags()}
+	cmd.RunE = runE(o.open)
 	c.labFlags(cmd)
 	return cmd
+}
+
+// lessonOptions are the lesson commands' flags: configuration keys, and
+// lessons verify's own.
+type lessonOptions struct {
+	c      *cli
+	flags  *pflag.FlagSet
+	seeds  int
+	reveal bool
+}
+
+// open opens lesson args[0], or the next one not done, in the terminal lab
+// under the learner's lesson seed.
+func (o *lessonOptions) open(ctx context.Context, args []string) error {
+	cfg, err := o.c.load(o.flags, nil)
+	if err != nil {
+		return err
+	}
+	store, progress, err := o.c.progress()
+	if err != nil {
+		return err
+	}
+	l, err := pickLesson(progress, args)
+	if err != nil {
+		return err
+	}
+	if !cfg.SeedSet {
+		if progress.EnsureSeed(newLessonSeed) {
+			if err := store.Save(progress); err != nil {
+				return failed(err)
+			}
+		}
+		cfg.Seed = progress.Seed
+	}
+	if err := l.WriteFiles(store.Workspace(l)); err != nil {
+		return failed(fmt.Errorf("lesson %s: writing its files: %w", l.ID, err))
+	}
+	return o.c.runTUI(cfg, "lesson:"+l.ID)
 }
 
 // lessonsCmd is `streamlab lessons` with verify and reset.
@@ -73,44 +88,9 @@ $XDG_STATE_HOME/streamlab, else ~/.local/state/streamlab.
 
 Exit status: 0, or 2 for bad flags or configuration.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if _, err := c.load(cmd, nil); err != nil {
-				return err
-			}
-			store, progress, err := c.progress()
-			if err != nil {
-				return err
-			}
-			ls, err := lessons.Catalog()
-			if err != nil {
-				return failed(err)
-			}
-			fmt.Fprintf(c.stdout, "Lessons (progress in %s", store.Path())
-			if progress.Seed != 0 {
-				fmt.Fprintf(c.stdout, "; your lesson seed is %d", progress.Seed)
-			}
-			fmt.Fprintln(c.stdout, ")")
-			fmt.Fprintln(c.stdout)
-			tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
-			for _, l := range ls {
-				status := progress.Status(l)
-				var un *lessons.UnavailableError
-				if err := l.Available(cmd.Context()); errors.As(err, &un) {
-					status += " (not available yet: " + un.Missing + ")"
-				}
-				fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\n", l.Number, l.ID, l.Title, status)
-			}
-			if err := tw.Flush(); err != nil {
-				return failed(err)
-			}
-			if next := progress.Next(ls); progress.Done(next) {
-				fmt.Fprintf(c.stdout, "\nAll %d lessons are done. Open one again with `streamlab lesson ID`, or try the exercises: `streamlab exercise list`.\n", len(ls))
-			} else {
-				fmt.Fprintf(c.stdout, "\nOpen one with `streamlab lesson ID`; the next one is %d (%s).\n", next.Number, next.ID)
-			}
-			return nil
-		},
 	}
+	o := &lessonOptions{c: c, flags: cmd.Flags()}
+	cmd.RunE = runE(o.list)
 	verify := &cobra.Command{
 		Use:   "verify [ID...]",
 		Short: "Run every lesson's reference solution without a terminal",
@@ -126,43 +106,14 @@ verify is not a way around a lesson's question.
 learners' own seeds would run it: a step or a check that holds for one
 seed's events only shows up as a lesson that cannot be finished under some.
 
-Exit status: 0 when every lesson could be finished, 1 otherwise (a lesson
-skipped because the engine lacks what it needs is not finished), 2 for an
+Exit status: 0 when every lesson could be finished, 1 otherwise, 2 for an
 unknown ID or bad flags.`,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := c.load(cmd, nil)
-			if err != nil {
-				return err
-			}
-			seeds, _ := cmd.Flags().GetInt("seeds")
-			if seeds < 1 || seeds > maxVerifySeeds {
-				return badInput(fmt.Errorf("--seeds must be from 1 to %d, got %d", maxVerifySeeds, seeds))
-			}
-			ls, err := lessonsNamed(args)
-			if err != nil {
-				return err
-			}
-			reveal, _ := cmd.Flags().GetBool("reveal")
-			var bad []string
-			for _, l := range ls {
-				failedSeeds, err := verifyUnderSeeds(cmd.Context(), c.stdout, l, cfg.Seed, seeds, reveal)
-				if err != nil {
-					return failed(err)
-				}
-				if len(failedSeeds) > 0 {
-					bad = append(bad, lessonWithSeeds(l.ID, failedSeeds, seeds))
-				}
-			}
-			if len(bad) > 0 {
-				return failed(fmt.Errorf("%d of %d lessons cannot be finished: %s", len(bad), len(ls), strings.Join(bad, ", ")))
-			}
-			fmt.Fprintf(c.stdout, "%d of %d lessons can be finished%s\n", len(ls), len(ls), seedRange(cfg.Seed, seeds))
-			return nil
-		},
 	}
+	v := &lessonOptions{c: c, flags: verify.Flags()}
+	verify.RunE = runE(v.verify)
 	verify.Flags().Int64("seed", c.defaults.Seed, "seed `N` of every run")
-	verify.Flags().Int("seeds", 1, "verify each lesson under `N` seeds: --seed and the next ones")
-	verify.Flags().Bool("reveal", false, "print each lesson check's answer")
+	verify.Flags().IntVar(&v.seeds, "seeds", 1, "verify each lesson under `N` seeds: --seed and the next ones")
+	verify.Flags().BoolVar(&v.reveal, "reveal", false, "print each lesson check's answer")
 	reset := &cobra.Command{
 		Use:   "reset [ID]",
 		Short: "Forget the progress of lesson ID, or of every lesson",
@@ -171,34 +122,104 @@ Your lesson seed stays.
 
 Exit status: 0, or 2 for an unknown ID.`,
 		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if _, err := c.load(cmd, nil); err != nil {
-				return err
-			}
-			store, progress, err := c.progress()
-			if err != nil {
-				return err
-			}
-			what := "every lesson"
-			if len(args) == 1 {
-				l, err := lessons.Find(args[0])
-				if err != nil {
-					return badInput(err)
-				}
-				progress.Reset(l.ID)
-				what = fmt.Sprintf("lesson %d (%s)", l.Number, l.ID)
-			} else {
-				progress.ResetAll()
-			}
-			if err := store.Save(progress); err != nil {
-				return failed(err)
-			}
-			fmt.Fprintf(c.stdout, "reset the progress of %s\n", what)
-			return nil
-		},
 	}
+	r := &lessonOptions{c: c, flags: reset.Flags()}
+	reset.RunE = runE(r.reset)
 	cmd.AddCommand(verify, reset)
 	return cmd
+}
+
+// list prints every lesson with the learner's progress in it.
+func (o *lessonOptions) list(ctx context.Context, args []string) error {
+	if _, err := o.c.load(o.flags, nil); err != nil {
+		return err
+	}
+	store, progress, err := o.c.progress()
+	if err != nil {
+		return err
+	}
+	ls, err := lessons.Catalog()
+	if err != nil {
+		return failed(err)
+	}
+	w := o.c.stdout
+	fmt.Fprintf(w, "Lessons (progress in %s", store.Path())
+	if progress.Seed != 0 {
+		fmt.Fprintf(w, "; your lesson seed is %d", progress.Seed)
+	}
+	fmt.Fprintln(w, ")")
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, l := range ls {
+		fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\n", l.Number, l.ID, l.Title, progress.Status(l))
+	}
+	if err := tw.Flush(); err != nil {
+		return failed(err)
+	}
+	if next := progress.Next(ls); progress.Done(next) {
+		fmt.Fprintf(w, "\nAll %d lessons are done. Open one again with `streamlab lesson ID`, or try the exercises: `streamlab exercise list`.\n", len(ls))
+	} else {
+		fmt.Fprintf(w, "\nOpen one with `streamlab lesson ID`; the next one is %d (%s).\n", next.Number, next.ID)
+	}
+	return nil
+}
+
+// verify runs the reference solutions of the lessons args name (every one
+// when none) under --seeds seeds from --seed.
+func (o *lessonOptions) verify(ctx context.Context, args []string) error {
+	cfg, err := o.c.load(o.flags, nil)
+	if err != nil {
+		return err
+	}
+	if o.seeds < 1 || o.seeds > maxVerifySeeds {
+		return badInput(fmt.Errorf("--seeds must be from 1 to %d, got %d", maxVerifySeeds, o.seeds))
+	}
+	ls, err := lessonsNamed(args)
+	if err != nil {
+		return err
+	}
+	var bad []string
+	for _, l := range ls {
+		failedSeeds, err := verifyUnderSeeds(ctx, o.c.stdout, l, cfg.Seed, o.seeds, o.reveal)
+		if err != nil {
+			return failed(err)
+		}
+		if len(failedSeeds) > 0 {
+			bad = append(bad, lessonWithSeeds(l.ID, failedSeeds, o.seeds))
+		}
+	}
+	if len(bad) > 0 {
+		return failed(fmt.Errorf("%d of %d lessons cannot be finished: %s", len(bad), len(ls), strings.Join(bad, ", ")))
+	}
+	fmt.Fprintf(o.c.stdout, "%d of %d lessons can be finished%s\n", len(ls), len(ls), seedRange(cfg.Seed, o.seeds))
+	return nil
+}
+
+// reset forgets the progress of lesson args[0], or of every lesson.
+func (o *lessonOptions) reset(ctx context.Context, args []string) error {
+	if _, err := o.c.load(o.flags, nil); err != nil {
+		return err
+	}
+	store, progress, err := o.c.progress()
+	if err != nil {
+		return err
+	}
+	what := "every lesson"
+	if len(args) == 1 {
+		l, err := lessons.Find(args[0])
+		if err != nil {
+			return badInput(err)
+		}
+		progress.Reset(l.ID)
+		what = fmt.Sprintf("lesson %d (%s)", l.Number, l.ID)
+	} else {
+		progress.ResetAll()
+	}
+	if err := store.Save(progress); err != nil {
+		return failed(err)
+	}
+	fmt.Fprintf(o.c.stdout, "reset the progress of %s\n", what)
+	return nil
 }
 
 // progress opens the progress store and loads it. A damaged progress file
@@ -214,8 +235,9 @@ func (c *cli) progress() (lessons.Store, *lessons.Progress, error) {
 	case errors.Is(err, lessons.ErrDamaged):
 		fmt.Fprintf(c.stderr, "streamlab: warning: %v\n", err)
 	case errors.Is(err, untrusted.ErrNotRegular), errors.Is(err, untrusted.ErrTooLarge):
-		// Something other than a progress file stands in its place.
-		return store, nil, badInput(err)
+		// Something other than a progress file stands in its place: bad
+		// input (exitFor).
+		return store, nil, err
 	case err != nil:
 		return store, nil, internalError(err)
 	}

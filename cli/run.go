@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/lab"
@@ -43,86 +45,102 @@ run or an internal error.`,
 		Args: cobra.MaximumNArgs(1),
 	}
 	d, fs := c.defaults, cmd.Flags()
+	o := &runOptions{c: c, flags: fs}
 	fs.String("format", d.Format, "report format: text or json")
 	fs.Int64("seed", d.Seed, "seed `N` of the source log and every random choice (overrides the script's)")
 	fs.String("db", d.DB, "keep the table sink's SQLite database at `PATH`")
 	fs.String("executor", d.Executor, "what runs the nodes: deterministic or concurrent")
-	dump := fs.String("dump-source", "", "write the source log as JSON Lines to `FILE`")
-	force := fs.Bool("force", false, "let --dump-source replace a file that exists, and --db use a database streamlab did not make")
-	charts := fs.Bool("charts", false, "after the report, print the run's charts as text")
-	explain := fs.StringArray("explain", nil, "after the report, explain sink row `KEY`: "+script.RowUsage+"; repeatable")
-
-	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		cfg, err := c.load(cmd, reportFormats)
-		if err != nil {
-			return err
-		}
-		name := "-"
-		if len(args) == 1 {
-			name = args[0]
-		}
-		src, err := c.readScript(name, len(args) == 0)
-		if err != nil {
-			return badInput(err)
-		}
-		if *force && cfg.DB != "" {
-			// --db refuses a file streamlab did not make (its tables
-			// would be dropped); --force says the user means it.
-			if err := table.Adopt(cfg.DB); err != nil {
-				return badInput(fmt.Errorf("--db: %w", err))
-			}
-		}
-		opts := lab.Options{DBPath: cfg.DB, DumpSource: *dump, Force: *force, Executor: cfg.Executor, Log: c.stdout}
-		if cfg.Format == "json" {
-			opts.Log = c.stderr // standard output carries one JSON object
-		}
-		opts.Seed = cfg.seedOverride()
-		rows, err := parseRows(*explain)
-		if err != nil {
-			return badInput(err)
-		}
-		var why explained
-		// The charts' numbers, read from the runtime before it closes.
-		var fstats *engine.FilterStats
-		var timeline engine.Timeline
-		opts.Finished = func(rt *engine.Runtime) {
-			if *charts {
-				if f, ok := rt.FilterStats(); ok {
-					fstats = &f
-				}
-				timeline = rt.Timeline()
-			}
-			why = explainRows(rt, rows)
-		}
-		rep, err := lab.RunScript(cmd.Context(), name, src, opts)
-		if rep != nil && cfg.DB != "" && rep.Config.Sink != engine.SinkTable {
-			fmt.Fprintf(c.stderr, "streamlab: note: the database %s was not written: --db keeps the table sink's database, and this script uses the %s sink (set sink table)\n", cfg.DB, rep.Config.Sink)
-		}
-		runErr := finishRun(c.stdout, cfg.Format, rep, err)
-		if len(rows) > 0 && rep != nil {
-			out := c.stdout
-			if cfg.Format == "json" {
-				out = c.stderr // standard output carries one JSON object
-			}
-			fmt.Fprint(out, "\n"+why.text)
-			if why.err != nil {
-				runErr = badInput(fmt.Errorf("--explain: %w", why.err))
-			}
-		}
-		if *charts && rep != nil {
-			out := c.stdout
-			if cfg.Format == "json" {
-				out = c.stderr // standard output carries one JSON object
-			}
-			drawn := chart.Text(rep, fstats, timeline, tui.PlainTerminal())
-			if drawn == "" {
-				drawn = "no charts: the run has no Bloom filter and its ledger committed nothing\n"
-			}
-			fmt.Fprint(out, "\n"+drawn)
-		}
-		return runErr
-	}
+	fs.StringVar(&o.dump, "dump-source", "", "write the source log as JSON Lines to `FILE`")
+	fs.BoolVar(&o.force, "force", false, "let --dump-source replace a file that exists, and --db use a database streamlab did not make")
+	fs.BoolVar(&o.charts, "charts", false, "after the report, print the run's charts as text")
+	fs.StringArrayVar(&o.explain, "explain", nil, "after the report, explain sink row `KEY`: "+script.RowUsage+"; repeatable")
+	cmd.RunE = runE(o.run)
 	return cmd
+}
+
+// runOptions are `streamlab run`'s flags that are not configuration keys;
+// those are read through the configuration (cli.load).
+type runOptions struct {
+	c       *cli
+	flags   *pflag.FlagSet
+	dump    string
+	force   bool
+	charts  bool
+	explain []string
+}
+
+// run runs the lab script args name (standard input for none or -) and
+// prints its report, and the charts and explanations asked for.
+func (o *runOptions) run(ctx context.Context, args []string) error {
+	c := o.c
+	cfg, err := c.load(o.flags, reportFormats)
+	if err != nil {
+		return err
+	}
+	name := "-"
+	if len(args) == 1 {
+		name = args[0]
+	}
+	src, err := c.readScript(name, len(args) == 0)
+	if err != nil {
+		return badInput(err)
+	}
+	if o.force && cfg.DB != "" {
+		// --db refuses a file streamlab did not make (its tables
+		// would be dropped); --force says the user means it.
+		if err := table.Adopt(cfg.DB); err != nil {
+			return badInput(fmt.Errorf("--db: %w", err))
+		}
+	}
+	opts := lab.Options{DBPath: cfg.DB, DumpSource: o.dump, Force: o.force, Executor: cfg.Executor, Log: c.stdout}
+	if cfg.Format == "json" {
+		opts.Log = c.stderr // standard output carries one JSON object
+	}
+	opts.Seed = cfg.seedOverride()
+	rows, err := parseRows(o.explain)
+	if err != nil {
+		return badInput(err)
+	}
+	var why explained
+	// The charts' numbers, read from the runtime before it closes.
+	var fstats *engine.FilterStats
+	var timeline engine.Timeline
+	opts.Finished = func(rt *engine.Runtime) {
+		if o.charts {
+			if f, ok := rt.FilterStats(); ok {
+				fstats = &f
+			}
+			timeline = rt.Timeline()
+		}
+		why = explainRows(rt, rows)
+	}
+	rep, err := lab.RunScript(ctx, name, src, opts)
+	if rep != nil && cfg.DB != "" && rep.Config.Sink != engine.SinkTable {
+		fmt.Fprintf(c.stderr, "streamlab: note: the database %s was not written: --db keeps the table sink's database, and this script uses the %s sink (set sink table)\n", cfg.DB, rep.Config.Sink)
+	}
+	runErr := finishRun(c.stdout, cfg.Format, rep, err)
+	if len(rows) > 0 && rep != nil {
+		out := c.stdout
+		if cfg.Format == "json" {
+			out = c.stderr // standard output carries one JSON object
+		}
+		fmt.Fprint(out, "\n"+why.text)
+		if why.err != nil {
+			runErr = badInput(fmt.Errorf("--explain: %w", why.err))
+		}
+	}
+	if o.charts && rep != nil {
+		out := c.stdout
+		if cfg.Format == "json" {
+			out = c.stderr // standard output carries one JSON object
+		}
+		drawn := chart.Text(rep, fstats, timeline, tui.PlainTerminal())
+		if drawn == "" {
+			drawn = "no charts: the run has no Bloom filter and its ledger committed nothing\n"
+		}
+		fmt.Fprint(out, "\n"+drawn)
+	}
+	return runErr
 }
 
 // readScript reads the lab script name ("-" for standard input). implicit

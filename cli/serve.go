@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/streamlab/streamlab/classroom"
@@ -84,64 +85,91 @@ the server cannot start.`,
 	fs.String("roster", d.Roster, "admit only the keys in `FILE` (lines of: name ssh-public-key)")
 	fs.Int("max-sessions", d.MaxSessions, "at most `N` labs open at once")
 	fs.Duration("idle-timeout", d.IdleTimeout, "close a lab after this long without a key pressed")
-	secret := fs.String("secret", "", "grading secret: each student gets their own exercise seeds (else $STREAMLAB_GRADE_SECRET)")
-	watchFlag := fs.Bool("watch", false, "show the class live in this terminal (q stops the server)")
-	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		cfg, err := c.load(cmd, nil)
-		if err != nil {
-			return err
-		}
-		var logw io.Writer = c.stderr
-		var ring *watch.Log
-		if *watchFlag {
-			if !isTerminal(c.stdin) || !isTerminal(c.stdout) {
-				return badInput(errors.New("--watch needs a terminal, and standard input or output is not one; use `streamlab class status` to read the class without one"))
-			}
-			ring = &watch.Log{}
-			logw = ring
-		}
-		dir, err := classStateDir(cfg.State)
-		if err != nil {
-			return err
-		}
-		var r *classroom.Roster
-		if cfg.Roster != "" {
-			if r, err = classroom.LoadRoster(cfg.Roster); err != nil {
-				return badInput(err)
-			}
-		}
-		// Every lab draws with the same styles; a classroom's terminals
-		// are color terminals (the mono theme is for those that are not).
-		lipgloss.SetColorProfile(termenv.ANSI256)
-		lipgloss.SetHasDarkBackground(true)
-		srv, err := classroom.New(classroom.Config{
-			State:  classroom.State{Dir: dir},
-			Roster: r, MaxSessions: cfg.MaxSessions, IdleTimeout: cfg.IdleTimeout,
-			Secret: gradeSecret(*secret),
-			Lab: tui.Options{Theme: cfg.Theme, Mouse: cfg.Mouse, Speed: cfg.Speed, Job: cfg.Job,
-				Executor: cfg.Executor, Seed: cfg.Seed},
-			Log: logw,
-		})
-		if err != nil {
-			return failed(err)
-		}
-		ln, err := net.Listen("tcp", cfg.Addr)
-		if err != nil {
-			return failed(err)
-		}
-		var view *watch.Model
-		if ring != nil {
-			st, secret, grades := classroom.State{Dir: dir}, gradeSecret(*secret), &classroom.Grades{}
-			v := watch.New(ln.Addr().String(), func(ctx context.Context) watch.Snapshot {
-				class, err := grades.Status(ctx, st, secret)
-				return watch.Snapshot{Class: class, Online: srv.Online(), Usage: srv.Usage(), At: time.Now(),
-					Log: ring.Lines(), Err: err}
-			})
-			view = &v
-		}
-		return c.serve(cmd.Context(), srv, ln, dir, r, view)
-	}
+	o := &serveOptions{c: c, flags: fs}
+	fs.StringVar(&o.secret, "secret", "", "grading secret: each student gets their own exercise seeds (else $STREAMLAB_GRADE_SECRET)")
+	fs.BoolVar(&o.watch, "watch", false, "show the class live in this terminal (q stops the server)")
+	cmd.RunE = runE(o.run)
 	return cmd
+}
+
+// serveOptions are `streamlab serve`'s flags that are not configuration
+// keys; the rest are read through the configuration (cli.load).
+type serveOptions struct {
+	c      *cli
+	flags  *pflag.FlagSet
+	secret string
+	watch  bool
+}
+
+// run serves the lab until ctx ends, or with --watch until the instructor
+// quits the live view.
+func (o *serveOptions) run(ctx context.Context, args []string) error {
+	c := o.c
+	cfg, err := c.load(o.flags, nil)
+	if err != nil {
+		return err
+	}
+	var logw io.Writer = c.stderr
+	var ring *watch.Log
+	if o.watch {
+		if !isTerminal(c.stdin) || !isTerminal(c.stdout) {
+			return badInput(errors.New("--watch needs a terminal, and standard input or output is not one; use `streamlab class status` to read the class without one"))
+		}
+		ring = &watch.Log{}
+		logw = ring
+	}
+	dir, err := classStateDir(cfg.State)
+	if err != nil {
+		return err
+	}
+	var r *classroom.Roster
+	if cfg.Roster != "" {
+		if r, err = classroom.LoadRoster(cfg.Roster); err != nil {
+			return badInput(err)
+		}
+	}
+	srv, err := o.server(cfg, dir, r, logw)
+	if err != nil {
+		return failed(err)
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return failed(err)
+	}
+	var view *watch.Model
+	if ring != nil {
+		view = o.liveView(srv, ln, dir, ring)
+	}
+	return c.serve(ctx, srv, ln, dir, r, view)
+}
+
+// server makes the classroom server of cfg, keeping its state in dir and
+// admitting the roster r (any key when nil), logging to logw.
+func (o *serveOptions) server(cfg Config, dir string, r *classroom.Roster, logw io.Writer) (*classroom.Server, error) {
+	// Every lab draws with the same styles; a classroom's terminals
+	// are color terminals (the mono theme is for those that are not).
+	lipgloss.SetColorProfile(termenv.ANSI256)
+	lipgloss.SetHasDarkBackground(true)
+	return classroom.New(classroom.Config{
+		State:  classroom.State{Dir: dir},
+		Roster: r, MaxSessions: cfg.MaxSessions, IdleTimeout: cfg.IdleTimeout,
+		Secret: gradeSecret(o.secret),
+		Lab: tui.Options{Theme: cfg.Theme, Mouse: cfg.Mouse, Speed: cfg.Speed, Job: cfg.Job,
+			Executor: cfg.Executor, Seed: cfg.Seed},
+		Log: logw,
+	})
+}
+
+// liveView is --watch's view of the class srv serves on ln: the students
+// from the state directory dir, who is online and the server's log.
+func (o *serveOptions) liveView(srv *classroom.Server, ln net.Listener, dir string, ring *watch.Log) *watch.Model {
+	st, secret, grades := classroom.State{Dir: dir}, gradeSecret(o.secret), &classroom.Grades{}
+	v := watch.New(ln.Addr().String(), func(ctx context.Context) watch.Snapshot {
+		class, err := grades.Status(ctx, st, secret)
+		return watch.Snapshot{Class: class, Online: srv.Online(), Usage: srv.Usage(), At: time.Now(),
+			Log: ring.Lines(), Err: err}
+	})
+	return &v
 }
 
 // serve runs srv on ln until ctx ends (SIGINT, SIGTERM), then stops it.

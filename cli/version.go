@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"runtime/debug"
@@ -61,13 +62,20 @@ func versionText() string {
 }
 
 func (c *cli) versionCmd() *cobra.Command {
+	o := &versionOptions{c: c}
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print streamlab's version, commit and Go version",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			_, err := fmt.Fprint(c.stdout, versionText())
-			return err
-		},
+		RunE:  runE(o.run),
 	}
+}
+
+// versionOptions are `streamlab version`'s: it has no flags.
+type versionOptions struct{ c *cli }
+
+// run prints the version, the commit and the Go version.
+func (o *versionOptions) run(ctx context.Context, args []string) error {
+	_, err := fmt.Fprint(o.c.stdout, versionText())
+	return err
 }

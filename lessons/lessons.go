@@ -60,9 +60,6 @@ type Lesson struct {
 	RealWorld string
 	Steps     []Step
 	Check     Check
-	// Requires, when set, names an engine feature the lesson needs; see
-	// Lesson.Available.
-	Requires *Requirement
 
 	files map[string][]byte
 }
@@ -83,16 +80,6 @@ type Step struct {
 	// job are fixed once it runs, so a new configuration needs a new
 	// session). The first step is always fresh.
 	Fresh bool
-}
-
-// Requirement is an engine feature a lesson needs, with a probe that tells
-// whether this build of the engine has it.
-type Requirement struct {
-	// Script is a lab script that runs, and whose expects all hold, only
-	// when the engine has the feature.
-	Script string
-	// Missing says what is missing, for the learner and for test output.
-	Missing string
 }
 
 // Files lists the names of the lesson's extra files, sorted.

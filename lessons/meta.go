@@ -43,7 +43,7 @@ func parseMeta(file string, src []byte) (*Lesson, error) {
 	if root == nil {
 		return nil, &poserr.Error{Kind: ErrBadContent, File: file, Msg: "empty file; expected a mapping with id, title, summary, steps and check"}
 	}
-	f, err := d.fields(root, "lesson", []string{"id", "title", "summary", "requires", "steps", "check"}, "id", "title", "summary", "steps", "check")
+	f, err := d.fields(root, "lesson", []string{"id", "title", "summary", "steps", "check"}, "id", "title", "summary", "steps", "check")
 	if err != nil {
 		return nil, err
 	}
@@ -59,11 +59,6 @@ func parseMeta(file string, src []byte) (*Lesson, error) {
 	}
 	if l.Summary, err = d.text(f["summary"], "summary"); err != nil {
 		return nil, err
-	}
-	if n := f["requires"]; n != nil {
-		if l.Requires, err = d.requirement(n); err != nil {
-			return nil, err
-		}
 	}
 	if l.Steps, err = d.steps(f["steps"]); err != nil {
 		return nil, err
@@ -178,22 +173,6 @@ func (d *decoder) scalarError(n *yaml.Node, i, col int, format string, args ...a
 	}
 	e.Line, e.Col = line, indent+col
 	return e
-}
-
-func (d *decoder) requirement(n *yaml.Node) (*Requirement, error) {
-	f, err := d.fields(n, "requires", []string{"script", "missing"}, "script", "missing")
-	if err != nil {
-		return nil, err
-	}
-	lines, _, err := d.scriptLines(f["script"], "requires.script")
-	if err != nil {
-		return nil, err
-	}
-	r := &Requirement{Script: strings.Join(lines, "\n") + "\n"}
-	if r.Missing, err = d.text(f["missing"], "requires.missing"); err != nil {
-		return nil, err
-	}
-	return r, nil
 }
 
 func (d *decoder) steps(n *yaml.Node) ([]Step, error) {

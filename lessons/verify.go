@@ -2,73 +2,16 @@ package lessons
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
-
-	"github.com/streamlab/streamlab/engine/lab"
 )
-
-// ErrUnavailable is matched by the error of Available when this build of
-// the engine lacks something the lesson needs.
-var ErrUnavailable = errors.New("lesson needs an engine feature that is not available yet")
-
-// UnavailableError says what the engine lacks for a lesson, and how the
-// probe found out.
-type UnavailableError struct {
-	Lesson  string
-	Missing string // from the lesson's Requirement
-	Detail  string // the probe's error or failed expect
-}
-
-func (e *UnavailableError) Error() string {
-	return fmt.Sprintf("lesson %s: %s (%s)", e.Lesson, e.Missing, e.Detail)
-}
-
-// Is makes every UnavailableError an ErrUnavailable.
-func (e *UnavailableError) Is(target error) bool { return target == ErrUnavailable }
-
-// Available reports whether this build of the engine has what the lesson
-// needs: nil, or an *UnavailableError. A UI shows the lesson either way,
-// with the reason when it cannot be finished yet.
-func (l *Lesson) Available(ctx context.Context) error {
-	if l.Requires == nil {
-		return nil
-	}
-	dir, err := os.MkdirTemp("", "streamlab-lesson-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	if err := l.WriteFiles(dir); err != nil {
-		return err
-	}
-	rep, err := lab.RunScript(ctx, filepath.Join(dir, "requires.lab"), []byte(l.Requires.Script), lab.Options{})
-	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return &UnavailableError{Lesson: l.ID, Missing: l.Requires.Missing, Detail: err.Error()}
-	}
-	for _, e := range rep.Expectations {
-		if !e.OK {
-			return &UnavailableError{Lesson: l.ID, Missing: l.Requires.Missing,
-				Detail: fmt.Sprintf("expected %s, the engine gives %s", e.Expr, e.Actual)}
-		}
-	}
-	return nil
-}
 
 // Result is the outcome of running a lesson's reference solution.
 type Result struct {
 	Lesson *Lesson
 	Seed   int64
-	// Skipped, when not nil, says why the lesson could not be verified:
-	// the engine lacks a feature it needs (an *UnavailableError).
-	Skipped error
 	// Steps has one entry per step, in order.
 	Steps []StepResult
 	// Answer is the check's answer under Seed, once every step is done.
@@ -87,22 +30,13 @@ type StepResult struct {
 }
 
 // OK reports whether every step was done and the check answered.
-func (r *Result) OK() bool { return r.Skipped == nil && r.Err == nil && r.Answer != nil }
+func (r *Result) OK() bool { return r.Err == nil && r.Answer != nil }
 
 // Verify runs the lesson's reference solution headless under seed, feeding
 // a Tracker the observations a learner's session would give, and then
-// solves the check. It proves the lesson can be finished. A lesson whose
-// requirement the engine lacks is skipped, not failed.
+// solves the check. It proves the lesson can be finished.
 func Verify(ctx context.Context, l *Lesson, seed int64) *Result {
 	res := &Result{Lesson: l, Seed: seed, Steps: make([]StepResult, len(l.Steps))}
-	if err := l.Available(ctx); err != nil {
-		if errors.Is(err, ErrUnavailable) {
-			res.Skipped = err
-		} else {
-			res.Err = err
-		}
-		return res
-	}
 	dir, err := os.MkdirTemp("", "streamlab-verify-")
 	if err != nil {
 		res.Err = err
@@ -156,11 +90,6 @@ func (r *Result) WriteText(w io.Writer) error {
 	l := r.Lesson
 	b := &strings.Builder{}
 	fmt.Fprintf(b, "lesson %d %s: %s (seed %d)\n", l.Number, l.ID, l.Title, r.Seed)
-	if r.Skipped != nil {
-		fmt.Fprintf(b, "  skipped: %v\n", r.Skipped)
-		_, err := io.WriteString(w, b.String())
-		return err
-	}
 	for i, s := range r.Steps {
 		if !s.Done {
 			fmt.Fprintf(b, "  step %d/%d not done: %s\n", i+1, len(r.Steps), l.Steps[i].Title)

@@ -2,7 +2,6 @@ package lessons_test
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"testing"
 
@@ -10,8 +9,7 @@ import (
 )
 
 // Every lesson's reference solution completes every step, and its check
-// has an answer: CI proves each lesson can be finished. A lesson whose
-// engine feature is missing is skipped, naming what is missing.
+// has an answer: CI proves each lesson can be finished.
 func TestEveryLessonCanBeFinished(t *testing.T) {
 	ls, err := lessons.Catalog()
 	if err != nil {
@@ -21,9 +19,6 @@ func TestEveryLessonCanBeFinished(t *testing.T) {
 		t.Run(l.ID, func(t *testing.T) {
 			t.Parallel()
 			res := lessons.Verify(context.Background(), l, 1)
-			if res.Skipped != nil {
-				t.Fatalf("the lesson cannot be verified: %v", res.Skipped)
-			}
 			for i, s := range res.Steps {
 				t.Logf("step %d %q done=%t after %q", i+1, l.Steps[i].Title, s.Done, s.After)
 			}
@@ -54,32 +49,5 @@ func TestVerifyFailsALessonThatCannotBeFinished(t *testing.T) {
 				t.Fatalf("%q %v", b.String(), err)
 			}
 		})
-	}
-}
-
-func TestVerifySkipsWhatTheEngineLacks(t *testing.T) {
-	meta := strings.Replace(goodMeta, "steps:", "requires:\n  missing: the engine has no frobnicator\n  script: |\n    job passthrough\n    run 10\n    expect sink.lost > 0\nsteps:", 1)
-	l := mustLoad(t, meta)
-	err := l.Available(context.Background())
-	var ue *lessons.UnavailableError
-	if !errors.Is(err, lessons.ErrUnavailable) || !errors.As(err, &ue) || ue.Missing != "the engine has no frobnicator" || !strings.Contains(ue.Detail, "sink.lost > 0") {
-		t.Fatalf("Available: %v", err)
-	}
-	res := lessons.Verify(context.Background(), l, 1)
-	if res.OK() || res.Skipped == nil || res.Err != nil {
-		t.Fatalf("%+v", res)
-	}
-	var b strings.Builder
-	_ = res.WriteText(&b)
-	if !strings.Contains(b.String(), "skipped: lesson test: the engine has no frobnicator") {
-		t.Fatalf("%q", b.String())
-	}
-	// A requirement the engine meets changes nothing.
-	l = mustLoad(t, strings.Replace(meta, "sink.lost > 0", "sink.lost == 0", 1))
-	if err := l.Available(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	if res := lessons.Verify(context.Background(), l, 1); !res.OK() {
-		t.Fatal(res.Err)
 	}
 }

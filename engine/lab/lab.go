@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/report"
@@ -132,7 +131,17 @@ func (s *Session) dumpSource(path string) error {
 // never through a link, over an existing file only with Force.
 func (s *Session) writeAtomic(path string, write func(io.Writer) error) error {
 	if err := userfile.Write(path, s.opts.Force, 0o644, write); err != nil {
-		return &poserr.Error{Kind: ErrBadInput, File: path, Msg: strings.TrimPrefix(err.Error(), path+": ")}
+		return &poserr.Error{Kind: ErrBadInput, File: path, Msg: withoutPath(err, path)}
 	}
 	return nil
+}
+
+// withoutPath is the text of a userfile error about path without the path,
+// which the positioned error puts in front itself.
+func withoutPath(err error, path string) string {
+	var pe *userfile.PathError
+	if errors.As(err, &pe) && pe.Path == path {
+		return pe.Err.Error()
+	}
+	return err.Error()
 }

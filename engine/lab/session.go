@@ -238,10 +238,11 @@ func (s *Session) startErr(c script.Command, err error) error {
 	if errors.Is(err, engine.ErrInternal) {
 		return err // the machine's, not the line's
 	}
-	if !errors.Is(err, ErrBadInput) {
+	bad, ok := poserr.As(err, ErrBadInput)
+	if !ok {
 		return fmt.Errorf("%s:%d: %w", s.file, c.Line, err)
 	}
-	return s.errAt(c.Line, c.Col, "%v", strings.TrimPrefix(err.Error(), s.file+": "))
+	return s.errAt(c.Line, c.Col, "%s", bad.Msg)
 }
 
 // Admit carries out a run command's admission without processing it, and

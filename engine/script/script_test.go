@@ -28,7 +28,7 @@ run 30s                            # advance virtual time
 kill count[1]                      # kill a node now; also: kill jobmanager
 kill count[1] at 1200              # kill it once it has processed 1200 records
 restart count[1]
-expect sink.lost == 0              # any report field (§3.3); a failed expect makes ` + "`streamlab run`" + ` exit 1
+expect sink.lost == 0              # any report field (README: Report fields); a failed expect makes ` + "`streamlab run`" + ` exit 1
 expect duplicates > 0              # short names for the sink's fields: delivered, lost, duplicates, correct
 report
 `

@@ -281,7 +281,7 @@ func Answer(ctx context.Context, ex *pack.Exercise, a *answer.Answer, opts Optio
 		}
 		if failure != nil {
 			if len(seeds) > 1 && opts.Reveal {
-				failure = fmt.Errorf("%w (under seed %d)", failure, seed)
+				failure = noted{failure, fmt.Sprintf("under seed %d", seed)}
 			}
 			return failed(ex, opts, a.File, failure), nil
 		}
@@ -375,6 +375,7 @@ func failed(ex *pack.Exercise, opts Options, file string, err error) ExerciseRes
 	why := untrusted.Quote(err.Error(), maxQuoted)
 	res.Error = why
 	res.At = position(err)
+	res.Reason = untrusted.Quote(reason(err), maxQuoted)
 	res.InScenario = errors.Is(err, ErrScenario)
 	res.NotStarted = errors.Is(err, deps.ErrSubmission)
 	for _, c := range ex.Checks {
@@ -419,6 +420,31 @@ func position(err error) *Position {
 	}
 	return nil
 }
+
+// reason is err's text without the position it starts with, when it
+// starts with one: the message of a positioned error, with the notes the
+// grader added after it.
+func reason(err error) string {
+	switch e := err.(type) {
+	case *poserr.Error:
+		return e.Msg
+	case scenarioError:
+		return reason(e.error)
+	case noted:
+		return reason(e.err) + " (" + e.note + ")"
+	}
+	return err.Error()
+}
+
+// noted is an error with a note the grader adds in parentheses after it
+// (the seed it failed under, say).
+type noted struct {
+	err  error
+	note string
+}
+
+func (e noted) Error() string { return e.err.Error() + " (" + e.note + ")" }
+func (e noted) Unwrap() error { return e.err }
 
 // Bounds on text from an answer quoted into a report, in characters.
 const (
@@ -932,7 +958,7 @@ func (r *runner) blame(p part, err error) error {
 			// (or setting): say so against it, not the instructor's file.
 			return scenarioError{&poserr.Error{Kind: answer.ErrBadAnswer, File: r.ans.File, Msg: fmt.Sprintf("this job cannot run the exercise's scenario: %s (in the exercise's scenario, %s:%d)", le.Msg, le.File, le.Line)}}
 		}
-		return scenarioError{fmt.Errorf("%w (in the exercise's scenario, after the settings of %s)", err, r.ans.File)}
+		return scenarioError{noted{err, "in the exercise's scenario, after the settings of " + r.ans.File}}
 	}
 	return err
 }

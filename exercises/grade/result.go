@@ -36,6 +36,9 @@ type ExerciseResult struct {
 	Error string `json:"error,omitempty"`
 	// At is where the error is, when it has a position.
 	At *Position `json:"at,omitempty"`
+	// Reason is Error without the position At names, for a message that
+	// shows it beside the position; reports leave it out.
+	Reason string `json:"-"`
 	// InScenario says the error came from the exercise's scenario, after
 	// the answer's settings (ErrScenario); reports leave it out.
 	InScenario bool `json:"-"`

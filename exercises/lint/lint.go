@@ -26,6 +26,10 @@ import (
 // Finding is one problem in a pack.
 type Finding = pack.Problem
 
+// ErrAlreadyFull is the kind of the finding that an exercise's starter
+// answer already scores full marks.
+var ErrAlreadyFull = errors.New("the starter answer already scores full marks")
+
 // Dir lints the pack in directory dir. The error is for a directory that
 // cannot be read at all; problems in it are findings.
 func Dir(ctx context.Context, dir string) ([]*Finding, error) {
@@ -57,7 +61,7 @@ func Pack(ctx context.Context, p *pack.Pack, loadErr error) ([]*Finding, error) 
 			return nil, err
 		}
 		for _, f := range fs {
-			if dry != ex && strings.Contains(f.Msg, "already scores full marks") {
+			if dry != ex && errors.Is(f, ErrAlreadyFull) {
 				continue // the checks left out may be what it lacks
 			}
 			if !slices.ContainsFunc(static, func(g *Finding) bool { return g.File == f.File && g.Line == f.Line && g.Col == f.Col }) {
@@ -189,13 +193,11 @@ func dryRun(ctx context.Context, ex *pack.Exercise) ([]*Finding, error) {
 		// answer instead, when there is one.
 		return dryRunReference(ctx, ex)
 	case res.At != nil && res.At.Line > 0:
-		at := poserr.Error{File: res.At.File, Line: res.At.Line, Col: res.At.Col}
-		msg := strings.TrimPrefix(res.Error, at.Error())
-		return []*Finding{{File: res.At.File, Line: res.At.Line, Col: res.At.Col, Msg: "the starter answer cannot be graded: " + msg}}, nil
+		return []*Finding{{File: res.At.File, Line: res.At.Line, Col: res.At.Col, Msg: "the starter answer cannot be graded: " + res.Reason}}, nil
 	case res.Error != "":
 		return []*Finding{{File: file, Msg: "the starter answer cannot be graded: " + res.Error}}, nil
 	case res.Passed:
-		return []*Finding{{File: file, Msg: fmt.Sprintf("the starter answer already scores full marks (%g points): there is nothing left to do", res.MaxScore)}}, nil
+		return []*Finding{{Kind: ErrAlreadyFull, File: file, Msg: fmt.Sprintf("the starter answer already scores full marks (%g points): there is nothing left to do", res.MaxScore)}}, nil
 	}
 	if ex.Kind == pack.KindPrediction {
 		return fixedFindings(ctx, ex)

@@ -2,6 +2,7 @@ package lint_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -66,6 +67,11 @@ func TestFindings(t *testing.T) {
 		"easy/exercise.yaml": strings.Replace(good, "id: good", "id: easy", 1),
 		"easy/README.md":     "task",
 		"easy/settings.lab":  "set semantics at-least-once\n",
+		// A starter that passes the checks left once the broken one is
+		// put aside: that is no finding, the broken check may be what it lacks.
+		"half/exercise.yaml": strings.NewReplacer("id: good", "id: half", "sink.lost == 0", "sink.lots == 0").Replace(good),
+		"half/README.md":     "task",
+		"half/settings.lab":  "set semantics at-least-once\n",
 		// Two static problems in one file, and a missing README.
 		"bad/exercise.yaml": strings.NewReplacer("id: good", "id: bad", "kind: configuration", "kind: essay", "sink.lost == 0", "sink.lots == 0").Replace(good),
 		"bad/settings.lab":  "",
@@ -96,6 +102,14 @@ func TestFindings(t *testing.T) {
 	}
 	if strings.Contains(text, "good/") {
 		t.Errorf("the good exercise has findings:\n%s", text)
+	}
+	if strings.Contains(text, "half/settings.lab: the starter answer already scores full marks") {
+		t.Errorf("a starter is said to score full marks with a broken check left out:\n%s", text)
+	}
+	for _, f := range fs {
+		if full := strings.Contains(f.Msg, "already scores full marks"); full != errors.Is(f, lint.ErrAlreadyFull) {
+			t.Errorf("%v: errors.Is(ErrAlreadyFull) = %t", f, !full)
+		}
 	}
 }
 

@@ -79,6 +79,10 @@ func (d *Dir) open(name string, dirOK bool) (*os.File, fs.FileInfo, error) {
 }
 
 // explain turns os.Root's escape error into ErrOutside, keeping the rest.
+//
+// It has to read the text: os (as of Go 1.26) keeps that error unexported
+// (errPathEscapes, "path escapes from parent"), with no sentinel or type
+// that errors.Is or errors.As could match.
 func explain(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) && strings.Contains(pe.Err.Error(), "escapes") {

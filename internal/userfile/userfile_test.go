@@ -2,6 +2,7 @@ package userfile
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -97,5 +98,58 @@ func TestReplacingKeepsPermissions(t *testing.T) {
 	}
 	if st, err := os.Stat(fresh); err != nil || st.Mode().Perm() != 0o640 {
 		t.Errorf("new: %v, %v", st.Mode(), err)
+	}
+}
+
+// TestRefusalNamesThePath: Write's own refusals read "path: reason" and
+// carry the path and the reason apart, for a caller that names the path.
+func TestRefusalNamesThePath(t *testing.T) {
+	dir := t.TempDir()
+	existing := filepath.Join(dir, "existing")
+	must(t, os.WriteFile(existing, []byte("old"), 0o644))
+	for _, tt := range []struct {
+		path, reason string
+	}{
+		{existing, "already exists (use --force to replace it)"},
+		{dir, "is a directory; give a file name"},
+	} {
+		err := WriteFile(tt.path, tt.path == dir, 0o644, []byte("new"))
+		var pe *PathError
+		if !errors.As(err, &pe) || pe.Path != tt.path || pe.Err.Error() != tt.reason || err.Error() != tt.path+": "+tt.reason {
+			t.Errorf("WriteFile(%s) = %v, want %s: %s as a *PathError", tt.path, err, tt.path, tt.reason)
+		}
+	}
+}
+
+// TestWriteFirstFreeNeverReplaces: each write takes the next free path,
+// whatever stands at a taken one (a file, a dangling link) stays, and with
+// every path taken nothing is written.
+func TestWriteFirstFreeNeverReplaces(t *testing.T) {
+	dir := t.TempDir()
+	paths := []string{filepath.Join(dir, "1.yaml"), filepath.Join(dir, "2.yaml"), filepath.Join(dir, "3.yaml")}
+	must(t, os.Symlink(filepath.Join(dir, "nowhere"), paths[1]))
+	for _, want := range []int{0, 2} {
+		i, err := WriteFirstFree(paths, 0o640, []byte(fmt.Sprint(want)))
+		if err != nil || i != want {
+			t.Fatalf("WriteFirstFree = %d, %v; want %d", i, err, want)
+		}
+		if b, _ := os.ReadFile(paths[i]); string(b) != fmt.Sprint(want) {
+			t.Fatalf("%s holds %q", paths[i], b)
+		}
+		if st, _ := os.Stat(paths[i]); st.Mode().Perm() != 0o640 {
+			t.Fatalf("%s has mode %v", paths[i], st.Mode())
+		}
+	}
+	if i, err := WriteFirstFree(paths, 0o640, []byte("more")); !errors.Is(err, ErrAllTaken) || i != -1 {
+		t.Fatalf("with every path taken: %d, %v", i, err)
+	}
+	if st, err := os.Lstat(paths[1]); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link was replaced: %v, %v", st, err)
+	}
+	if b, _ := os.ReadFile(paths[0]); string(b) != "0" {
+		t.Fatalf("the first file was replaced: %q", b)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 3 {
+		t.Fatalf("left temporary files behind: %v", ents)
 	}
 }

@@ -99,6 +99,10 @@ func Parse(kind error, file string, data []byte, lim Limits) (body *yaml.Node, e
 // so this puts each on the line it means. The line is the start of the
 // construct being read when the problem was found: an unclosed [ is
 // reported where it opens.
+//
+// Reading the text is the only way: go.yaml.in/yaml/v3 reports a syntax
+// error as a plain fmt error (its failf), with no type or field to carry
+// the line; only unmarshalling into Go values has a TypeError.
 func syntaxError(err error) (line int, msg string) {
 	msg = strings.TrimPrefix(err.Error(), "yaml: ")
 	if rest, ok := strings.CutPrefix(msg, "line "); ok {

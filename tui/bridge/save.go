@@ -3,10 +3,10 @@ package bridge
 import (
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/streamlab/streamlab/internal/userfile"
 )
 
 // headerLines is how many comment lines a saved script starts with; line
@@ -15,8 +15,8 @@ import (
 const headerLines = 2
 
 // save writes the recorded session into dir as a lab script, atomically:
-// a temporary file in the same directory, renamed into place once written,
-// so a reader never sees half a script. The name carries the time, and a
+// a temporary file in the same directory, put into place once written
+// (userfile.WriteFirstFree), so a reader never sees half a script. The name carries the time, and a
 // second save in the same second gets a suffix rather than overwriting.
 func (b *Bridge) save(dir string) {
 	b.finishQuantum()
@@ -39,46 +39,23 @@ func (b *Bridge) save(dir string) {
 	b.note(Result{Line: "save", Saved: path, Info: fmt.Sprintf("saved %d lines to %s; replay with: streamlab run %s", len(b.rec), path, path)})
 }
 
-// writeNew writes data to dir/base+ext, or base-2+ext, … if that exists.
+// writeNew writes data to dir/base+ext, or base-2+ext, … if that exists,
+// never over an earlier save (userfile.WriteFirstFree).
 func writeNew(dir, base, ext string, data []byte) (string, error) {
-	tmp, err := os.CreateTemp(dir, "."+base+".*.tmp")
-	if err != nil {
-		return "", err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return "", err
-	}
-	if err := tmp.Sync(); err != nil { // a crash leaves the whole session or none
-		tmp.Close()
-		return "", err
-	}
-	if err := tmp.Close(); err != nil {
-		return "", err
-	}
+	paths := make([]string, 0, 99)
 	for i := 1; i < 100; i++ {
 		name := base + ext
 		if i > 1 {
 			name = fmt.Sprintf("%s-%d%s", base, i, ext)
 		}
-		path := filepath.Join(dir, name)
-		// Link fails when path exists, so an earlier save is never replaced.
-		if err := os.Link(tmp.Name(), path); err != nil {
-			if errors.Is(err, fs.ErrExist) {
-				continue
-			}
-			// No hard links here (some file systems): fall back to a rename
-			// after checking, which is atomic for the contents.
-			if _, statErr := os.Stat(path); statErr == nil {
-				continue
-			}
-			if err := os.Rename(tmp.Name(), path); err != nil {
-				return "", err
-			}
-			return path, nil
-		}
-		return path, nil
+		paths = append(paths, filepath.Join(dir, name))
 	}
-	return "", fmt.Errorf("too many saved sessions named %s*%s in %s", base, ext, dir)
+	i, err := userfile.WriteFirstFree(paths, 0o600, data)
+	if errors.Is(err, userfile.ErrAllTaken) {
+		return "", fmt.Errorf("too many saved sessions named %s*%s in %s", base, ext, dir)
+	}
+	if err != nil {
+		return "", err
+	}
+	return paths[i], nil
 }

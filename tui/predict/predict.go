@@ -16,7 +16,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -151,22 +150,13 @@ func recordAttempt(dir string, data []byte, limit int) (int, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return 0, err
 	}
-	for n := 1; n <= limit; n++ {
-		f, err := os.OpenFile(filepath.Join(dir, fmt.Sprintf("%d.yaml", n)), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if errors.Is(err, fs.ErrExist) {
-			continue
-		}
-		if err != nil {
-			return 0, err
-		}
-		_, err = f.Write(data)
-		if err == nil {
-			err = f.Sync()
-		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		return n, err
+	paths := make([]string, max(limit, 0))
+	for i := range paths {
+		paths[i] = filepath.Join(dir, fmt.Sprintf("%d.yaml", i+1))
+	}
+	i, err := userfile.WriteFirstFree(paths, 0o644, data)
+	if !errors.Is(err, userfile.ErrAllTaken) {
+		return i + 1, err
 	}
 	s := "s"
 	if limit == 1 {
