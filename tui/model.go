@@ -1,10 +1,11 @@
 // Package tui is the terminal lab: one Bubble Tea program with a home
 // screen and the sandbox lab. The root Model owns the screen, the focus
-// and the layout; on the lab screen keys go to the top open overlay (a
-// dialog, the palette, a full-screen view: see allOverlays), else to the
-// lab's own keys and the focused pane (see pane), and the engine's frames
-// arrive from the bridge (package bridge), the one goroutine besides
-// Bubble Tea's own.
+// and the layout; keys go to the top open overlay (a dialog, the palette,
+// a full-screen view), and beneath them all to the screen itself, the lab
+// (its own keys, then the focused pane's: see pane) or the home screen:
+// allOverlays is the one place that decides. The engine's frames arrive
+// from the bridge (package bridge), the one goroutine besides Bubble
+// Tea's own.
 package tui
 
 import (

@@ -9,23 +9,25 @@ import (
 	"github.com/streamlab/streamlab/tui/draw"
 )
 
-// overlay is one layer of the lab screen that can take the keyboard from
-// the panes: the palette, a dialog, a full-screen view, the help, a
-// question. allOverlays lists them once, top first; the first open one
-// has the keyboard, and the key dispatch, the help bar, the help's list
-// and the drawing all read that one list, so they cannot disagree on who
-// is on top.
+// overlay is one layer of the screen: the palette, a dialog, a full-screen
+// view, the help, a question, and beneath them all the screen itself (the
+// lab or the home screen). allOverlays lists them once, top first; the
+// first open one has the keyboard, and the key dispatch, the help bar, the
+// help's list and the drawing all read that one list, so they cannot
+// disagree on who is on top, and nothing else decides where a key goes.
 type overlay struct {
 	name string // which it is, for tests
 	open func(Model) bool
 	// key handles a key; handled is false for a key the overlay lets
-	// through to what is beneath it (the events screen does).
+	// through to what is beneath it (the events screen does). The screen
+	// at the bottom takes every key.
 	key func(Model, tea.KeyMsg) (_ Model, _ tea.Cmd, handled bool)
 	// keys are the keys that work while it is on top; nil lists those of
 	// what it covers (the help does).
 	keys func(Model) helpKeys
 	// draw draws it over body; nil when it is drawn in a place of its own
 	// (the palette on the message line, a question in the lesson pane).
+	// The screen at the bottom is given no body and draws its own.
 	draw func(Model, []string) []string
 	// tick takes the messages a text input needs besides keys (its
 	// cursor's blink); an overlay with one takes a burst of keys whole.
@@ -37,8 +39,8 @@ type overlay struct {
 	clickThrough bool
 }
 
-// allOverlays is the lab screen's overlays, top first: the one order in
-// which they take the keyboard.
+// allOverlays is the overlays, top first: the one order in which they
+// take the keyboard. The last two are the screens, one of them open.
 func allOverlays() []overlay {
 	return []overlay{
 		paletteOverlay(),
@@ -53,6 +55,8 @@ func allOverlays() []overlay {
 		answerOverlay(),
 		predictOverlay(),
 		eventsScreenOverlay(),
+		labOverlay(),
+		homeOverlay(),
 	}
 }
 
@@ -70,26 +74,26 @@ func (m Model) overlays() overlayStack {
 	return out
 }
 
-// key gives k to the overlays, top first, until one handles it; ok is
-// false when none did and the lab's own keys come next.
-func (s overlayStack) key(m Model, k tea.KeyMsg) (_ Model, _ tea.Cmd, ok bool) {
+// key gives k to the overlays, top first, until one handles it: the
+// screen at the bottom takes what the others let through.
+func (s overlayStack) key(m Model, k tea.KeyMsg) (Model, tea.Cmd) {
 	for _, o := range s {
 		if next, cmd, handled := o.key(m, k); handled {
-			return next, cmd, true
+			return next, cmd
 		}
 	}
-	return m, nil, false
+	return m, nil
 }
 
-// keys are the keys of the top overlay that lists its own; ok is false
-// when none does.
-func (s overlayStack) keys(m Model) (_ helpKeys, ok bool) {
+// keys are the keys of the top overlay that lists its own: the keys that
+// work now, for the help bar and the help.
+func (s overlayStack) keys(m Model) helpKeys {
 	for _, o := range s {
 		if o.keys != nil {
-			return o.keys(m), true
+			return o.keys(m)
 		}
 	}
-	return nil, false
+	return nil
 }
 
 // draw draws the overlays over body, the lowest first.
@@ -302,7 +306,8 @@ func reportOverlay() overlay {
 }
 
 // helpOverlay is the help (?): it lists the keys of what it covers,
-// scrolls with the arrows, and q still quits.
+// scrolls with the arrows, and q still quits. Over the home screen it lets
+// the home screen's keys through.
 func helpOverlay() overlay {
 	return overlay{
 		name: "help",
@@ -314,6 +319,9 @@ func helpOverlay() overlay {
 			}
 			if key.Matches(k, m.keys.Quit) {
 				return m, tea.Quit, true
+			}
+			if m.screen == ScreenHome {
+				return m, nil, false
 			}
 			switch k.String() {
 			case "up":
@@ -369,6 +377,48 @@ func eventsScreenOverlay() overlay {
 		key:  Model.eventsScreenKey,
 		keys: func(m Model) helpKeys { return helpKeys{DefaultEventsScreenKeys(), m.events.Keys(), m.keys} },
 		draw: func(m Model, _ []string) []string { return m.events.Lines() },
+	}
+}
+
+// labOverlay is the lab screen beneath every overlay: a lesson's keys
+// first, then the lab's own, and last the focused pane's; it takes every
+// key and draws the panes.
+func labOverlay() overlay {
+	return overlay{
+		name: "lab",
+		open: func(m Model) bool { return m.screen == ScreenLab },
+		key: func(m Model, k tea.KeyMsg) (Model, tea.Cmd, bool) {
+			if m.guide.Active() {
+				if g, cmd, ok := m.guideKey(k); ok {
+					return g, cmd, true
+				}
+			}
+			return handled(m.labKey(k))
+		},
+		keys:         labHelpKeys,
+		draw:         func(m Model, _ []string) []string { return m.panesLines() },
+		clickThrough: true,
+	}
+}
+
+// labHelpKeys are the lab screen's keys when no overlay covers it: the
+// lesson's and the lab's, then the focused pane's.
+func labHelpKeys(m Model) helpKeys {
+	if m.guide.Active() {
+		return helpKeys{guideHelp{m.guideKeys(), m.keys}, m.focusedKeys()}
+	}
+	return helpKeys{m.keys, m.focusedKeys()}
+}
+
+// homeOverlay is the home screen: its lists, and ? and q.
+func homeOverlay() overlay {
+	return overlay{
+		name:         "home",
+		open:         func(m Model) bool { return m.screen == ScreenHome },
+		key:          func(m Model, k tea.KeyMsg) (Model, tea.Cmd, bool) { return handled(m.homeKey(k)) },
+		keys:         func(m Model) helpKeys { return helpKeys{m.home.Keys(), DefaultHomeKeys()} },
+		draw:         func(m Model, _ []string) []string { return m.home.Lines() },
+		clickThrough: true,
 	}
 }
 

@@ -1,7 +1,12 @@
 package tui
 
 import (
+	"reflect"
+	"slices"
 	"testing"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/streamlab/streamlab/engine/script"
 	"github.com/streamlab/streamlab/tui/bridge"
@@ -79,4 +84,145 @@ func TestAnOverlayKeepsTheLabsKeys(t *testing.T) {
 			}
 		})
 	}
+}
+
+// keyStates make screens on which a key may go somewhere different: the
+// sandbox, each overlay open over it, a lesson, and the home screen with
+// and without its help. Each call makes a fresh one: a pane may keep
+// state that copies of a Model share.
+func keyStates(t *testing.T) map[string]func() Model {
+	t.Helper()
+	s := newSession(t, "clicks")
+	states := map[string]func() Model{
+		"lab": func() Model { m, _ := labModel(t, 120, 40, s); return m },
+		"lesson": func() Model {
+			m, _, _ := lessonModel(t, "membership", 120, 40)
+			return m
+		},
+		"home":      func() Model { return homeModel(false) },
+		"home help": func() Model { return homeModel(true) },
+	}
+	for name, open := range openers {
+		states[name] = func() Model {
+			m, _ := labModel(t, 120, 40, s)
+			open(&m)
+			return m
+		}
+	}
+	return states
+}
+
+// homeModel is the home screen at 120×40, with its help open or not.
+func homeModel(help bool) Model {
+	m := New(Options{Job: "clicks", Theme: "default"}, newFake())
+	next, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m = next.(Model)
+	m.showHelp = help
+	return m
+}
+
+// everyKey is every key some key map binds, but ctrl+c, which quits
+// wherever it is pressed.
+func everyKey(m Model) []string {
+	maps := []interface{ FullHelp() [][]key.Binding }{
+		DefaultLabKeys(), DefaultHomeKeys(), DefaultConfirmKeys(), DefaultLeaveKeys(), newKillKeys(), DefaultEventsScreenKeys(),
+		m.palette.Keys(), m.picker.Keys(), m.home.Keys(), m.runs.Keys(), m.report.Keys(), m.guide.Keys(), m.guide.AnswerKeys(),
+		m.pipeline.Keys(), m.output.Keys(), m.ledger.Keys(), m.filter.Keys(), m.events.Keys(), m.predict.Keys(),
+	}
+	seen := map[string]bool{"ctrl+c": true}
+	var out []string
+	for _, km := range maps {
+		for _, group := range km.FullHelp() {
+			for _, b := range group {
+				for _, k := range b.Keys() {
+					if !seen[k] {
+						seen[k] = true
+						out = append(out, k)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// outcome is what a key did: the screen drawn after it, the requests sent
+// and whether a command came back.
+type outcome struct {
+	view string
+	reqs []bridge.Request
+	cmd  bool
+}
+
+// The overlay stack alone decides where a key goes: on every screen, each
+// key does through Update exactly what the stack's own dispatch does with
+// it. A key caught anywhere before the stack would do something else.
+func TestTheStackAloneDecidesWhereAKeyGoes(t *testing.T) {
+	for name, state := range keyStates(t) {
+		for _, k := range everyKey(state()) {
+			m := state()
+			eng := m.eng.(*fakeEngine)
+			eng.reqs = nil
+			next, cmd := m.Update(keyMsg(k))
+			viaUpdate := outcome{next.(Model).View(), eng.reqs, cmd != nil}
+			m = state()
+			eng = m.eng.(*fakeEngine)
+			eng.reqs = nil
+			routed, cmd := m.overlays().key(m, keyMsg(k))
+			routed.holdForDialog()
+			viaStack := outcome{routed.View(), eng.reqs, cmd != nil}
+			if !reflect.DeepEqual(viaUpdate, viaStack) {
+				t.Errorf("%s, key %q: Update and the overlay stack disagree:\n%s\n---\n%s", name, k, plain(viaUpdate.view), plain(viaStack.view))
+			}
+		}
+	}
+}
+
+// Every key the help bar offers reaches the overlay that offers it, or,
+// under one that lets keys through, the overlay beneath that offers it
+// too: the help and the dispatch read the same layers. (The help itself
+// takes every key while it is open and lists what it covers.)
+func TestEveryOfferedKeyReachesWhatOffersIt(t *testing.T) {
+	for name, state := range keyStates(t) {
+		m := state()
+		stack := m.overlays()
+		if stack[0].name == "help" {
+			continue
+		}
+		for _, group := range m.activeKeys().FullHelp() {
+			for _, b := range group {
+				if !b.Enabled() {
+					continue
+				}
+				for _, k := range b.Keys() {
+					owner := ownerOf(m, stack, keyMsg(k))
+					if !offers(owner.keys(m), b) {
+						t.Errorf("%s: %q (%s) is offered, but reaches %s, which does not offer it", name, k, b.Help().Desc, owner.name)
+					}
+				}
+			}
+		}
+	}
+}
+
+// ownerOf is the overlay of stack that handles k.
+func ownerOf(m Model, stack overlayStack, k tea.KeyMsg) overlay {
+	for _, o := range stack {
+		if _, _, handled := o.key(m, k); handled {
+			return o
+		}
+	}
+	return overlay{name: "nothing", keys: func(Model) helpKeys { return nil }}
+}
+
+// offers reports whether keys list b.
+func offers(keys helpKeys, b key.Binding) bool {
+	for _, group := range keys.FullHelp() {
+		for _, o := range group {
+			if o.Help() == b.Help() && slices.Equal(o.Keys(), b.Keys()) {
+				return true
+			}
+		}
+	}
+	return false
 }

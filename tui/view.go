@@ -20,17 +20,11 @@ func (m Model) View() string {
 	if m.tooSmall() {
 		return m.tooSmallView()
 	}
-	var lines []string
-	if m.screen == ScreenHome {
-		keys := helpKeys{m.home.Keys(), DefaultHomeKeys()}
-		lines = m.home.Lines()
-		if m.showHelp {
-			lines = m.overlayHelp(lines, keys)
-		}
-		lines = append(lines, m.helpBar(keys))
-	} else {
-		lines = m.labLines()
+	lines := m.overlays().draw(m, nil)
+	if m.screen == ScreenLab {
+		lines = m.labChrome(lines)
 	}
+	lines = append(lines, m.helpBar(m.activeKeys()))
 	return strings.Join(draw.Block(lines, m.w, m.h), "\n")
 }
 
@@ -38,13 +32,11 @@ func (m Model) tooSmallView() string {
 	return tooSmallText(m.w, m.h, m.st.Warn) // terminal.go: fits 40×10
 }
 
-// labLines draws the lab screen: status bar, panes, message line, help.
-func (m Model) labLines() []string {
-	lines := []string{m.statusBar()}
-	body := m.overlays().draw(m, m.panesLines())
-	lines = append(lines, body...)
-	lines = append(lines, m.messageLine(), m.helpBar(m.activeKeys()))
-	return lines
+// labChrome puts the lab screen's status bar above body and its message
+// line below.
+func (m Model) labChrome(body []string) []string {
+	lines := append([]string{m.statusBar()}, body...)
+	return append(lines, m.messageLine())
 }
 
 // panesLines draws the lab's panes as the layout places them, with the
@@ -89,16 +81,8 @@ func (m Model) bottomLines() []string {
 }
 
 // activeKeys are the keys that work right now: the top overlay's (see
-// allOverlays), or the focused pane's and the lab's.
-func (m Model) activeKeys() helpKeys {
-	if k, ok := m.overlays().keys(m); ok {
-		return k
-	}
-	if m.guide.Active() {
-		return helpKeys{guideHelp{m.guideKeys(), m.keys}, m.focusedKeys()}
-	}
-	return helpKeys{m.keys, m.focusedKeys()}
-}
+// allOverlays).
+func (m Model) activeKeys() helpKeys { return m.overlays().keys(m) }
 
 // focusedKeys are the focused pane's keys.
 func (m Model) focusedKeys() help.KeyMap { return m.panes()[m.focus].keyMap() }
