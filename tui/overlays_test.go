@@ -121,17 +121,21 @@ func homeModel(help bool) Model {
 	return m
 }
 
-// everyKey is every key some key map binds, but ctrl+c, which quits
-// wherever it is pressed.
-func everyKey(m Model) []string {
-	maps := []interface{ FullHelp() [][]key.Binding }{
+// keyMaps are every key map of the lab and the home screen.
+func keyMaps(m Model) []interface{ FullHelp() [][]key.Binding } {
+	return []interface{ FullHelp() [][]key.Binding }{
 		DefaultLabKeys(), DefaultHomeKeys(), DefaultConfirmKeys(), DefaultLeaveKeys(), newKillKeys(), DefaultEventsScreenKeys(),
 		m.palette.Keys(), m.picker.Keys(), m.home.Keys(), m.runs.Keys(), m.report.Keys(), m.guide.Keys(), m.guide.AnswerKeys(),
 		m.pipeline.Keys(), m.output.Keys(), m.ledger.Keys(), m.filter.Keys(), m.events.Keys(), m.predict.Keys(),
 	}
+}
+
+// everyKey is every key some key map binds, but ctrl+c, which quits
+// wherever it is pressed.
+func everyKey(m Model) []string {
 	seen := map[string]bool{"ctrl+c": true}
 	var out []string
-	for _, km := range maps {
+	for _, km := range keyMaps(m) {
 		for _, group := range km.FullHelp() {
 			for _, b := range group {
 				for _, k := range b.Keys() {
@@ -225,4 +229,24 @@ func offers(keys helpKeys, b key.Binding) bool {
 		}
 	}
 	return false
+}
+
+// ctrl+c quits before any layer sees a key, so a key map that binds it
+// binds a key that never reaches it.
+func TestNoKeyMapBindsCtrlC(t *testing.T) {
+	m, _ := labModel(t, 80, 24, nil)
+	for _, km := range keyMaps(m) {
+		for _, group := range km.FullHelp() {
+			for _, b := range group {
+				if slices.Contains(b.Keys(), "ctrl+c") {
+					t.Errorf("%q (%s) binds ctrl+c, which quits before it is asked", b.Help().Key, b.Help().Desc)
+				}
+			}
+		}
+	}
+	for _, m := range []Model{m, homeModel(false)} {
+		if _, cmd := press(t, m, "ctrl+c"); cmd == nil || cmd() != tea.Quit() {
+			t.Errorf("ctrl+c on screen %d does not quit", m.screen)
+		}
+	}
 }
