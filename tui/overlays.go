@@ -5,7 +5,10 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/tui/bridge"
+	"github.com/streamlab/streamlab/tui/dialog/keyhelp"
+	"github.com/streamlab/streamlab/tui/dialog/question"
 	"github.com/streamlab/streamlab/tui/draw"
 )
 
@@ -177,11 +180,17 @@ func paletteOverlay() overlay {
 // leaveOverlay is the question before leaving a lesson.
 func leaveOverlay() overlay {
 	return overlay{
-		name:  "leave",
-		open:  func(m Model) bool { return m.leaving },
-		key:   func(m Model, k tea.KeyMsg) (Model, tea.Cmd, bool) { return handled(m.leaveKey(k)) },
-		keys:  func(Model) helpKeys { return helpKeys{DefaultLeaveKeys()} },
-		draw:  Model.overlayLeave,
+		name: "leave",
+		open: func(m Model) bool { return m.leaving },
+		key:  func(m Model, k tea.KeyMsg) (Model, tea.Cmd, bool) { return handled(m.leaveKey(k)) },
+		keys: func(Model) helpKeys { return helpKeys{DefaultLeaveKeys()} },
+		draw: func(m Model, body []string) []string {
+			done, steps := 0, 0
+			if l := m.guide.Lesson(); l != nil {
+				done, steps = m.progress.Lesson(l.ID).Steps, len(l.Steps)
+			}
+			return question.Leave(m.st, m.w, body, m.opts.StateDir != "", done, steps)
+		},
 		modal: true,
 	}
 }
@@ -235,8 +244,10 @@ func confirmOverlay() overlay {
 			}
 			return m, nil, true
 		},
-		keys:  func(Model) helpKeys { return helpKeys{DefaultConfirmKeys()} },
-		draw:  Model.overlayConfirm,
+		keys: func(Model) helpKeys { return helpKeys{DefaultConfirmKeys()} },
+		draw: func(m Model, body []string) []string {
+			return question.Restart(m.st, m.w, body, m.frame.Snap.State, m.confirm)
+		},
 		modal: true,
 	}
 }
@@ -256,11 +267,13 @@ func targetsOverlay() overlay {
 // killOverlay asks "kill this node?".
 func killOverlay() overlay {
 	return overlay{
-		name:  "kill",
-		open:  func(m Model) bool { return m.killing != "" },
-		key:   func(m Model, k tea.KeyMsg) (Model, tea.Cmd, bool) { return handled(m.killKey(k)) },
-		keys:  func(Model) helpKeys { return helpKeys{newKillKeys()} },
-		draw:  Model.overlayKill,
+		name: "kill",
+		open: func(m Model) bool { return m.killing != "" },
+		key:  func(m Model, k tea.KeyMsg) (Model, tea.Cmd, bool) { return handled(m.killKey(k)) },
+		keys: func(Model) helpKeys { return helpKeys{newKillKeys()} },
+		draw: func(m Model, body []string) []string {
+			return question.Kill(m.st, m.w, body, m.killing, m.killing == engine.JobManager)
+		},
 		modal: true,
 	}
 }
@@ -335,7 +348,7 @@ func helpOverlay() overlay {
 			}
 			return m, nil, true
 		},
-		draw: func(m Model, body []string) []string { return m.overlayHelp(body, m.activeKeys()) },
+		draw: func(m Model, body []string) []string { return keyhelp.Box(m.st, m.w, body, m.activeKeys(), m.helpOff) },
 	}
 }
 

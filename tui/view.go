@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -200,95 +199,4 @@ func (m Model) helpBar(k helpKeys) string {
 	}
 	render := func() []string { return []string{draw.Fit(" "+m.help.ShortHelpView(bindings), m.w)} }
 	return m.helpMemo.Lines(helpBarKey{m.w, m.help.Width, keys.String()}, render)[0]
-}
-
-// overlayHelp draws every key that works now over body: the groups of
-// the key maps one after another, in as many columns as the width allows,
-// scrolled with the arrows when they do not fit the height.
-func (m Model) overlayHelp(body []string, k helpKeys) []string {
-	st := m.st
-	type cell struct{ key, desc string }
-	var cells []cell
-	seen := map[string]bool{}
-	keyW, descW := 0, 0
-	for _, group := range k.FullHelp() {
-		for _, b := range group {
-			h := b.Help()
-			if h.Key == "" || seen[h.Key+h.Desc] || !b.Enabled() {
-				continue
-			}
-			seen[h.Key+h.Desc] = true
-			cells = append(cells, cell{h.Key, h.Desc})
-			keyW, descW = max(keyW, ansi.StringWidth(h.Key)), max(descW, ansi.StringWidth(h.Desc))
-		}
-	}
-	descW = min(descW, 26)
-	cellW := keyW + 1 + descW
-	inner := min(m.w-6, 3*(cellW+2))
-	cols := max(1, min((inner+2)/(cellW+2), 3))
-	rows := (len(cells) + cols - 1) / cols
-	var text []string
-	for r := range rows {
-		var line []string
-		for c := range cols {
-			if i := c*rows + r; i < len(cells) {
-				line = append(line, st.Accent.Render(draw.Fit(cells[i].key, keyW))+" "+st.Muted.Render(draw.Fit(cells[i].desc, descW)))
-			}
-		}
-		text = append(text, strings.Join(line, "  "))
-	}
-	page := max(len(body)-5, 3)
-	off := min(max(m.helpOff, 0), max(len(text)-page, 0))
-	foot := "? or esc closes this help"
-	if len(text) > page {
-		foot = fmt.Sprintf("keys %d–%d of %d · ↑↓ scroll · ", off+1, min(off+page, len(text)), len(text)) + foot
-		text = text[off:min(off+page, len(text))]
-	}
-	text = append(text, "", st.Muted.Render(whyHelp), st.Muted.Render(foot))
-	w := 0
-	for _, l := range text {
-		w = max(w, ansi.StringWidth(l))
-	}
-	w = min(w+2, m.w-2)
-	box := draw.Box(st.Modal, "Keys", text, w+2, len(text)+2)
-	return draw.Overlay(body, box, max((m.w-w-2)/2, 0), max((len(body)-len(box))/2, 0))
-}
-
-// whyHelp says what the palette's why asks for: a ROW as the Output pane
-// shows it.
-const whyHelp = ": why ROW explains a row: ROW is KEY@HH:MM:SS (click@12:00:10), offset=N or a record id"
-
-// overlayConfirm asks whether to restart the job with a setting.
-func (m Model) overlayConfirm(body []string) []string {
-	st := m.st
-	started := "The job is already running"
-	switch m.frame.Snap.State {
-	case "failed":
-		started = "The job has failed"
-	case "finished":
-		started = "The job has finished"
-	}
-	text := []string{
-		started + ", and settings are fixed",
-		"when it starts. Restart it from the beginning with",
-		"",
-		"  " + st.Accent.Render(m.confirm),
-		"",
-		st.Muted.Render("(the session's script keeps your settings, not the runs)"),
-		"",
-		st.Accent.Render("y") + " restart   " + st.Accent.Render("n") + " leave it as it is",
-	}
-	return m.modal(body, "Restart the job?", text)
-}
-
-// modal draws a question's box over the middle of body, as wide as its
-// widest line (within the screen).
-func (m Model) modal(body []string, title string, text []string) []string {
-	w := 0
-	for _, l := range text {
-		w = max(w, ansi.StringWidth(l))
-	}
-	w = min(w+2, m.w-4)
-	box := draw.Box(m.st.Modal, title, text, w+2, len(text)+2)
-	return draw.Overlay(body, box, max((m.w-w-2)/2, 0), max((len(body)-len(box))/2, 0))
 }
