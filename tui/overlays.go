@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -382,13 +383,14 @@ func predictOverlay() overlay {
 }
 
 // eventsScreenOverlay is the events pane over the whole screen (v): the
-// lab's keys still work beneath it.
+// lab's keys, and a lesson's, still work beneath it, and its help lists
+// them after its own.
 func eventsScreenOverlay() overlay {
 	return overlay{
 		name: "eventsScreen",
 		open: func(m Model) bool { return m.eventsScreen },
 		key:  Model.eventsScreenKey,
-		keys: func(m Model) helpKeys { return helpKeys{DefaultEventsScreenKeys(), m.events.Keys(), m.keys} },
+		keys: func(m Model) helpKeys { return helpKeys{DefaultEventsScreenKeys(), m.events.Keys(), labScreenKeys(m)} },
 		draw: func(m Model, _ []string) []string { return m.events.Lines() },
 	}
 }
@@ -416,11 +418,15 @@ func labOverlay() overlay {
 
 // labHelpKeys are the lab screen's keys when no overlay covers it: the
 // lesson's and the lab's, then the focused pane's.
-func labHelpKeys(m Model) helpKeys {
+func labHelpKeys(m Model) helpKeys { return helpKeys{labScreenKeys(m), m.focusedKeys()} }
+
+// labScreenKeys are the keys that work on the lab screen whichever pane
+// has the focus: the lab's, and in a lesson or an exercise its pane's.
+func labScreenKeys(m Model) help.KeyMap {
 	if m.guide.Active() {
-		return helpKeys{guideHelp{m.guideKeys(), m.keys}, m.focusedKeys()}
+		return guideHelp{m.guideKeys(), m.keys}
 	}
-	return helpKeys{m.keys, m.focusedKeys()}
+	return m.keys
 }
 
 // homeOverlay is the home screen: its lists, and ? and q.

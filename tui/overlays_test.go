@@ -99,6 +99,11 @@ func keyStates(t *testing.T) map[string]func() Model {
 			m, _, _ := lessonModel(t, "membership", 120, 40)
 			return m
 		},
+		"lesson events screen": func() Model {
+			m, _, _ := lessonModel(t, "membership", 120, 40)
+			m.openEventsScreen()
+			return m
+		},
 		"home":      func() Model { return homeModel(false) },
 		"home help": func() Model { return homeModel(true) },
 	}
@@ -203,6 +208,30 @@ func TestEveryOfferedKeyReachesWhatOffersIt(t *testing.T) {
 					if !offers(owner.keys(m), b) {
 						t.Errorf("%s: %q (%s) is offered, but reaches %s, which does not offer it", name, k, b.Help().Desc, owner.name)
 					}
+				}
+			}
+		}
+	}
+}
+
+// A key the screen beneath takes and offers, reached through an overlay
+// that lets it through, is offered over that overlay too: the help does
+// not hide a key that works.
+func TestKeysLetThroughAreOffered(t *testing.T) {
+	for name, state := range keyStates(t) {
+		m := state()
+		stack := m.overlays()
+		base := stack[len(stack)-1]
+		if len(stack) == 1 || stack[0].name == "help" {
+			continue
+		}
+		for _, group := range base.keys(m).FullHelp() {
+			for _, b := range group {
+				if !b.Enabled() || ownerOf(m, stack, keyMsg(b.Keys()[0])).name != base.name {
+					continue
+				}
+				if !offers(m.activeKeys(), b) {
+					t.Errorf("%s: %q (%s) works beneath the %s but is not offered", name, b.Help().Key, b.Help().Desc, stack[0].name)
 				}
 			}
 		}
