@@ -94,7 +94,7 @@ func (m *Model) dropOutput(w, y, h int) {
 // beside, above or instead of the events (see bottomLayout).
 func (m *Model) resize(w, h int) {
 	m.w, m.h = w, h
-	m.help.Width = w
+	m.helpBar.SetWidth(w)
 	m.home.SetSize(w, max(h-1, 0))
 	m.palette.SetWidth(w)
 	body := max(h-chromeLines, 0)

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/help"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/streamlab/streamlab/assets"
@@ -22,7 +21,6 @@ import (
 	"github.com/streamlab/streamlab/tui/bridge"
 	"github.com/streamlab/streamlab/tui/dialog/palette"
 	"github.com/streamlab/streamlab/tui/dialog/picker"
-	"github.com/streamlab/streamlab/tui/draw"
 	"github.com/streamlab/streamlab/tui/home"
 	"github.com/streamlab/streamlab/tui/pane/events"
 	"github.com/streamlab/streamlab/tui/pane/filterpane"
@@ -31,6 +29,7 @@ import (
 	"github.com/streamlab/streamlab/tui/pane/output"
 	"github.com/streamlab/streamlab/tui/pane/pipeline"
 	"github.com/streamlab/streamlab/tui/predict"
+	"github.com/streamlab/streamlab/tui/render"
 	"github.com/streamlab/streamlab/tui/reportview"
 	"github.com/streamlab/streamlab/tui/runs"
 	"github.com/streamlab/streamlab/tui/styles"
@@ -85,10 +84,7 @@ type Model struct {
 	opts Options
 	eng  Engine
 	st   *styles.Styles
-	// rendered keeps pieces of the lab's own lines (the status bar's)
-	// rendered once.
-	rendered *styles.Rendered
-	keys     LabKeys // its HA key gives way to the lesson's hint key
+	keys LabKeys // its HA key gives way to the lesson's hint key
 
 	screen Screen
 	focus  Pane
@@ -117,10 +113,11 @@ type Model struct {
 	killing  string       // a node waiting for "kill it?"
 	report   reportview.Model
 	runs     runs.Model // the learner's finished runs, charted (C)
-	help     help.Model
-	helpMemo *draw.Memo[helpBarKey] // the help bar as drawn last
-	showHelp bool
-	helpOff  int // the help overlay's scroll
+	// The lab's top and bottom lines.
+	statusBar render.StatusBar
+	helpBar   render.HelpBar
+	showHelp  bool
+	helpOff   int // the help overlay's scroll
 	// eventsScreen is the events pane opened over the whole screen (v),
 	// and eventsFrom the pane that had the focus before.
 	eventsScreen bool
@@ -148,31 +145,27 @@ func New(opts Options, eng Engine) Model {
 		spec, _ := jobspec.Builtin(name)
 		jobs = append(jobs, home.Job{Name: name, Description: spec.Description})
 	}
-	h := help.New()
-	h.Styles.ShortKey, h.Styles.FullKey = st.Accent, st.Accent
-	h.Styles.ShortDesc, h.Styles.FullDesc = st.Muted, st.Muted
-	h.Styles.ShortSeparator, h.Styles.FullSeparator, h.Styles.Ellipsis = st.Muted, st.Muted, st.Muted
 	m := Model{
-		opts: opts, eng: eng, st: st, rendered: styles.NewRendered(),
-		keys:     DefaultLabKeys(),
-		paused:   true,
-		speed:    bridge.SnapSpeed(opts.Speed),
-		home:     home.New(st, assets.Banner, jobs, settingsView(opts), opts.Job),
-		pipeline: pipeline.New(st),
-		output:   output.New(st),
-		ledger:   ledger.New(st),
-		filter:   filterpane.New(st),
-		events:   events.New(st),
-		palette:  palette.New(st),
-		picker:   picker.New(st),
-		targets:  picker.New(st),
-		report:   reportview.New(st),
-		runs:     runs.New(st, opts.ASCII),
-		help:     h,
-		helpMemo: &draw.Memo[helpBarKey]{},
-		slot:     PaneFilter,
-		guide:    lessonpane.New(st),
-		progress: opts.Progress,
+		opts: opts, eng: eng, st: st,
+		keys:      DefaultLabKeys(),
+		paused:    true,
+		speed:     bridge.SnapSpeed(opts.Speed),
+		home:      home.New(st, assets.Banner, jobs, settingsView(opts), opts.Job),
+		pipeline:  pipeline.New(st),
+		output:    output.New(st),
+		ledger:    ledger.New(st),
+		filter:    filterpane.New(st),
+		events:    events.New(st),
+		palette:   palette.New(st),
+		picker:    picker.New(st),
+		targets:   picker.New(st),
+		report:    reportview.New(st),
+		runs:      runs.New(st, opts.ASCII),
+		statusBar: render.NewStatusBar(st),
+		helpBar:   render.NewHelpBar(st),
+		slot:      PaneFilter,
+		guide:     lessonpane.New(st),
+		progress:  opts.Progress,
 	}
 	if opts.ExerciseSeed != nil {
 		m.report.HideSeed() // served with a grading secret: the seeds are the student's own

@@ -41,19 +41,19 @@ func TestTheOverlayOnTopHasTheKeysTheHelpBarShows(t *testing.T) {
 			t.Run(upper.name+"/"+lower.name, func(t *testing.T) {
 				m, _ := labModel(t, 120, 40, s)
 				openers[lower.name](&m)
-				lowerBar := m.helpBar(m.activeKeys())
+				lowerBar := m.helpBar.Line(m.activeKeys(), m.w)
 				openers[upper.name](&m)
 				if top := m.overlays()[0].name; top != upper.name {
 					t.Fatalf("on top: %s, want %s", top, upper.name)
 				}
-				if upper.keys != nil && m.helpBar(m.activeKeys()) != m.helpBar(upper.keys(m)) {
-					t.Fatalf("over %s the help bar does not show %s's keys:\n%s", lower.name, upper.name, plain(m.helpBar(m.activeKeys())))
+				if upper.keys != nil && m.helpBar.Line(m.activeKeys(), m.w) != m.helpBar.Line(upper.keys(m), m.w) {
+					t.Fatalf("over %s the help bar does not show %s's keys:\n%s", lower.name, upper.name, plain(m.helpBar.Line(m.activeKeys(), m.w)))
 				}
 				m, _ = press(t, m, "esc")
 				if upper.open(m) || !lower.open(m) {
 					t.Fatalf("esc: %s open %v, %s open %v; want only %s closed", upper.name, upper.open(m), lower.name, lower.open(m), upper.name)
 				}
-				if got := m.helpBar(m.activeKeys()); got != lowerBar {
+				if got := m.helpBar.Line(m.activeKeys(), m.w); got != lowerBar {
 					t.Errorf("with %s closed the help bar shows\n%s\nwant\n%s", upper.name, plain(got), plain(lowerBar))
 				}
 			})

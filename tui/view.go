@@ -1,13 +1,10 @@
 package tui
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
-	"github.com/charmbracelet/x/ansi"
 
-	"github.com/streamlab/streamlab/tui/bridge"
 	"github.com/streamlab/streamlab/tui/draw"
 )
 
@@ -23,7 +20,7 @@ func (m Model) View() string {
 	if m.screen == ScreenLab {
 		lines = m.labChrome(lines)
 	}
-	lines = append(lines, m.helpBar(m.activeKeys()))
+	lines = append(lines, m.helpBar.Line(m.activeKeys(), m.w))
 	return strings.Join(draw.Block(lines, m.w, m.h), "\n")
 }
 
@@ -34,7 +31,7 @@ func (m Model) tooSmallView() string {
 // labChrome puts the lab screen's status bar above body and its message
 // line below.
 func (m Model) labChrome(body []string) []string {
-	lines := append([]string{m.statusBar()}, body...)
+	lines := append([]string{m.statusBar.Line(m.frame, m.paused, m.speed, m.w)}, body...)
 	return append(lines, m.messageLine())
 }
 
@@ -86,89 +83,6 @@ func (m Model) activeKeys() helpKeys { return m.overlays().keys(m) }
 // focusedKeys are the focused pane's keys.
 func (m Model) focusedKeys() help.KeyMap { return m.panes()[m.focus].keyMap() }
 
-// statusBar is the top line: job, settings, virtual time, speed, state.
-func (m Model) statusBar() string {
-	st, s, snap := m.st, m.frame.Settings, m.frame.Snap
-	// The engine's word on the guarantee and mechanism in effect wins over
-	// what was asked for (at-least-once brings upstream backup along).
-	sem, ha, filter := s["semantics"], s["ha"], s["filter"]
-	if snap.Semantics != "" {
-		sem, ha = snap.Semantics, snap.HA
-	}
-	if snap.Filter != nil && snap.Filter.Spec != "" {
-		filter = snap.Filter.Spec // the passwords job's list is a filter it sets itself
-	}
-	state := st.StatusRunning.Render("▶ running")
-	if m.paused {
-		state = st.StatusOff.Render("⏸ paused")
-	}
-	if !m.frame.Started {
-		state = st.StatusOff.Render("⏸ ready")
-	}
-	if m.frame.Playing {
-		state = st.StatusRunning.Render("▶ run to " + draw.Clock(m.frame.PlayEndMS))
-		if m.paused {
-			state = st.StatusOff.Render("⏸ run to " + draw.Clock(m.frame.PlayEndMS))
-		}
-	}
-	if snap.State == "failed" {
-		state = st.Bad.Render("✗ failed") // not paused: nothing will run on
-	}
-	kv := func(k, v string) string {
-		return m.kept("status", k+"\x00"+v, func() string { return st.StatusKey.Render(k+" ") + st.Bold.Render(v) })
-	}
-	semSeg := kv("sem", orDash(sem))
-	if m.frame.Note != "" && s["semantics"] != "" && s["semantics"] != sem {
-		// A weaker guarantee than asked: R shows config.note, why.
-		semSeg += st.Warn.Render(" (asked " + s["semantics"] + ")")
-	}
-	// Segments in display order, each with a rank: when the bar is too
-	// wide the highest ranks go first.
-	segs := []struct {
-		text string
-		rank int
-	}{
-		{m.kept("status", "streamlab", func() string { return st.Accent.Render("streamlab") }), 9},
-		{kv("job", orDash(s["job"])), 1},
-		{kv("mode", orDash(s["mode"])), 4},
-		{kv("sink", orDash(s["sink"])), 5},
-		{semSeg, 1},
-		{kv("ha", orDash(ha)), 6},
-		{kv("filter", orDash(filter)), 7},
-		{kv("t", draw.Clock(m.frame.ClockMS)), 1},
-		{bridge.FormatSpeed(m.speed), 2},
-		{state, 0},
-	}
-	sep := m.kept("status", " │ ", func() string { return st.Muted.Render(" │ ") })
-	join := func(limit int) string {
-		var parts []string
-		for _, sg := range segs {
-			if sg.rank <= limit {
-				parts = append(parts, sg.text)
-			}
-		}
-		return " " + strings.Join(parts, sep)
-	}
-	bar := join(9)
-	for limit := 8; limit >= 0 && ansi.StringWidth(bar) > m.w; limit-- {
-		bar = join(limit)
-	}
-	return st.StatusBar.Render(draw.Fit(bar, m.w))
-}
-
-// kept is render's result for part and text, rendered once and kept:
-// most of the status bar is the same at every frame.
-func (m Model) kept(part, text string, render func() string) string {
-	return draw.Kept(m.rendered, part, text, 0, render)
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "–"
-	}
-	return s
-}
-
 // messageLine is the palette while it is open, else the last message.
 func (m Model) messageLine() string {
 	if m.palette.Active() {
@@ -181,22 +95,4 @@ func (m Model) messageLine() string {
 		return draw.Fit(m.st.Bad.Render("✗ ")+m.st.Bad.Render(m.msg.text), m.w)
 	}
 	return draw.Fit(m.st.Muted.Render(m.msg.text), m.w)
-}
-
-// helpBarKey is what the help bar draws from: the width, and each key's
-// help as the bar shows it, the same at almost every frame.
-type helpBarKey struct {
-	w, helpW int
-	keys     string
-}
-
-func (m Model) helpBar(k helpKeys) string {
-	bindings := k.ShortHelp()
-	var keys strings.Builder
-	for _, b := range bindings {
-		h := b.Help()
-		keys.WriteString(strconv.FormatBool(b.Enabled()) + "\x00" + h.Key + "\x00" + h.Desc + "\x00")
-	}
-	render := func() []string { return []string{draw.Fit(" "+m.help.ShortHelpView(bindings), m.w)} }
-	return m.helpMemo.Lines(helpBarKey{m.w, m.help.Width, keys.String()}, render)[0]
 }
