@@ -19,6 +19,7 @@ import (
 	"github.com/streamlab/streamlab/engine/jobspec"
 	"github.com/streamlab/streamlab/lessons"
 	"github.com/streamlab/streamlab/tui/bridge"
+	"github.com/streamlab/streamlab/tui/dialog/keyhelp"
 	"github.com/streamlab/streamlab/tui/dialog/palette"
 	"github.com/streamlab/streamlab/tui/dialog/picker"
 	"github.com/streamlab/streamlab/tui/home"
@@ -116,8 +117,7 @@ type Model struct {
 	// The lab's top and bottom lines.
 	statusBar render.StatusBar
 	helpBar   render.HelpBar
-	showHelp  bool
-	helpOff   int // the help overlay's scroll
+	help      keyhelp.Model
 	// eventsScreen is the events pane opened over the whole screen (v),
 	// and eventsFrom the pane that had the focus before.
 	eventsScreen bool
@@ -240,7 +240,7 @@ func (m Model) Message() (string, bool) { return m.msg.text, m.msg.isErr }
 func (m Model) Paused() bool       { return m.paused }
 func (m Model) Speed() float64     { return m.speed }
 func (m Model) Confirming() string { return m.confirm }
-func (m Model) HelpShown() bool    { return m.showHelp }
+func (m Model) HelpShown() bool    { return m.help.Active() }
 
 // setFocus moves the focus and tells the panes. The filter or events
 // pane, focused, takes the slot they share on small screens.

@@ -8,7 +8,6 @@ import (
 
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/tui/bridge"
-	"github.com/streamlab/streamlab/tui/dialog/keyhelp"
 	"github.com/streamlab/streamlab/tui/dialog/question"
 	"github.com/streamlab/streamlab/tui/draw"
 )
@@ -325,31 +324,21 @@ func reportOverlay() overlay {
 func helpOverlay() overlay {
 	return overlay{
 		name: "help",
-		open: func(m Model) bool { return m.showHelp },
+		open: func(m Model) bool { return m.help.Active() },
 		key: func(m Model, k tea.KeyMsg) (Model, tea.Cmd, bool) {
-			if key.Matches(k, m.keys.Help) || key.Matches(k, m.keys.Back) {
-				m.showHelp = false
-				return m, nil, true
-			}
-			if key.Matches(k, m.keys.Quit) {
+			switch {
+			case key.Matches(k, m.keys.Help, m.keys.Back):
+				m.help.Close()
+			case key.Matches(k, m.keys.Quit):
 				return m, tea.Quit, true
-			}
-			if m.screen == ScreenHome {
+			case m.screen == ScreenHome:
 				return m, nil, false
-			}
-			switch k.String() {
-			case "up":
-				m.helpOff = max(m.helpOff-1, 0)
-			case "down":
-				m.helpOff++
-			case "pgup":
-				m.helpOff = max(m.helpOff-10, 0)
-			case "pgdown":
-				m.helpOff += 10
+			default:
+				m.help = m.help.Update(k)
 			}
 			return m, nil, true
 		},
-		draw: func(m Model, body []string) []string { return keyhelp.Box(m.st, m.w, body, m.activeKeys(), m.helpOff) },
+		draw: func(m Model, body []string) []string { return m.help.Box(m.st, m.w, body, m.activeKeys()) },
 	}
 }
 

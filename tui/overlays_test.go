@@ -23,7 +23,7 @@ var openers = map[string]func(*Model){
 	"kill":         func(m *Model) { m.killing = "count[0]" },
 	"runs":         func(m *Model) { m.runs.Open(-1) },
 	"report":       func(m *Model) { m.openReport() },
-	"help":         func(m *Model) { m.showHelp = true },
+	"help":         func(m *Model) { m.help.Open() },
 	"eventsScreen": func(m *Model) { m.openEventsScreen() },
 }
 
@@ -122,7 +122,9 @@ func homeModel(help bool) Model {
 	m := New(Options{Job: "clicks", Theme: "default"}, newFake())
 	next, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	m = next.(Model)
-	m.showHelp = help
+	if help {
+		m.help.Open()
+	}
 	return m
 }
 

@@ -90,7 +90,7 @@ func (m Model) homeKey(k tea.KeyMsg) (Model, tea.Cmd) {
 	case key.Matches(k, hk.Quit):
 		return m, tea.Quit
 	case key.Matches(k, hk.Help):
-		m.showHelp = true
+		m.help.Open()
 		return m, nil
 	}
 	var act home.Action
@@ -140,7 +140,7 @@ func (m Model) labKey(k tea.KeyMsg) (Model, tea.Cmd) {
 	case key.Matches(k, lk.Quit):
 		return m, tea.Quit
 	case key.Matches(k, lk.Help):
-		m.showHelp, m.helpOff = true, 0
+		m.help.Open()
 	case key.Matches(k, lk.Back) && m.guide.Lesson() != nil:
 		m.askLeave()
 	case key.Matches(k, lk.Back):

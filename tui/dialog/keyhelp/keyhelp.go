@@ -1,6 +1,7 @@
-// Package keyhelp draws the help (?): every key that works now, from the
-// same key maps the key dispatch and the help bar read, over the screen.
-// It only draws: the lab decides which keys work and keeps the scroll.
+// Package keyhelp is the help (?): every key that works now, from the same
+// key maps the key dispatch and the help bar read, drawn over the screen
+// and scrolled with the arrows. The lab decides which keys work and which
+// close the help.
 package keyhelp
 
 import (
@@ -8,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/streamlab/streamlab/tui/draw"
@@ -18,10 +20,47 @@ import (
 // shows it.
 const why = ": why ROW explains a row: ROW is KEY@HH:MM:SS (click@12:00:10), offset=N or a record id"
 
-// Box draws every enabled key of keys over body, on a screen w wide: the
+// Model is the help, open or closed, and how far its list is scrolled.
+type Model struct {
+	open bool
+	off  int
+}
+
+// Open opens the help at the top of its list.
+func (m *Model) Open() { m.open, m.off = true, 0 }
+
+// Close closes the help.
+func (m *Model) Close() { m.open = false }
+
+// Active reports whether the help is open.
+func (m Model) Active() bool { return m.open }
+
+// Update scrolls the list: a line with the arrows, a page of ten with
+// page up and down; other keys do nothing.
+func (m Model) Update(k tea.KeyMsg) Model {
+	switch k.String() {
+	case "up":
+		m.off = max(m.off-1, 0)
+	case "down":
+		m.off++
+	case "pgup":
+		m.off = max(m.off-10, 0)
+	case "pgdown":
+		m.off += 10
+	}
+	return m
+}
+
+// Box draws every enabled key of keys over body, on a screen w wide,
+// scrolled as far as the help is.
+func (m Model) Box(st *styles.Styles, w int, body []string, keys help.KeyMap) []string {
+	return box(st, w, body, keys, m.off)
+}
+
+// box draws every enabled key of keys over body, on a screen w wide: the
 // groups of the key map one after another, in as many columns as the
 // width allows, scrolled off lines down when they do not fit the height.
-func Box(st *styles.Styles, w int, body []string, keys help.KeyMap, off int) []string {
+func box(st *styles.Styles, w int, body []string, keys help.KeyMap, off int) []string {
 	type cell struct{ key, desc string }
 	var cells []cell
 	seen := map[string]bool{}
@@ -65,6 +104,6 @@ func Box(st *styles.Styles, w int, body []string, keys help.KeyMap, off int) []s
 		boxW = max(boxW, ansi.StringWidth(l))
 	}
 	boxW = min(boxW+2, w-2)
-	box := draw.Box(st.Modal, "Keys", text, boxW+2, len(text)+2)
-	return draw.Overlay(body, box, max((w-boxW-2)/2, 0), max((len(body)-len(box))/2, 0))
+	framed := draw.Box(st.Modal, "Keys", text, boxW+2, len(text)+2)
+	return draw.Overlay(body, framed, max((w-boxW-2)/2, 0), max((len(body)-len(framed))/2, 0))
 }
