@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -28,6 +27,10 @@ type overlay struct {
 	// keys are the keys that work while it is on top; nil lists those of
 	// what it covers (the help does).
 	keys func(Model) helpKeys
+	// through marks an overlay that lets the keys it does not take
+	// through to what is beneath (the events screen): the help lists
+	// those that still reach it after the overlay's own.
+	through bool
 	// draw draws it over body; nil when it is drawn in a place of its own
 	// (the palette on the message line, a question in the lesson pane).
 	// The screen at the bottom is given no body and draws its own.
@@ -88,13 +91,19 @@ func (s overlayStack) key(m Model, k tea.KeyMsg) (Model, tea.Cmd) {
 	return m, nil
 }
 
-// keys are the keys of the top overlay that lists its own: the keys that
-// work now, for the help bar and the help.
+// keys are the keys that work now, for the help bar and the help: those
+// of the top overlay that lists its own, and when it lets keys through,
+// those beneath it that it does not take itself.
 func (s overlayStack) keys(m Model) helpKeys {
-	for _, o := range s {
-		if o.keys != nil {
-			return o.keys(m)
+	for i, o := range s {
+		if o.keys == nil {
+			continue
 		}
+		own := o.keys(m)
+		if !o.through {
+			return own
+		}
+		return helpKeys{own, unshadowed{s[i+1:].keys(m), own}}
 	}
 	return nil
 }
@@ -372,15 +381,16 @@ func predictOverlay() overlay {
 }
 
 // eventsScreenOverlay is the events pane over the whole screen (v): the
-// lab's keys, and a lesson's, still work beneath it, and its help lists
-// them after its own.
+// lab's keys, and a lesson's, still work beneath it but for those it takes
+// itself (esc, v, the scrolling keys).
 func eventsScreenOverlay() overlay {
 	return overlay{
-		name: "eventsScreen",
-		open: func(m Model) bool { return m.eventsScreen },
-		key:  Model.eventsScreenKey,
-		keys: func(m Model) helpKeys { return helpKeys{DefaultEventsScreenKeys(), m.events.Keys(), labScreenKeys(m)} },
-		draw: func(m Model, _ []string) []string { return m.events.Lines() },
+		name:    "eventsScreen",
+		open:    func(m Model) bool { return m.eventsScreen },
+		key:     Model.eventsScreenKey,
+		keys:    func(m Model) helpKeys { return helpKeys{DefaultEventsScreenKeys(), m.events.Keys()} },
+		through: true,
+		draw:    func(m Model, _ []string) []string { return m.events.Lines() },
 	}
 }
 
@@ -407,15 +417,11 @@ func labOverlay() overlay {
 
 // labHelpKeys are the lab screen's keys when no overlay covers it: the
 // lesson's and the lab's, then the focused pane's.
-func labHelpKeys(m Model) helpKeys { return helpKeys{labScreenKeys(m), m.focusedKeys()} }
-
-// labScreenKeys are the keys that work on the lab screen whichever pane
-// has the focus: the lab's, and in a lesson or an exercise its pane's.
-func labScreenKeys(m Model) help.KeyMap {
+func labHelpKeys(m Model) helpKeys {
 	if m.guide.Active() {
-		return guideHelp{m.guideKeys(), m.keys}
+		return helpKeys{guideHelp{m.guideKeys(), m.keys}, m.focusedKeys()}
 	}
-	return m.keys
+	return helpKeys{m.keys, m.focusedKeys()}
 }
 
 // homeOverlay is the home screen: its lists, and ? and q.
