@@ -23,6 +23,7 @@ import (
 	"github.com/streamlab/streamlab/tui/dialog/palette"
 	"github.com/streamlab/streamlab/tui/dialog/picker"
 	"github.com/streamlab/streamlab/tui/home"
+	"github.com/streamlab/streamlab/tui/layout"
 	"github.com/streamlab/streamlab/tui/pane/events"
 	"github.com/streamlab/streamlab/tui/pane/filterpane"
 	"github.com/streamlab/streamlab/tui/pane/ledger"
@@ -90,8 +91,8 @@ type Model struct {
 	screen Screen
 	focus  Pane
 	w, h   int
-	rects  [paneCount]rect
-	bottom bottomLayout
+	rects  [paneCount]layout.Rect
+	bottom layout.Bottom
 	slot   Pane // the filter or events pane, in a shared slot
 
 	frame   bridge.Frame

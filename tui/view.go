@@ -6,6 +6,7 @@ import (
 	"github.com/charmbracelet/bubbles/help"
 
 	"github.com/streamlab/streamlab/tui/draw"
+	"github.com/streamlab/streamlab/tui/layout"
 )
 
 // View draws the screen.
@@ -52,7 +53,7 @@ func (m Model) panesLines() []string {
 // them.
 func (m Model) bottomLines() []string {
 	var row [][]string
-	if m.bottom == narrowStack {
+	if m.bottom == layout.NarrowStack {
 		return draw.Join(m.ledger.Lines(), append(m.output.Lines(), m.events.Lines()...))
 	}
 	if m.inLayout(PaneOutput) {
@@ -60,11 +61,11 @@ func (m Model) bottomLines() []string {
 	}
 	row = append(row, m.ledger.Lines())
 	switch m.bottom {
-	case fourCols:
+	case layout.FourCols:
 		row = append(row, m.filter.Lines(), m.events.Lines())
-	case stacked:
+	case layout.Stacked:
 		row = append(row, append(m.filter.Lines(), m.events.Lines()...))
-	case shared:
+	case layout.Shared:
 		if m.slot == PaneEvents {
 			row = append(row, m.events.Lines())
 		} else {
