@@ -416,10 +416,12 @@ func labOverlay() overlay {
 }
 
 // labHelpKeys are the lab screen's keys when no overlay covers it: the
-// lesson's and the lab's, then the focused pane's.
+// lesson's and the lab's, then the focused pane's but those a lesson takes
+// first (page up and down page the lesson from any pane).
 func labHelpKeys(m Model) helpKeys {
 	if m.guide.Active() {
-		return helpKeys{guideHelp{m.guideKeys(), m.keys}, m.focusedKeys()}
+		gk := m.guideKeys()
+		return helpKeys{guideHelp{gk, m.keys}, unshadowed{m.focusedKeys(), gk}}
 	}
 	return helpKeys{m.keys, m.focusedKeys()}
 }

@@ -3,6 +3,7 @@ package tui
 import (
 	"reflect"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -234,6 +235,37 @@ func TestKeysLetThroughAreOffered(t *testing.T) {
 				}
 				if !offers(m.activeKeys(), b) {
 					t.Errorf("%s: %q (%s) works beneath the %s but is not offered", name, b.Help().Key, b.Help().Desc, stack[0].name)
+				}
+			}
+		}
+	}
+}
+
+// No key is offered for two things at once: whatever has the focus, in
+// the sandbox or a lesson, and whichever overlay is open, the help names
+// one deed for each key, the one the key does.
+func TestNoKeyIsOfferedTwice(t *testing.T) {
+	states := keyStates(t)
+	for p := range paneCount {
+		states["lesson, focus "+strconv.Itoa(int(p))] = func() Model {
+			m, _, _ := lessonModel(t, "membership", 120, 40)
+			m.setFocus(p)
+			return m
+		}
+	}
+	for name, state := range states {
+		m := state()
+		offered := map[string]key.Help{}
+		for _, group := range m.activeKeys().FullHelp() {
+			for _, b := range group {
+				if !b.Enabled() {
+					continue
+				}
+				for _, k := range b.Keys() {
+					if was, ok := offered[k]; ok && was != b.Help() {
+						t.Errorf("%s: %q is offered as %q and as %q", name, k, was.Desc, b.Help().Desc)
+					}
+					offered[k] = b.Help()
 				}
 			}
 		}
