@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/streamlab/streamlab/engine/script"
+	"github.com/streamlab/streamlab/lessons"
 	"github.com/streamlab/streamlab/tui/bridge"
 )
 
@@ -94,14 +95,18 @@ func TestAnOverlayKeepsTheLabsKeys(t *testing.T) {
 func keyStates(t *testing.T) map[string]func() Model {
 	t.Helper()
 	s := newSession(t, "clicks")
+	_, _, ls := lessonModel(t, "membership", 120, 40)
+	lesson := func() Model {
+		m := New(Options{Job: "clicks", Seed: 1, Speed: 1, Start: "lesson:membership", Theme: "default",
+			Progress: &lessons.Progress{Seed: 42}}, newFake())
+		next, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+		return feed(next.(Model), ls)
+	}
 	states := map[string]func() Model{
-		"lab": func() Model { m, _ := labModel(t, 120, 40, s); return m },
-		"lesson": func() Model {
-			m, _, _ := lessonModel(t, "membership", 120, 40)
-			return m
-		},
+		"lab":    func() Model { m, _ := labModel(t, 120, 40, s); return m },
+		"lesson": lesson,
 		"lesson events screen": func() Model {
-			m, _, _ := lessonModel(t, "membership", 120, 40)
+			m := lesson()
 			m.openEventsScreen()
 			return m
 		},
@@ -171,23 +176,48 @@ type outcome struct {
 // it. A key caught anywhere before the stack would do something else.
 func TestTheStackAloneDecidesWhereAKeyGoes(t *testing.T) {
 	for name, state := range keyStates(t) {
-		for _, k := range everyKey(state()) {
-			m := state()
-			eng := m.eng.(*fakeEngine)
-			eng.reqs = nil
-			next, cmd := m.Update(keyMsg(k))
-			viaUpdate := outcome{next.(Model).View(), eng.reqs, cmd != nil}
-			m = state()
-			eng = m.eng.(*fakeEngine)
-			eng.reqs = nil
-			routed, cmd := m.overlays().key(m, keyMsg(k))
-			routed.holdForDialog()
-			viaStack := outcome{routed.View(), eng.reqs, cmd != nil}
+		s := fresh(state)
+		for _, k := range everyKey(s.m) {
+			var viaUpdate, viaStack outcome
+			s = s.run(state, func(m Model) {
+				next, cmd := m.Update(keyMsg(k))
+				viaUpdate = outcome{next.(Model).View(), m.eng.(*fakeEngine).reqs, cmd != nil}
+			})
+			s = s.run(state, func(m Model) {
+				routed, cmd := m.overlays().key(m, keyMsg(k))
+				routed.holdForDialog()
+				viaStack = outcome{routed.View(), m.eng.(*fakeEngine).reqs, cmd != nil}
+			})
 			if !reflect.DeepEqual(viaUpdate, viaStack) {
 				t.Errorf("%s, key %q: Update and the overlay stack disagree:\n%s\n---\n%s", name, k, plain(viaUpdate.view), plain(viaStack.view))
 			}
 		}
 	}
+}
+
+// start is a screen to press keys on, and how it looks drawn afresh (no
+// pane's drawing cache).
+type start struct {
+	m    Model
+	view string
+}
+
+func fresh(state func() Model) start {
+	m := state()
+	return start{m, uncachedView(m)}
+}
+
+// run runs f on the screen with no requests sent yet, and returns the
+// screen to run the next key on: the same, or a fresh one when f changed
+// how it looks: a pane may keep state that copies of a Model share, as
+// the events' log and a lesson's hints once did.
+func (s start) run(state func() Model, f func(Model)) start {
+	s.m.eng.(*fakeEngine).reqs = nil
+	f(s.m)
+	if uncachedView(s.m) != s.view {
+		return fresh(state)
+	}
+	return s
 }
 
 // Every key the help bar offers reaches the overlay that offers it, or,
@@ -248,7 +278,7 @@ func TestNoKeyIsOfferedTwice(t *testing.T) {
 	states := keyStates(t)
 	for p := range paneCount {
 		states["lesson, focus "+strconv.Itoa(int(p))] = func() Model {
-			m, _, _ := lessonModel(t, "membership", 120, 40)
+			m := states["lesson"]()
 			m.setFocus(p)
 			return m
 		}
