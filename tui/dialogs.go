@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"fmt"
-
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -104,26 +102,4 @@ func (m *Model) goHome() {
 	m.send(bridge.Request{Kind: bridge.Pause})
 	m.screen, m.paused = ScreenHome, true
 	m.home.SetLessons(m.homeLessons(), m.opts.ProgressWarning)
-}
-
-// overlayLeave asks whether to leave the lesson, saying what is kept.
-func (m Model) overlayLeave(body []string) []string {
-	st := m.st
-	done, steps := 0, 0
-	if l := m.guide.Lesson(); l != nil {
-		done, steps = m.progress.Lesson(l.ID).Steps, len(l.Steps)
-	}
-	kept := "Your progress is saved"
-	if m.opts.StateDir == "" {
-		kept = "Your progress is kept while the lab is open"
-	}
-	text := []string{
-		"Leave the lesson for the home screen?",
-		"",
-		st.Muted.Render(fmt.Sprintf("%s (%d of %d steps done);", kept, done, steps)),
-		st.Muted.Render("the lesson picks up again when you open it."),
-		"",
-		st.Accent.Render("y") + " leave   " + st.Accent.Render("n") + " stay",
-	}
-	return m.modal(body, "Leave the lesson?", text)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/filter"
 	"github.com/streamlab/streamlab/tui/bridge"
+	"github.com/streamlab/streamlab/tui/layout"
 )
 
 // bloomLines configure the passthrough job with a small Bloom filter in a
@@ -179,8 +180,8 @@ func TestFilterPaneJoinsTheFocusOrderWithAFilter(t *testing.T) {
 func TestLayoutsWithAFilter(t *testing.T) {
 	for _, tt := range []struct {
 		w, h int
-		want bottomLayout
-	}{{80, 24, shared}, {81, 25, shared}, {100, 30, shared}, {120, 40, stacked}, {133, 41, stacked}, {200, 50, fourCols}, {250, 70, fourCols}} {
+		want layout.Bottom
+	}{{80, 24, layout.Shared}, {81, 25, layout.Shared}, {100, 30, layout.Shared}, {120, 40, layout.Stacked}, {133, 41, layout.Stacked}, {200, 50, layout.FourCols}, {250, 70, layout.FourCols}} {
 		m, _, _ := bloomLab(t, tt.w, tt.h)
 		if m.bottom != tt.want {
 			t.Errorf("%d×%d: layout %d, want %d", tt.w, tt.h, m.bottom, tt.want)
@@ -192,27 +193,27 @@ func TestLayoutsWithAFilter(t *testing.T) {
 	m.setFocus(PaneEvents)
 	withFilter := bridge.Frame{Gen: 1, Snap: engine.Snapshot{Filter: &engine.FilterStats{}}}
 	m.applyFrame(withFilter)
-	if m.bottom != shared || !m.inLayout(PaneFilter) {
+	if m.bottom != layout.Shared || !m.inLayout(PaneFilter) {
 		t.Fatalf("a frame with a filter: layout %d", m.bottom)
 	}
 	m.setFocus(PaneFilter)
 	m.applyFrame(bridge.Frame{Gen: 2})
-	if m.bottom != threeCols || m.inLayout(PaneFilter) || m.Focus() != PanePipeline {
+	if m.bottom != layout.ThreeCols || m.inLayout(PaneFilter) || m.Focus() != PanePipeline {
 		t.Errorf("without a filter: layout %d, focus %d", m.bottom, m.Focus())
 	}
 	// Stacked, an exact set's four lines leave the rest to the events.
 	m, _ = labModel(t, 120, 40, nil)
 	exact := &engine.FilterStats{Stats: filter.Stats{Kind: filter.KindExact}}
 	m.applyFrame(bridge.Frame{Gen: 1, Snap: engine.Snapshot{Filter: exact}})
-	if m.bottom != stacked || m.rects[PaneFilter].h != exactH {
-		t.Errorf("an exact set stacked: layout %d, height %d", m.bottom, m.rects[PaneFilter].h)
+	if m.bottom != layout.Stacked || m.rects[PaneFilter].H != layout.ExactH {
+		t.Errorf("an exact set stacked: layout %d, height %d", m.bottom, m.rects[PaneFilter].H)
 	}
 	m.applyFrame(bridge.Frame{Gen: 1, Snap: engine.Snapshot{Filter: &engine.FilterStats{Stats: filter.Stats{Kind: filter.KindBloom}}}})
-	if m.rects[PaneFilter].h <= exactH {
-		t.Errorf("a Bloom filter stacked: height %d", m.rects[PaneFilter].h)
+	if m.rects[PaneFilter].H <= layout.ExactH {
+		t.Errorf("a Bloom filter stacked: height %d", m.rects[PaneFilter].H)
 	}
 	m.applyFrame(bridge.Frame{Gen: 2})
-	if m.bottom != threeCols {
+	if m.bottom != layout.ThreeCols {
 		t.Errorf("without a filter: layout %d", m.bottom)
 	}
 }
@@ -236,7 +237,7 @@ func TestWideLabShowsHowToAddAFilter(t *testing.T) {
 func TestMouseClickInTheSharedSlot(t *testing.T) {
 	m, _, _ := bloomLab(t, 80, 24)
 	r := m.rects[PaneFilter]
-	next, _ := m.Update(tea.MouseMsg{X: r.x + 2, Y: r.y + 2, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
+	next, _ := m.Update(tea.MouseMsg{X: r.X + 2, Y: r.Y + 2, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
 	if f := next.(Model).Focus(); f != PaneFilter {
 		t.Errorf("a click on the filter pane focused %d", f)
 	}

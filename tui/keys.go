@@ -1,6 +1,9 @@
 package tui
 
 import (
+	"slices"
+
+	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 
 	"github.com/streamlab/streamlab/tui/pane/lessonpane"
@@ -42,7 +45,7 @@ func DefaultLabKeys() LabKeys {
 		FocusBack: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Back:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "home")),
-		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Quit:      key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
 	}
 }
 
@@ -70,7 +73,7 @@ type HomeKeys struct {
 func DefaultHomeKeys() HomeKeys {
 	return HomeKeys{
 		Help: key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Quit: key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Quit: key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
 	}
 }
 
@@ -143,4 +146,45 @@ func (g guideHelp) ShortHelp() []key.Binding {
 
 func (g guideHelp) FullHelp() [][]key.Binding {
 	return append(g.guide.FullHelp(), g.lab.FullHelp()...)
+}
+
+// unshadowed are the keys of keys that are not all taken by the bindings
+// of over: what still reaches a layer beneath an overlay that takes some
+// keys and lets the others through.
+type unshadowed struct {
+	keys help.KeyMap
+	over help.KeyMap
+}
+
+func (u unshadowed) ShortHelp() []key.Binding { return u.reaching(u.keys.ShortHelp()) }
+
+func (u unshadowed) FullHelp() [][]key.Binding {
+	var out [][]key.Binding
+	for _, group := range u.keys.FullHelp() {
+		if g := u.reaching(group); len(g) > 0 {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// reaching is bs less the bindings every key of which over takes.
+func (u unshadowed) reaching(bs []key.Binding) []key.Binding {
+	taken := map[string]bool{}
+	for _, group := range u.over.FullHelp() {
+		for _, b := range group {
+			if b.Enabled() {
+				for _, k := range b.Keys() {
+					taken[k] = true
+				}
+			}
+		}
+	}
+	var out []key.Binding
+	for _, b := range bs {
+		if slices.ContainsFunc(b.Keys(), func(k string) bool { return !taken[k] }) {
+			out = append(out, b)
+		}
+	}
+	return out
 }

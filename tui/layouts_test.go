@@ -15,6 +15,7 @@ import (
 	"github.com/streamlab/streamlab/lessons"
 	"github.com/streamlab/streamlab/tui/bridge"
 	"github.com/streamlab/streamlab/tui/draw"
+	"github.com/streamlab/streamlab/tui/layout"
 )
 
 var sizes = []struct{ w, h int }{{80, 24}, {120, 40}, {200, 50}}
@@ -138,11 +139,11 @@ func TestGoldenWidths(t *testing.T) {
 }
 
 // paneText is what pane r shows inside its frame, plain.
-func paneText(view string, r rect) []string {
+func paneText(view string, r layout.Rect) []string {
 	rows := strings.Split(plain(view), "\n")
 	var out []string
-	for y := r.y + 1; y < r.y+r.h-1 && y < len(rows); y++ {
-		out = append(out, ansi.Cut(rows[y], r.x+1, r.x+r.w-1))
+	for y := r.Y + 1; y < r.Y+r.H-1 && y < len(rows); y++ {
+		out = append(out, ansi.Cut(rows[y], r.X+1, r.X+r.W-1))
 	}
 	return out
 }
@@ -162,7 +163,7 @@ func checkPanes(t *testing.T, name string, m Model) {
 		if !m.visible(p) {
 			continue
 		}
-		if r.x < 0 || r.y < 1 || r.x+r.w > m.w || r.y+r.h > m.h-2 {
+		if r.X < 0 || r.Y < 1 || r.X+r.W > m.w || r.Y+r.H > m.h-2 {
 			t.Errorf("%s: pane %d at %+v does not fit %d×%d", name, p, r, m.w, m.h)
 		}
 	}
@@ -170,7 +171,7 @@ func checkPanes(t *testing.T, name string, m Model) {
 	if !m.visible(PaneOutput) || !windowRow.MatchString(strings.Join(out, "\n")) {
 		t.Errorf("%s: the output pane shows no window:\n%s", name, strings.Join(out, "\n"))
 	}
-	checkWholeWords(t, name, m, paneText(view, m.rects[PaneEvents]), m.rects[PaneEvents].w-2)
+	checkWholeWords(t, name, m, paneText(view, m.rects[PaneEvents]), m.rects[PaneEvents].W-2)
 }
 
 // checkWholeWords asserts every word of shown (the events pane's inner
@@ -220,7 +221,7 @@ func TestLessonLayoutsShowWindowsAndWholeWords(t *testing.T) {
 		if !strings.Contains(refusal, "exactly-once needs checkpoints") {
 			t.Fatalf("%s: no refusal in the events: %q", name, texts(m))
 		}
-		checkWholeWords(t, name, m, paneText(m.View(), m.rects[PaneEvents]), m.rects[PaneEvents].w-2)
+		checkWholeWords(t, name, m, paneText(m.View(), m.rects[PaneEvents]), m.rects[PaneEvents].W-2)
 		if size.w >= 120 {
 			shown := strings.Join(strings.Fields(strings.Join(paneText(m.View(), m.rects[PaneEvents]), " ")), " ")
 			if !strings.Contains(shown, strings.Join(strings.Fields(refusal), " ")) {
@@ -230,7 +231,7 @@ func TestLessonLayoutsShowWindowsAndWholeWords(t *testing.T) {
 		m, _ = press(t, m, "v")
 		view := m.View()
 		checkSize(t, view, size.w, size.h)
-		full := paneText(view, rect{0, 1, size.w, size.h - chromeLines})
+		full := paneText(view, layout.Rect{X: 0, Y: 1, W: size.w, H: size.h - layout.ChromeLines})
 		checkWholeWords(t, name+" full screen", m, full, size.w-2)
 		if shown := strings.Join(strings.Fields(strings.Join(full, " ")), " "); !strings.Contains(shown, strings.Join(strings.Fields(refusal), " ")) {
 			t.Errorf("%s: the refusal does not read whole in the full-screen events:\n%s", name, strings.Join(full, "\n"))

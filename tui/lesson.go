@@ -242,12 +242,18 @@ func (m *Model) applyLesson(f bridge.Frame) tea.Cmd {
 	return m.save()
 }
 
-// guideKeys are the lesson pane's global keys as they work now: the
-// filter pane, focused, keeps its own n (probe a new id).
+// guideKeys are the lesson pane's keys as they work now: the filter pane,
+// focused, keeps its own n (probe a new id), and the arrows scroll the
+// lesson only while its pane has the focus (elsewhere they are the focused
+// pane's).
 func (m Model) guideKeys() lessonpane.KeyMap {
 	gk := m.guide.Keys()
 	if m.focus == PaneFilter {
 		gk.Next.SetEnabled(false)
+	}
+	if m.focus != PaneLesson {
+		gk.Up.SetEnabled(false)
+		gk.Down.SetEnabled(false)
 	}
 	return gk
 }

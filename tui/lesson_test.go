@@ -345,7 +345,7 @@ func TestNextStepKeyLeavesTheFilterPaneItsN(t *testing.T) {
 			t.Error("n in the filter pane went on in the lesson")
 		}
 	}
-	if help := plain(m.helpBar(m.activeKeys())); strings.Contains(help, "next step") {
+	if help := plain(m.helpBar.Line(m.activeKeys(), m.w)); strings.Contains(help, "next step") {
 		t.Errorf("the help bar offers n for the next step in the filter pane: %s", help)
 	}
 }

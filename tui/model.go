@@ -1,10 +1,11 @@
 // Package tui is the terminal lab: one Bubble Tea program with a home
 // screen and the sandbox lab. The root Model owns the screen, the focus
-// and the layout; on the lab screen keys go to the top open overlay (a
-// dialog, the palette, a full-screen view: see allOverlays), else to the
-// lab's own keys and the focused pane (see pane), and the engine's frames
-// arrive from the bridge (package bridge), the one goroutine besides
-// Bubble Tea's own.
+// and the layout; keys go to the top open overlay (a dialog, the palette,
+// a full-screen view), and beneath them all to the screen itself, the lab
+// (its own keys, then the focused pane's: see pane) or the home screen:
+// allOverlays is the one place that decides. The engine's frames arrive
+// from the bridge (package bridge), the one goroutine besides Bubble
+// Tea's own.
 package tui
 
 import (
@@ -12,17 +13,17 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/help"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/streamlab/streamlab/assets"
 	"github.com/streamlab/streamlab/engine/jobspec"
 	"github.com/streamlab/streamlab/lessons"
 	"github.com/streamlab/streamlab/tui/bridge"
+	"github.com/streamlab/streamlab/tui/dialog/keyhelp"
 	"github.com/streamlab/streamlab/tui/dialog/palette"
 	"github.com/streamlab/streamlab/tui/dialog/picker"
-	"github.com/streamlab/streamlab/tui/draw"
 	"github.com/streamlab/streamlab/tui/home"
+	"github.com/streamlab/streamlab/tui/layout"
 	"github.com/streamlab/streamlab/tui/pane/events"
 	"github.com/streamlab/streamlab/tui/pane/filterpane"
 	"github.com/streamlab/streamlab/tui/pane/ledger"
@@ -30,6 +31,7 @@ import (
 	"github.com/streamlab/streamlab/tui/pane/output"
 	"github.com/streamlab/streamlab/tui/pane/pipeline"
 	"github.com/streamlab/streamlab/tui/predict"
+	"github.com/streamlab/streamlab/tui/render"
 	"github.com/streamlab/streamlab/tui/reportview"
 	"github.com/streamlab/streamlab/tui/runs"
 	"github.com/streamlab/streamlab/tui/styles"
@@ -84,16 +86,13 @@ type Model struct {
 	opts Options
 	eng  Engine
 	st   *styles.Styles
-	// rendered keeps pieces of the lab's own lines (the status bar's)
-	// rendered once.
-	rendered *styles.Rendered
-	keys     LabKeys // its HA key gives way to the lesson's hint key
+	keys LabKeys // its HA key gives way to the lesson's hint key
 
 	screen Screen
 	focus  Pane
 	w, h   int
-	rects  [paneCount]rect
-	bottom bottomLayout
+	rects  [paneCount]layout.Rect
+	bottom layout.Bottom
 	slot   Pane // the filter or events pane, in a shared slot
 
 	frame   bridge.Frame
@@ -116,10 +115,10 @@ type Model struct {
 	killing  string       // a node waiting for "kill it?"
 	report   reportview.Model
 	runs     runs.Model // the learner's finished runs, charted (C)
-	help     help.Model
-	helpMemo *draw.Memo[helpBarKey] // the help bar as drawn last
-	showHelp bool
-	helpOff  int // the help overlay's scroll
+	// The lab's top and bottom lines.
+	statusBar render.StatusBar
+	helpBar   render.HelpBar
+	help      keyhelp.Model
 	// eventsScreen is the events pane opened over the whole screen (v),
 	// and eventsFrom the pane that had the focus before.
 	eventsScreen bool
@@ -147,31 +146,27 @@ func New(opts Options, eng Engine) Model {
 		spec, _ := jobspec.Builtin(name)
 		jobs = append(jobs, home.Job{Name: name, Description: spec.Description})
 	}
-	h := help.New()
-	h.Styles.ShortKey, h.Styles.FullKey = st.Accent, st.Accent
-	h.Styles.ShortDesc, h.Styles.FullDesc = st.Muted, st.Muted
-	h.Styles.ShortSeparator, h.Styles.FullSeparator, h.Styles.Ellipsis = st.Muted, st.Muted, st.Muted
 	m := Model{
-		opts: opts, eng: eng, st: st, rendered: styles.NewRendered(),
-		keys:     DefaultLabKeys(),
-		paused:   true,
-		speed:    bridge.SnapSpeed(opts.Speed),
-		home:     home.New(st, assets.Banner, jobs, settingsView(opts), opts.Job),
-		pipeline: pipeline.New(st),
-		output:   output.New(st),
-		ledger:   ledger.New(st),
-		filter:   filterpane.New(st),
-		events:   events.New(st),
-		palette:  palette.New(st),
-		picker:   picker.New(st),
-		targets:  picker.New(st),
-		report:   reportview.New(st),
-		runs:     runs.New(st, opts.ASCII),
-		help:     h,
-		helpMemo: &draw.Memo[helpBarKey]{},
-		slot:     PaneFilter,
-		guide:    lessonpane.New(st),
-		progress: opts.Progress,
+		opts: opts, eng: eng, st: st,
+		keys:      DefaultLabKeys(),
+		paused:    true,
+		speed:     bridge.SnapSpeed(opts.Speed),
+		home:      home.New(st, assets.Banner, jobs, settingsView(opts), opts.Job),
+		pipeline:  pipeline.New(st),
+		output:    output.New(st),
+		ledger:    ledger.New(st),
+		filter:    filterpane.New(st),
+		events:    events.New(st),
+		palette:   palette.New(st),
+		picker:    picker.New(st),
+		targets:   picker.New(st),
+		report:    reportview.New(st),
+		runs:      runs.New(st, opts.ASCII),
+		statusBar: render.NewStatusBar(st),
+		helpBar:   render.NewHelpBar(st),
+		slot:      PaneFilter,
+		guide:     lessonpane.New(st),
+		progress:  opts.Progress,
 	}
 	if opts.ExerciseSeed != nil {
 		m.report.HideSeed() // served with a grading secret: the seeds are the student's own
@@ -246,7 +241,7 @@ func (m Model) Message() (string, bool) { return m.msg.text, m.msg.isErr }
 func (m Model) Paused() bool       { return m.paused }
 func (m Model) Speed() float64     { return m.speed }
 func (m Model) Confirming() string { return m.confirm }
-func (m Model) HelpShown() bool    { return m.showHelp }
+func (m Model) HelpShown() bool    { return m.help.Active() }
 
 // setFocus moves the focus and tells the panes. The filter or events
 // pane, focused, takes the slot they share on small screens.

@@ -1,11 +1,8 @@
 package tui
 
 import (
-	"strings"
-
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/script"
@@ -122,37 +119,6 @@ func (m Model) killKey(k tea.KeyMsg) (Model, tea.Cmd) {
 		m.dropForDialog()
 	}
 	return m, nil
-}
-
-// overlayKill asks how the node fails, naming what goes with it either way.
-func (m Model) overlayKill(body []string) []string {
-	st := m.st
-	whats := []string{
-		"y  its task manager is lost: the task's state and input queue go with it, and the deployment decides what replaces it",
-		"f  its task throws: state and queue go, its task manager stays, and the restart strategy's backoff alone decides when it runs again",
-	}
-	choices := st.Accent.Render("y") + " lose its task manager   " + st.Accent.Render("f") + " the task fails   " + st.Accent.Render("n") + " cancel"
-	if m.killing == engine.JobManager {
-		whats = []string{"without a standby the whole job fails with it"}
-		choices = st.Accent.Render("y") + " kill it   " + st.Accent.Render("n") + " cancel"
-	}
-	text := []string{
-		"Kill " + st.Accent.Render(m.killing) + " now?",
-		"",
-	}
-	for _, what := range whats {
-		for _, l := range strings.Split(ansi.Wordwrap(what, min(56, m.w-8), " "), "\n") {
-			text = append(text, st.Muted.Render(l))
-		}
-	}
-	text = append(text, "", choices)
-	w := 0
-	for _, l := range text {
-		w = max(w, ansi.StringWidth(l))
-	}
-	w = min(w+2, m.w-4)
-	box := draw.Box(st.Modal, "Kill "+m.killing+"?", text, w+2, len(text)+2)
-	return draw.Overlay(body, box, max((m.w-w-2)/2, 0), max((len(body)-len(box))/2, 0))
 }
 
 // killKeys are the keys of the kill question: the two kinds of failure a

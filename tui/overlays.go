@@ -5,27 +5,35 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/tui/bridge"
+	"github.com/streamlab/streamlab/tui/dialog/question"
 	"github.com/streamlab/streamlab/tui/draw"
 )
 
-// overlay is one layer of the lab screen that can take the keyboard from
-// the panes: the palette, a dialog, a full-screen view, the help, a
-// question. allOverlays lists them once, top first; the first open one
-// has the keyboard, and the key dispatch, the help bar, the help's list
-// and the drawing all read that one list, so they cannot disagree on who
-// is on top.
+// overlay is one layer of the screen: the palette, a dialog, a full-screen
+// view, the help, a question, and beneath them all the screen itself (the
+// lab or the home screen). allOverlays lists them once, top first; the
+// first open one has the keyboard, and the key dispatch, the help bar, the
+// help's list and the drawing all read that one list, so they cannot
+// disagree on who is on top, and nothing else decides where a key goes.
 type overlay struct {
 	name string // which it is, for tests
 	open func(Model) bool
 	// key handles a key; handled is false for a key the overlay lets
-	// through to what is beneath it (the events screen does).
+	// through to what is beneath it (the events screen does). The screen
+	// at the bottom takes every key.
 	key func(Model, tea.KeyMsg) (_ Model, _ tea.Cmd, handled bool)
 	// keys are the keys that work while it is on top; nil lists those of
 	// what it covers (the help does).
 	keys func(Model) helpKeys
+	// through marks an overlay that lets the keys it does not take
+	// through to what is beneath (the events screen): the help lists
+	// those that still reach it after the overlay's own.
+	through bool
 	// draw draws it over body; nil when it is drawn in a place of its own
 	// (the palette on the message line, a question in the lesson pane).
+	// The screen at the bottom is given no body and draws its own.
 	draw func(Model, []string) []string
 	// tick takes the messages a text input needs besides keys (its
 	// cursor's blink); an overlay with one takes a burst of keys whole.
@@ -37,8 +45,8 @@ type overlay struct {
 	clickThrough bool
 }
 
-// allOverlays is the lab screen's overlays, top first: the one order in
-// which they take the keyboard.
+// allOverlays is the overlays, top first: the one order in which they
+// take the keyboard. The last two are the screens, one of them open.
 func allOverlays() []overlay {
 	return []overlay{
 		paletteOverlay(),
@@ -53,6 +61,8 @@ func allOverlays() []overlay {
 		answerOverlay(),
 		predictOverlay(),
 		eventsScreenOverlay(),
+		labOverlay(),
+		homeOverlay(),
 	}
 }
 
@@ -70,26 +80,32 @@ func (m Model) overlays() overlayStack {
 	return out
 }
 
-// key gives k to the overlays, top first, until one handles it; ok is
-// false when none did and the lab's own keys come next.
-func (s overlayStack) key(m Model, k tea.KeyMsg) (_ Model, _ tea.Cmd, ok bool) {
+// key gives k to the overlays, top first, until one handles it: the
+// screen at the bottom takes what the others let through.
+func (s overlayStack) key(m Model, k tea.KeyMsg) (Model, tea.Cmd) {
 	for _, o := range s {
 		if next, cmd, handled := o.key(m, k); handled {
-			return next, cmd, true
+			return next, cmd
 		}
 	}
-	return m, nil, false
+	return m, nil
 }
 
-// keys are the keys of the top overlay that lists its own; ok is false
-// when none does.
-func (s overlayStack) keys(m Model) (_ helpKeys, ok bool) {
-	for _, o := range s {
-		if o.keys != nil {
-			return o.keys(m), true
+// keys are the keys that work now, for the help bar and the help: those
+// of the top overlay that lists its own, and when it lets keys through,
+// those beneath it that it does not take itself.
+func (s overlayStack) keys(m Model) helpKeys {
+	for i, o := range s {
+		if o.keys == nil {
+			continue
 		}
+		own := o.keys(m)
+		if !o.through {
+			return own
+		}
+		return helpKeys{own, unshadowed{s[i+1:].keys(m), own}}
 	}
-	return nil, false
+	return nil
 }
 
 // draw draws the overlays over body, the lowest first.
@@ -173,11 +189,17 @@ func paletteOverlay() overlay {
 // leaveOverlay is the question before leaving a lesson.
 func leaveOverlay() overlay {
 	return overlay{
-		name:  "leave",
-		open:  func(m Model) bool { return m.leaving },
-		key:   func(m Model, k tea.KeyMsg) (Model, tea.Cmd, bool) { return handled(m.leaveKey(k)) },
-		keys:  func(Model) helpKeys { return helpKeys{DefaultLeaveKeys()} },
-		draw:  Model.overlayLeave,
+		name: "leave",
+		open: func(m Model) bool { return m.leaving },
+		key:  func(m Model, k tea.KeyMsg) (Model, tea.Cmd, bool) { return handled(m.leaveKey(k)) },
+		keys: func(Model) helpKeys { return helpKeys{DefaultLeaveKeys()} },
+		draw: func(m Model, body []string) []string {
+			done, steps := 0, 0
+			if l := m.guide.Lesson(); l != nil {
+				done, steps = m.progress.Lesson(l.ID).Steps, len(l.Steps)
+			}
+			return question.Leave(m.st, m.w, body, m.opts.StateDir != "", done, steps)
+		},
 		modal: true,
 	}
 }
@@ -231,8 +253,10 @@ func confirmOverlay() overlay {
 			}
 			return m, nil, true
 		},
-		keys:  func(Model) helpKeys { return helpKeys{DefaultConfirmKeys()} },
-		draw:  Model.overlayConfirm,
+		keys: func(Model) helpKeys { return helpKeys{DefaultConfirmKeys()} },
+		draw: func(m Model, body []string) []string {
+			return question.Restart(m.st, m.w, body, m.frame.Snap.State, m.confirm)
+		},
 		modal: true,
 	}
 }
@@ -252,11 +276,13 @@ func targetsOverlay() overlay {
 // killOverlay asks "kill this node?".
 func killOverlay() overlay {
 	return overlay{
-		name:  "kill",
-		open:  func(m Model) bool { return m.killing != "" },
-		key:   func(m Model, k tea.KeyMsg) (Model, tea.Cmd, bool) { return handled(m.killKey(k)) },
-		keys:  func(Model) helpKeys { return helpKeys{newKillKeys()} },
-		draw:  Model.overlayKill,
+		name: "kill",
+		open: func(m Model) bool { return m.killing != "" },
+		key:  func(m Model, k tea.KeyMsg) (Model, tea.Cmd, bool) { return handled(m.killKey(k)) },
+		keys: func(Model) helpKeys { return helpKeys{newKillKeys()} },
+		draw: func(m Model, body []string) []string {
+			return question.Kill(m.st, m.w, body, m.killing, m.killing == engine.JobManager)
+		},
 		modal: true,
 	}
 }
@@ -302,32 +328,26 @@ func reportOverlay() overlay {
 }
 
 // helpOverlay is the help (?): it lists the keys of what it covers,
-// scrolls with the arrows, and q still quits.
+// scrolls with the arrows, and q still quits. Over the home screen it lets
+// the home screen's keys through.
 func helpOverlay() overlay {
 	return overlay{
 		name: "help",
-		open: func(m Model) bool { return m.showHelp },
+		open: func(m Model) bool { return m.help.Active() },
 		key: func(m Model, k tea.KeyMsg) (Model, tea.Cmd, bool) {
-			if key.Matches(k, m.keys.Help) || key.Matches(k, m.keys.Back) {
-				m.showHelp = false
-				return m, nil, true
-			}
-			if key.Matches(k, m.keys.Quit) {
+			switch {
+			case key.Matches(k, m.keys.Help, m.keys.Back):
+				m.help.Close()
+			case key.Matches(k, m.keys.Quit):
 				return m, tea.Quit, true
-			}
-			switch k.String() {
-			case "up":
-				m.helpOff = max(m.helpOff-1, 0)
-			case "down":
-				m.helpOff++
-			case "pgup":
-				m.helpOff = max(m.helpOff-10, 0)
-			case "pgdown":
-				m.helpOff += 10
+			case m.screen == ScreenHome:
+				return m, nil, false
+			default:
+				m.help = m.help.Update(k)
 			}
 			return m, nil, true
 		},
-		draw: func(m Model, body []string) []string { return m.overlayHelp(body, m.activeKeys()) },
+		draw: func(m Model, body []string) []string { return m.help.Box(m.st, m.w, body, m.activeKeys()) },
 	}
 }
 
@@ -361,14 +381,60 @@ func predictOverlay() overlay {
 }
 
 // eventsScreenOverlay is the events pane over the whole screen (v): the
-// lab's keys still work beneath it.
+// lab's keys, and a lesson's, still work beneath it but for those it takes
+// itself (esc, v, the scrolling keys).
 func eventsScreenOverlay() overlay {
 	return overlay{
-		name: "eventsScreen",
-		open: func(m Model) bool { return m.eventsScreen },
-		key:  Model.eventsScreenKey,
-		keys: func(m Model) helpKeys { return helpKeys{DefaultEventsScreenKeys(), m.events.Keys(), m.keys} },
-		draw: func(m Model, _ []string) []string { return m.events.Lines() },
+		name:    "eventsScreen",
+		open:    func(m Model) bool { return m.eventsScreen },
+		key:     Model.eventsScreenKey,
+		keys:    func(m Model) helpKeys { return helpKeys{DefaultEventsScreenKeys(), m.events.Keys()} },
+		through: true,
+		draw:    func(m Model, _ []string) []string { return m.events.Lines() },
+	}
+}
+
+// labOverlay is the lab screen beneath every overlay: a lesson's keys
+// first, then the lab's own, and last the focused pane's; it takes every
+// key and draws the panes.
+func labOverlay() overlay {
+	return overlay{
+		name: "lab",
+		open: func(m Model) bool { return m.screen == ScreenLab },
+		key: func(m Model, k tea.KeyMsg) (Model, tea.Cmd, bool) {
+			if m.guide.Active() {
+				if g, cmd, ok := m.guideKey(k); ok {
+					return g, cmd, true
+				}
+			}
+			return handled(m.labKey(k))
+		},
+		keys:         labHelpKeys,
+		draw:         func(m Model, _ []string) []string { return m.panesLines() },
+		clickThrough: true,
+	}
+}
+
+// labHelpKeys are the lab screen's keys when no overlay covers it: the
+// lesson's and the lab's, then the focused pane's but those a lesson takes
+// first (page up and down page the lesson from any pane).
+func labHelpKeys(m Model) helpKeys {
+	if m.guide.Active() {
+		gk := m.guideKeys()
+		return helpKeys{guideHelp{gk, m.keys}, unshadowed{m.focusedKeys(), gk}}
+	}
+	return helpKeys{m.keys, m.focusedKeys()}
+}
+
+// homeOverlay is the home screen: its lists, and ? and q.
+func homeOverlay() overlay {
+	return overlay{
+		name:         "home",
+		open:         func(m Model) bool { return m.screen == ScreenHome },
+		key:          func(m Model, k tea.KeyMsg) (Model, tea.Cmd, bool) { return handled(m.homeKey(k)) },
+		keys:         func(m Model) helpKeys { return helpKeys{m.home.Keys(), DefaultHomeKeys()} },
+		draw:         func(m Model, _ []string) []string { return m.home.Lines() },
+		clickThrough: true,
 	}
 }
 

@@ -49,7 +49,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // key routes a key: ctrl+c quits wherever it is pressed; keys that
 // arrived together go nowhere while a dialog is open, and one by one
-// unless a text input takes them; then the home screen or the lab has it.
+// unless a text input takes them; then the overlay stack (see allOverlays)
+// alone decides who has it.
 func (m Model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if msg.Type == tea.KeyCtrlC {
 		return m, tea.Quit
@@ -61,10 +62,7 @@ func (m Model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !m.overlays().text() {
 		return m.eachRune(msg)
 	}
-	if m.screen == ScreenHome {
-		return m.homeKey(msg)
-	}
-	return m.labKey(msg)
+	return m.overlays().key(m, msg)
 }
 
 // eachRune handles keys that arrived together (fast typing, a terminal
@@ -84,17 +82,15 @@ func (m Model) eachRune(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	return model, tea.Batch(cmds...)
 }
 
-// homeKey handles a key on the home screen.
-func (m Model) homeKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+// homeKey handles a key on the home screen (the help over it closes
+// itself).
+func (m Model) homeKey(k tea.KeyMsg) (Model, tea.Cmd) {
 	hk := DefaultHomeKeys()
 	switch {
-	case m.showHelp && (key.Matches(k, hk.Help) || k.Type == tea.KeyEsc):
-		m.showHelp = false
-		return m, nil
 	case key.Matches(k, hk.Quit):
 		return m, tea.Quit
 	case key.Matches(k, hk.Help):
-		m.showHelp = true
+		m.help.Open()
 		return m, nil
 	}
 	var act home.Action
@@ -135,25 +131,16 @@ func (m *Model) send(r bridge.Request) bool {
 	return true
 }
 
-// labKey handles a key on the lab screen: the open overlays first (see
-// allOverlays), then the lesson's keys, the lab's own keys, and last the
-// focused pane.
-func (m Model) labKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
-	if next, cmd, ok := m.overlays().key(m, k); ok {
-		return next, cmd
-	}
-	if m.guide.Active() {
-		if g, cmd, ok := m.guideKey(k); ok {
-			return g, cmd
-		}
-	}
+// labKey handles a key no overlay and no lesson took: the lab's own keys,
+// and last the focused pane's.
+func (m Model) labKey(k tea.KeyMsg) (Model, tea.Cmd) {
 	m.msg = message{}
 	lk := m.keys
 	switch {
 	case key.Matches(k, lk.Quit):
 		return m, tea.Quit
 	case key.Matches(k, lk.Help):
-		m.showHelp, m.helpOff = true, 0
+		m.help.Open()
 	case key.Matches(k, lk.Back) && m.guide.Lesson() != nil:
 		m.askLeave()
 	case key.Matches(k, lk.Back):
@@ -215,7 +202,7 @@ func (m Model) labKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 }
 
 // paneKey gives a key to the focused pane.
-func (m Model) paneKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+func (m Model) paneKey(k tea.KeyMsg) (Model, tea.Cmd) {
 	cmd := m.panes()[m.focus].handle(k)
 	return m, cmd
 }

@@ -110,12 +110,15 @@ func (m *Model) SetFrame(f bridge.Frame) {
 }
 
 // addRoutine replaces the latest entry of the same routine kind when only
-// routine (or hidden, noisy) entries came since, counting it.
+// routine (or hidden, noisy) entries came since, counting it. The entries
+// are copied without it (with room for e), not shifted in place: earlier
+// copies of the model share the old ones.
 func (m *Model) addRoutine(e Entry) {
 	for i := len(m.entries) - 1; i >= 0 && (m.entries[i].routine != "" || m.entries[i].Noisy); i-- {
 		if m.entries[i].routine == e.routine {
 			e.repeat = m.entries[i].repeat + 1
-			m.entries = append(m.entries[:i], m.entries[i+1:]...)
+			kept := make([]Entry, 0, len(m.entries))
+			m.entries = append(append(kept, m.entries[:i]...), m.entries[i+1:]...)
 			if m.scroll > 0 {
 				m.scroll-- // add counts it again
 			}

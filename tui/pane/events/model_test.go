@@ -83,3 +83,26 @@ func TestEventsReadAsOneClock(t *testing.T) {
 		t.Errorf("job failed at %d, the next job started at %d: each is stamped when it happened", es[2].TimeMS, es[4].TimeMS)
 	}
 }
+
+// A routine event that collapses into an earlier one leaves a copy of the
+// model taken before it as it was: a Bubble Tea model is a value, and an
+// earlier one (a frame drawn, a test's before) must not change under it.
+func TestCollapsingLeavesEarlierCopiesAlone(t *testing.T) {
+	m := New(styles.New(styles.ByName("default", true)))
+	m.SetSize(40, 12)
+	m.SetFrame(bridge.Frame{Gen: 1, ClockMS: 1000, Events: []bus.Event{
+		{TimeMS: 1000, Kind: bus.EventWatermark, Text: "watermark 12:00:01"},
+		{TimeMS: 1000, Kind: bus.EventBatchCommitted, Text: "batch 1 committed: 0 rows"},
+	}})
+	before := m
+	want := strings.Join(texts(before), " | ")
+	m.SetFrame(bridge.Frame{Gen: 1, ClockMS: 1100, Events: []bus.Event{
+		{TimeMS: 1100, Kind: bus.EventWatermark, Text: "watermark 12:00:02"},
+	}})
+	if got := strings.Join(texts(before), " | "); got != want {
+		t.Errorf("the copy taken before changed:\n got %s\nwant %s", got, want)
+	}
+	if got, want := strings.Join(texts(m), " | "), "batch 1 committed: 0 rows | watermark 12:00:02"; got != want {
+		t.Errorf("after the collapse\n got %s\nwant %s", got, want)
+	}
+}

@@ -8,6 +8,7 @@ package lessonpane
 
 import (
 	"fmt"
+	"maps"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
@@ -166,11 +167,13 @@ func (m *Model) ShowCheck() {
 }
 
 // RevealHint shows the current step's next hint; it reports false when
-// there is none left.
+// there is none left. The count goes into a copy of the map, not the map
+// itself: earlier copies of the model share it.
 func (m *Model) RevealHint() bool {
 	if m.hintsLeft() <= 0 {
 		return false
 	}
+	m.hints = maps.Clone(m.hints)
 	m.hints[m.Step()]++
 	m.refresh()
 	m.vp.GotoTop()

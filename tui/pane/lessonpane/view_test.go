@@ -51,3 +51,17 @@ func TestLessonTextKeepsEmphasisAndHints(t *testing.T) {
 		}
 	}
 }
+
+// A hint revealed leaves a copy of the pane taken before as it was: a
+// Bubble Tea model is a value, and an earlier one must not change under
+// it.
+func TestRevealingAHintLeavesEarlierCopiesAlone(t *testing.T) {
+	m := plainPane(t, "restarts", 40, 20)
+	before := m
+	if !m.RevealHint() || m.Hints() != 1 {
+		t.Fatalf("revealed %d hints, want 1", m.Hints())
+	}
+	if before.Hints() != 0 {
+		t.Errorf("the copy taken before shows %d hints, want 0", before.Hints())
+	}
+}
