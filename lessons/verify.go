@@ -46,7 +46,8 @@ func (l *Lesson) Available(ctx context.Context) error {
 	if err := l.WriteFiles(dir); err != nil {
 		return err
 	}
-	rep, err := lab.RunScript(ctx, filepath.Join(dir, "requires.lab"), []byte(l.Requires.Script), lab.Options{})
+	res, err := lab.RunScript(ctx, filepath.Join(dir, "requires.lab"), []byte(l.Requires.Script), lab.Options{})
+	rep := res.Report
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()

@@ -32,7 +32,8 @@ func replaySame(t *testing.T, b *Bridge) string {
 		t.Fatal(err)
 	}
 	src := strings.Join(b.Script(), "\n") + "\n"
-	replayed, err := lab.RunScript(context.Background(), "saved.lab", []byte(src), lab.Options{})
+	res, err := lab.RunScript(context.Background(), "saved.lab", []byte(src), lab.Options{})
+	replayed := res.Report
 	if err != nil {
 		t.Fatalf("replay: %v\n%s", err, src)
 	}
