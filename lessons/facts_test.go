@@ -383,7 +383,7 @@ func TestWatermarkExampleDropsTheScroll(t *testing.T) {
 	}
 	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC).UnixMilli()
 	var keys []string
-	for _, r := range s.Runtime().SinkRows() {
+	for _, r := range s.Running().SinkRows() {
 		if r.WindowStart == start {
 			keys = append(keys, r.Key)
 		}

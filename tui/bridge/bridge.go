@@ -72,7 +72,7 @@ type Bridge struct {
 	// Everything below belongs to the goroutine that runs Run (or to the
 	// test that calls Handle and Tick).
 	sess     *lab.Session
-	rt       *engine.Runtime
+	job      lab.Running // the session's job once it has started
 	sub      *bus.Subscription
 	gen      int64
 	seq      int64
@@ -223,7 +223,7 @@ func (b *Bridge) Frame() Frame {
 	f := b.pending
 	b.pending = Frame{}
 	f.Seq, f.Gen = b.seq, b.gen
-	f.Started = b.rt != nil
+	f.Started = b.job != nil
 	f.Paused, f.Speed = b.paused, b.speed
 	b.stopAtFailure()
 	f.ClockMS = int64(b.pace.clockMS)
@@ -236,9 +236,9 @@ func (b *Bridge) Frame() Frame {
 	if b.tracker != nil {
 		f.Lesson = &LessonState{ID: b.lesson, Done: b.tracker.Done(), Finished: b.tracker.Finished(), Fresh: b.freshNeeded, Held: b.tracker.Held()}
 	}
-	if b.rt != nil {
-		f.Snap = b.rt.Snapshot()
-		f.Timeline = b.rt.Timeline()
+	if b.job != nil {
+		f.Snap = b.job.Snapshot()
+		f.Timeline = b.job.Timeline()
 	} else {
 		f.Snap = b.previewSnapshot()
 	}
@@ -248,8 +248,8 @@ func (b *Bridge) Frame() Frame {
 	}
 	if b.probing {
 		f.Probe = &FilterProbe{ID: b.probeID}
-		if b.rt != nil {
-			f.Probe.Bits = b.rt.FilterProbe(b.probeID)
+		if b.job != nil {
+			f.Probe.Bits = b.job.FilterProbe(b.probeID)
 		}
 	}
 	f.hideHome(b.opts.Home)
@@ -297,7 +297,7 @@ const reportEvery = 5
 
 // addReport puts the session's report into f for the report overlay.
 func (b *Bridge) addReport(f *Frame) {
-	if b.rt == nil {
+	if b.job == nil {
 		f.ReportWhy = "the job has not started yet: run something (run 3000, or space) and the report fills in"
 		return
 	}

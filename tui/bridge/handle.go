@@ -129,7 +129,7 @@ func (b *Bridge) line(text string) {
 	if b.freshFor(c) {
 		return
 	}
-	if b.tracker != nil && b.rt == nil {
+	if b.tracker != nil && b.job == nil {
 		if script.StartsJob(c.Verb) {
 			// Start the job before the command, as the lessons' verifier
 			// does, so the step tracker sees every event it causes. A

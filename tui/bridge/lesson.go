@@ -94,7 +94,7 @@ func (b *Bridge) judgeNow() {
 	}
 	b.drainBus()
 	o := lessons.Observation{Rejected: b.obsRejected, Session: int(b.gen)}
-	if b.rt != nil {
+	if b.job != nil {
 		o.Report = b.report()
 	}
 	o.Events = b.obsEvents

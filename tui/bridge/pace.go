@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/streamlab/streamlab/engine/lab"
 	"github.com/streamlab/streamlab/engine/script"
 	"github.com/streamlab/streamlab/lessons"
 )
@@ -35,6 +36,8 @@ type pacer struct {
 	// runLine is the index in the recording of the quantum's run line: a
 	// kill typed while it plays is placed before it (see killInPlay).
 	runLine int
+	// play is the quantum's run, admitted by the session.
+	play *lab.Play
 	// typed: the quantum is a run the learner typed, played at the lab's
 	// speed whether or not time runs by itself; wasPaused is whether the
 	// lab was paused before it, and is again once it ends.
@@ -97,7 +100,7 @@ func (b *Bridge) tick(now time.Time) {
 	target := int64(frac * float64(p.estimate))
 	// A job down as a whole comes back when the clock gets to its
 	// restart, not as soon as the scheduler looks.
-	b.rt.PaceTo(int64(p.clockMS))
+	p.play.PaceTo(int64(p.clockMS))
 	for budget := b.opts.StepBudget; p.steps < target && budget > 0; budget-- {
 		if !b.stepOnce() {
 			break
@@ -114,10 +117,17 @@ func (b *Bridge) admit(d time.Duration) bool {
 		b.paused = true
 		return false
 	}
-	admitted := b.rt.AdmitFor(d)
+	play, err := b.sess.PlayFor(d)
+	if err != nil {
+		b.fail("run", plain(err))
+		b.paused = true
+		return false
+	}
+	admitted := play.Admitted()
 	b.record("run " + formatDuration(d))
-	snap := b.rt.Snapshot()
+	snap := b.job.Snapshot()
 	p := &b.pace
+	p.play = play
 	p.open, p.busy = true, true
 	p.runLine = len(b.rec) - 1
 	p.startMS = float64(snap.TimeMS - d.Milliseconds())
@@ -136,8 +146,8 @@ func (b *Bridge) admit(d time.Duration) bool {
 // stepOnce lets the scheduler take one step of the quantum in flight and
 // notes when there is nothing left to do.
 func (b *Bridge) stepOnce() bool {
-	did, err := b.rt.Step()
-	if err == nil && !did && b.rt.Held() {
+	did, err := b.pace.play.Step()
+	if err == nil && !did && b.job.Held() {
 		// Quiet only until the played clock reaches a restart the pace
 		// holds back: the run goes on next frame.
 		return false
@@ -158,10 +168,9 @@ func (b *Bridge) finishQuantum() {
 	if !p.busy {
 		return
 	}
-	b.rt.PaceTo(math.MaxInt64) // to quiet, as the recorded line runs
-	before := b.rt.Snapshot().Steps
-	err := b.rt.Run(b.runContext())
-	p.steps += b.rt.Snapshot().Steps - before
+	before := b.job.Snapshot().Steps
+	err := p.play.Finish(b.runContext()) // to quiet, as the recorded line runs
+	p.steps += b.job.Snapshot().Steps - before
 	p.busy = false
 	p.lastRun = max(p.steps, 1)
 	b.needObs = true
@@ -175,10 +184,10 @@ func (b *Bridge) finishQuantum() {
 // whether it has: nothing happens after a failure, so the lab's time must
 // not run on to the end of what was admitted.
 func (b *Bridge) stopAtFailure() bool {
-	if b.rt == nil {
+	if b.job == nil {
 		return false
 	}
-	at, failed := b.rt.FailedAtMS()
+	at, failed := b.job.FailedAtMS()
 	if failed {
 		b.pace.clockMS = float64(at)
 	}
@@ -188,14 +197,14 @@ func (b *Bridge) stopAtFailure() bool {
 // checkStop pauses when going on makes no sense: the job failed, the
 // source has run out, or the recording is about to outgrow a script.
 func (b *Bridge) checkStop() {
-	if b.rt == nil || b.paused {
+	if b.job == nil || b.paused {
 		return
 	}
-	s := b.rt.Snapshot()
+	s := b.job.Snapshot()
 	switch {
 	case s.State == "failed":
 		b.pauseWith("the job failed; paused")
-	case b.rt.Source().Len() >= 0 && s.Offset >= b.rt.Source().Len():
+	case b.job.Source().Len() >= 0 && s.Offset >= b.job.Source().Len():
 		b.pauseWith("the source has no more records; paused")
 	case len(b.rec) >= script.MaxLines-100:
 		b.pauseWith(fmt.Sprintf("the session's script is nearly %d lines long, the most a script may have; save it (ctrl+s) and open the job again to go on", script.MaxLines))
@@ -219,11 +228,11 @@ func (b *Bridge) fail(line string, err error) {
 // moved virtual time by itself (a typed run): the current quantum's window
 // is then over.
 func (b *Bridge) syncClock() {
-	if b.rt == nil {
+	if b.job == nil {
 		return
 	}
 	p := &b.pace
-	if t := float64(b.rt.Snapshot().TimeMS); t > p.clockMS && (!p.open || t > p.end()) {
+	if t := float64(b.job.Snapshot().TimeMS); t > p.clockMS && (!p.open || t > p.end()) {
 		p.clockMS, p.open = t, false
 	}
 }
@@ -243,17 +252,18 @@ func (b *Bridge) startPlay(c script.Command) error {
 	if err := b.ensureRuntime(); err != nil {
 		return err
 	}
-	from := b.rt.AdmittedUntilMS()
-	n, err := b.sess.Admit(c)
+	play, err := b.sess.Play(c)
 	if err != nil {
 		return err
 	}
+	n := play.Admitted()
 	b.record(c.String())
 	p := &b.pace
+	p.play = play
 	p.open, p.busy, p.typed = true, true, true
 	p.runLine = len(b.rec) - 1
-	p.startMS = float64(from)
-	p.lenMS = float64(b.rt.AdmittedUntilMS() - from)
+	p.startMS = float64(play.FromMS())
+	p.lenMS = float64(play.UntilMS() - play.FromMS())
 	p.clockMS = max(p.clockMS, p.startMS)
 	p.steps, p.estimate = 0, 0
 	p.wasPaused = b.paused
@@ -275,15 +285,15 @@ func (b *Bridge) play(dt time.Duration) {
 	last := p.clockMS >= p.end()
 	// A job that is down as a whole comes back when the played clock
 	// reaches its restart, not as soon as the scheduler looks.
-	b.rt.PaceTo(target)
+	p.play.PaceTo(target)
 	if last {
-		b.rt.PaceTo(math.MaxInt64)
+		p.play.PaceTo(math.MaxInt64)
 	}
 	for budget := b.opts.StepBudget; budget > 0; budget-- {
-		if !last && b.rt.NowMS() > target {
+		if !last && b.job.NowMS() > target {
 			break
 		}
-		if !last && p.steps >= playFrameSteps && b.rt.NowMS() < target-1000 {
+		if !last && p.steps >= playFrameSteps && b.job.NowMS() < target-1000 {
 			p.steps = 0 // catching up after a rewind: the rest next frame
 			break
 		}
@@ -304,10 +314,10 @@ func (b *Bridge) endPlay() {
 	if !p.typed {
 		return
 	}
-	b.rt.PaceTo(math.MaxInt64)
+	p.play.PaceTo(math.MaxInt64)
 	b.finishQuantum()
 	p.typed, p.open = false, false
-	p.clockMS = max(p.clockMS, float64(b.rt.AdmittedUntilMS()))
+	p.clockMS = max(p.clockMS, float64(b.job.AdmittedUntilMS()))
 	if p.wasPaused {
 		b.paused = true
 	}
@@ -330,7 +340,7 @@ func (b *Bridge) Playing() bool { return b.pace.typed }
 // kill fires at the same step.
 func (b *Bridge) killInPlay(c script.Command) (string, error) {
 	var in int64 = -1
-	for _, n := range b.rt.Snapshot().Nodes {
+	for _, n := range b.job.Snapshot().Nodes {
 		if n.Name == c.Node {
 			in = n.In
 		}

@@ -73,35 +73,36 @@ func (b *Bridge) closeSession() {
 	if b.sess == nil {
 		return
 	}
-	if b.rt != nil && b.sub != nil {
-		b.rt.Bus().Unsubscribe(b.sub)
+	if b.sub != nil {
+		b.sess.Unsubscribe(b.sub)
 	}
 	b.sess.Close()
-	b.sess, b.rt, b.sub = nil, nil, nil
+	b.sess, b.job, b.sub = nil, nil, nil
 }
 
 // attach notices a runtime the session has just created and subscribes to
 // its bus.
 func (b *Bridge) attach() {
-	rt := b.sess.Runtime()
-	if rt == nil || rt == b.rt {
+	if b.job != nil || !b.sess.Started() {
 		return
 	}
-	b.rt = rt
-	b.sub = rt.Bus().Subscribe(4096)
+	b.job = b.sess.Running()
+	b.sub = b.sess.Subscribe(4096)
 	b.preview = nil
-	b.guarantee = rt.Report().Config.Note // nothing admitted yet: cheap
-	b.note(Result{Info: fmt.Sprintf("job %s started", rt.Spec().Name)})
+	if rep, err := b.sess.Report(); err == nil { // nothing admitted yet: cheap
+		b.guarantee = rep.Config.Note
+	}
+	b.note(Result{Info: fmt.Sprintf("job %s started", b.job.Spec().Name)})
 }
 
 // ensureRuntime makes the session create its runtime without admitting
 // anything (a report does exactly that), so the bridge can admit and step
 // by itself.
 func (b *Bridge) ensureRuntime() error {
-	if b.rt != nil {
+	if b.job != nil {
 		return nil
 	}
-	if _, err := b.sess.Report(); err != nil {
+	if err := b.sess.Start(); err != nil {
 		return err
 	}
 	b.attach()
