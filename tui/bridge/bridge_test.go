@@ -47,7 +47,7 @@ func playOut(t *testing.T, b *Bridge, at *time.Time) {
 			t.Fatal("a played run did not end")
 		}
 		ticks(b, at, 1, time.Second/30)
-		if b.needObs {
+		if b.lesson.due {
 			b.observe()
 		}
 		b.Publish()

@@ -7,21 +7,27 @@ import (
 
 	"github.com/streamlab/streamlab/engine/lab"
 	"github.com/streamlab/streamlab/engine/script"
-	"github.com/streamlab/streamlab/lessons"
 )
 
 // maxTickGap caps the wall time one tick may account for, so that a stall
 // (a suspended laptop, a slow frame) does not turn into a burst.
 const maxTickGap = 250 * time.Millisecond
 
-// pacer spreads the work of one admitted quantum over the wall time it
-// stands for. A quantum is one recorded `run DURATION`: the engine admits
+// pacer turns wall time into virtual time: it keeps whether time runs and
+// how fast, and spreads the work of one admitted quantum over the wall
+// time it stands for. A quantum is one recorded `run DURATION`: the engine admits
 // it at once (AdmitFor), and the bridge then steps the scheduler a little
 // every tick, so the learner sees records move, queues fill and barriers
 // align. Stepping to the end is exactly what Run does, so the recorded line
 // means the same thing when replayed. The next quantum is admitted when the
 // smooth clock reaches the end of this one.
 type pacer struct {
+	// paused: time stands still; speed is virtual seconds per wall second.
+	paused bool
+	speed  float64
+	// lastTick is the wall time of the previous tick, once ticked.
+	lastTick time.Time
+	ticked   bool
 	// clockMS is the smooth virtual clock, ms since the start.
 	clockMS float64
 	// open: a quantum's window [startMS, startMS+lenMS) is current.
@@ -47,24 +53,39 @@ type pacer struct {
 
 func (p *pacer) end() float64 { return p.startMS + p.lenMS }
 
+// elapsed is the wall time since the previous tick, at most maxTickGap.
+func (p *pacer) elapsed(now time.Time) time.Duration {
+	dt := time.Duration(0)
+	if p.ticked {
+		dt = min(max(now.Sub(p.lastTick), 0), maxTickGap)
+	}
+	p.lastTick, p.ticked = now, true
+	return dt
+}
+
+// newSession forgets the quanta of a session that is gone. Whether time
+// runs, its speed and the wall clock carry over; a typed run that was
+// playing is gone with its session, and the lab is paused again if it was
+// before the run.
+func (p *pacer) newSession() {
+	paused := p.paused || (p.typed && p.wasPaused)
+	*p = pacer{paused: paused, speed: p.speed, lastTick: p.lastTick, ticked: p.ticked}
+}
+
 // Tick advances virtual time by the wall time since the previous tick
 // times the speed, admitting and processing quanta as it goes.
 // A lesson's step tracker then looks at what the tick did.
 func (b *Bridge) Tick(now time.Time) {
 	defer b.guard("a tick")
 	b.tick(now)
-	if b.needObs {
+	if b.lesson.due {
 		b.observe()
 	}
 }
 
 func (b *Bridge) tick(now time.Time) {
-	dt := time.Duration(0)
-	if b.ticked {
-		dt = min(max(now.Sub(b.lastTick), 0), maxTickGap)
-	}
-	b.lastTick, b.ticked = now, true
-	if b.paused || b.broken != "" || b.sess == nil {
+	dt := b.pace.elapsed(now)
+	if b.pace.paused || b.broken != "" || b.sess == nil {
 		return
 	}
 	b.dirty = true
@@ -73,24 +94,24 @@ func (b *Bridge) tick(now time.Time) {
 		b.play(dt)
 		return
 	}
-	if IsMax(b.speed) {
+	if IsMax(b.pace.speed) {
 		b.finishQuantum()
-		if b.admit(quantum(b.speed)) {
+		if b.admit(quantum(b.pace.speed)) {
 			b.finishQuantum()
 			p.clockMS = max(p.clockMS, p.end())
 		}
 		b.checkStop()
 		return
 	}
-	p.clockMS += float64(dt.Microseconds()) / 1000 * b.speed
+	p.clockMS += float64(dt.Microseconds()) / 1000 * b.pace.speed
 	if p.open && p.clockMS >= p.end() {
 		b.finishQuantum()
 		p.open = false
-		if b.checkStop(); b.paused {
+		if b.checkStop(); b.pace.paused {
 			return
 		}
 	}
-	if !p.open && !b.admit(quantum(b.speed)) {
+	if !p.open && !b.admit(quantum(b.pace.speed)) {
 		return
 	}
 	if !p.busy {
@@ -114,13 +135,13 @@ func (b *Bridge) admit(d time.Duration) bool {
 	if err := b.ensureRuntime(); err != nil {
 		// Said once: time stops until the settings change.
 		b.fail("run", fmt.Errorf("%v (paused: change a setting, or open the job again)", plain(err)))
-		b.paused = true
+		b.pace.paused = true
 		return false
 	}
 	play, err := b.sess.PlayFor(d)
 	if err != nil {
 		b.fail("run", plain(err))
-		b.paused = true
+		b.pace.paused = true
 		return false
 	}
 	admitted := play.Admitted()
@@ -129,7 +150,7 @@ func (b *Bridge) admit(d time.Duration) bool {
 	p := &b.pace
 	p.play = play
 	p.open, p.busy = true, true
-	p.runLine = len(b.rec) - 1
+	p.runLine = b.rec.last()
 	p.startMS = float64(snap.TimeMS - d.Milliseconds())
 	p.lenMS = float64(d.Milliseconds())
 	p.clockMS = max(p.clockMS, p.startMS)
@@ -173,7 +194,7 @@ func (b *Bridge) finishQuantum() {
 	p.steps += b.job.Snapshot().Steps - before
 	p.busy = false
 	p.lastRun = max(p.steps, 1)
-	b.needObs = true
+	b.lesson.due = true
 	if err != nil && b.runContext().Err() == nil {
 		b.note(Result{Line: "run", Err: err.Error()})
 	}
@@ -197,7 +218,7 @@ func (b *Bridge) stopAtFailure() bool {
 // checkStop pauses when going on makes no sense: the job failed, the
 // source has run out, or the recording is about to outgrow a script.
 func (b *Bridge) checkStop() {
-	if b.job == nil || b.paused {
+	if b.job == nil || b.pace.paused {
 		return
 	}
 	s := b.job.Snapshot()
@@ -206,22 +227,20 @@ func (b *Bridge) checkStop() {
 		b.pauseWith("the job failed; paused")
 	case b.job.Source().Len() >= 0 && s.Offset >= b.job.Source().Len():
 		b.pauseWith("the source has no more records; paused")
-	case len(b.rec) >= script.MaxLines-100:
+	case b.rec.nearlyFull():
 		b.pauseWith(fmt.Sprintf("the session's script is nearly %d lines long, the most a script may have; save it (ctrl+s) and open the job again to go on", script.MaxLines))
 	}
 }
 
 func (b *Bridge) pauseWith(info string) {
-	b.paused = true
+	b.pace.paused = true
 	b.note(Result{Info: info})
 }
 
 // fail reports an error for a line.
 func (b *Bridge) fail(line string, err error) {
 	b.note(Result{Line: line, Err: err.Error()})
-	if b.tracker != nil {
-		b.obsRejected = append(b.obsRejected, lessons.Rejection{Line: line, Err: err.Error()})
-	}
+	b.lesson.refused(line, err)
 }
 
 // syncClock moves the smooth clock up to the engine's after a command that
@@ -261,26 +280,26 @@ func (b *Bridge) startPlay(c script.Command) error {
 	p := &b.pace
 	p.play = play
 	p.open, p.busy, p.typed = true, true, true
-	p.runLine = len(b.rec) - 1
+	p.runLine = b.rec.last()
 	p.startMS = float64(play.FromMS())
 	p.lenMS = float64(play.UntilMS() - play.FromMS())
 	p.clockMS = max(p.clockMS, p.startMS)
 	p.steps, p.estimate = 0, 0
-	p.wasPaused = b.paused
-	b.paused = false
+	p.wasPaused = b.pace.paused
+	b.pace.paused = false
 	b.note(Result{Line: c.String(), Info: fmt.Sprintf("%d records, %.1f s of virtual time, playing at %s · > finishes it, space pauses",
-		n, p.lenMS/1000, FormatSpeed(b.speed))})
+		n, p.lenMS/1000, FormatSpeed(b.pace.speed))})
 	return nil
 }
 
 // play advances a typed run by one tick's worth of virtual time.
 func (b *Bridge) play(dt time.Duration) {
 	p := &b.pace
-	if IsMax(b.speed) {
+	if IsMax(b.pace.speed) {
 		b.endPlay()
 		return
 	}
-	p.clockMS = min(p.clockMS+float64(dt.Microseconds())/1000*b.speed, p.end())
+	p.clockMS = min(p.clockMS+float64(dt.Microseconds())/1000*b.pace.speed, p.end())
 	target := int64(p.clockMS)
 	last := p.clockMS >= p.end()
 	// A job that is down as a whole comes back when the played clock
@@ -319,7 +338,7 @@ func (b *Bridge) endPlay() {
 	p.typed, p.open = false, false
 	p.clockMS = max(p.clockMS, float64(b.job.AdmittedUntilMS()))
 	if p.wasPaused {
-		b.paused = true
+		b.pace.paused = true
 	}
 	if b.stopAtFailure() {
 		b.note(Result{Info: "the job failed at t " + clockText(int64(p.clockMS)) + "; its clock stops there"})
@@ -349,7 +368,7 @@ func (b *Bridge) killInPlay(c script.Command) (string, error) {
 		return "", fmt.Errorf("no node %q in this job", c.Node)
 	}
 	line := fmt.Sprintf("%s %s at %d", c.Verb, c.Node, in+1)
-	kc, err := script.ParseLine(b.file(), b.lineNo+1, line)
+	kc, err := script.ParseLine(b.file(), b.rec.nextLine(), line)
 	if err != nil {
 		return "", err
 	}
@@ -357,11 +376,7 @@ func (b *Bridge) killInPlay(c script.Command) (string, error) {
 		return "", err
 	}
 	p := &b.pace
-	rec := make([]string, 0, len(b.rec)+1) // a new array: old frames keep theirs
-	rec = append(rec, b.rec[:p.runLine]...)
-	rec = append(rec, kc.String())
-	b.rec = append(rec, b.rec[p.runLine:]...)
-	b.lineNo++
+	b.rec.insert(p.runLine, kc.String())
 	p.runLine++
 	b.dirty = true
 	return kc.String(), nil

@@ -70,7 +70,7 @@ func TestTypedRunPlaysInVirtualTime(t *testing.T) {
 	var lastClock, lastIn int64
 	for i := 0; b.Playing(); i++ {
 		ticks(b, &at, 1, time.Second/30)
-		if b.needObs {
+		if b.lesson.due {
 			b.observe()
 		}
 		f := b.Frame()

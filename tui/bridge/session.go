@@ -3,6 +3,7 @@ package bridge
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"strings"
 
@@ -53,17 +54,11 @@ func (b *Bridge) open(prelude []string) error {
 	}
 	b.closeSession()
 	b.sess, b.gen = sess, b.gen+1
-	b.prelude = append([]string(nil), prelude...)
-	b.rec = append([]string(nil), prelude...) // a new array: old frames keep theirs
-	b.settings = b.effectiveSettings(settings)
-	b.lineNo = headerLines + len(prelude)
+	b.rec.begin(prelude, b.effectiveSettings(settings))
 	b.preview = nil
-	if b.pace.typed && b.pace.wasPaused {
-		b.paused = true // a run that was playing is gone with its session
-	}
-	b.pace = pacer{}
+	b.pace.newSession()
 	b.broken = ""
-	b.probing = false // the UI picks its rows afresh in a new session
+	b.probe.on = false // the UI picks its rows afresh in a new session
 	b.dirty = true
 	return nil
 }
@@ -119,13 +114,9 @@ func (b *Bridge) exec(c script.Command) error {
 	b.record(c.String())
 	switch c.Verb {
 	case script.VerbSet, script.VerbJob:
-		b.prelude = append(b.prelude, c.String())
-		settings := map[string]string{}
-		for k, v := range b.settings {
-			settings[k] = v
-		}
+		settings := maps.Clone(b.rec.settings)
 		noteSetting(settings, c)
-		b.settings = b.effectiveSettings(settings)
+		b.rec.configured(c.String(), b.effectiveSettings(settings))
 		b.preview = nil
 	}
 	return nil
@@ -133,8 +124,7 @@ func (b *Bridge) exec(c script.Command) error {
 
 // record appends a line to the session's script.
 func (b *Bridge) record(line string) {
-	b.rec = append(b.rec, line)
-	b.lineNo++
+	b.rec.add(line)
 	b.dirty = true
 }
 
