@@ -76,14 +76,11 @@ type Bridge struct {
 
 	// Everything below belongs to the goroutine that runs Run (or to the
 	// test that calls Handle and Tick).
-	sess *lab.Session
-	job  lab.Running // the session's job once it has started
-	sub  *bus.Subscription
-	gen  int64
-	// seed and dir are where the session runs: its seed, and the
-	// directory its script lives in (a lesson's or an exercise's).
-	seed int64
-	dir  string
+	sess  *lab.Session
+	job   lab.Running // the session's job once it has started
+	sub   *bus.Subscription
+	gen   int64
+	place place
 	// instant: runs are carried out at once, not played (an exercise's
 	// scenario).
 	instant bool
@@ -127,7 +124,7 @@ func New(opts Options) (*Bridge, error) {
 		frames: make(chan Frame, 1),
 		ctx:    context.Background(),
 		pace:   pacer{paused: !opts.Running, speed: SnapSpeed(opts.Speed)},
-		seed:   opts.Seed,
+		place:  place{seed: opts.Seed},
 	}
 	if err := b.open(b.basePrelude(opts.Job)); err != nil {
 		return nil, err

@@ -41,7 +41,7 @@ func (b *Bridge) Handle(r Request) {
 	case Reconfigure:
 		b.reconfigure(r.Line)
 	case Open:
-		b.seed, b.dir = b.opts.Seed, ""
+		b.place = place{seed: b.opts.Seed}
 		b.lesson.leave()
 		b.openJob(r.Job)
 	case OpenSession:
@@ -122,7 +122,7 @@ func (b *Bridge) line(text string) {
 	if wasInFlight && c.Verb == script.VerbReport {
 		// Looking changes nothing: the run plays on, and the overlay
 		// shows the report as it stands.
-		b.note(Result{Line: c.String(), Info: "so far: " + b.summary(b.report())})
+		b.note(Result{Line: c.String(), Info: "so far: " + summary(b.report())})
 		return
 	}
 	b.endPlay()
@@ -185,11 +185,11 @@ func (b *Bridge) reportSummary() string {
 	if err != nil {
 		return err.Error()
 	}
-	return b.summary(rep)
+	return summary(rep)
 }
 
 // summary is a report's gist in one line.
-func (b *Bridge) summary(rep *report.Report) string {
+func summary(rep *report.Report) string {
 	if rep == nil {
 		return "no report yet"
 	}

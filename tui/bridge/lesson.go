@@ -51,6 +51,14 @@ func (w *lessonWatch) refused(line string, err error) {
 	}
 }
 
+// noteFresh notes that the current step, when it begins a new session and
+// no finished step is held before it, opens one with its first line.
+func (w *lessonWatch) noteFresh() {
+	if _, st, ok := w.tracker.Current(); ok && st.Fresh && !w.tracker.Held() {
+		w.fresh = true
+	}
+}
+
 // state is the lesson's progress for a frame; nil outside a lesson.
 func (w *lessonWatch) state() *LessonState {
 	if w.tracker == nil {
@@ -61,7 +69,7 @@ func (w *lessonWatch) state() *LessonState {
 
 // openSession starts a lesson's or an exercise's session (see OpenSession).
 func (b *Bridge) openSession(r Request) {
-	b.seed, b.dir = r.Seed, r.Workspace
+	b.place = place{seed: r.Seed, dir: r.Workspace}
 	b.lesson = lessonWatch{due: b.lesson.due}
 	job := r.Job
 	if l := r.Lesson; l != nil {
@@ -146,7 +154,8 @@ func (b *Bridge) judgeNow() {
 	o.Events = b.lesson.events
 	b.lesson.rejected, b.lesson.events = nil, nil
 	if len(b.lesson.tracker.Observe(o)) > 0 {
-		b.stepFinished()
+		b.lesson.noteFresh() // a step finished: the UI hears of it
+		b.dirty = true
 	}
 }
 
@@ -166,27 +175,9 @@ func (b *Bridge) goOn() {
 			return
 		}
 	}
-	if len(b.lesson.tracker.GoOn()) > 0 {
-		b.stepFinished()
-		return
-	}
-	b.noteFresh()
+	b.lesson.tracker.GoOn()
+	b.lesson.noteFresh()
 	b.dirty = true
-}
-
-// stepFinished follows a finished step: the UI hears of it, and a fresh
-// step, once current, is noted.
-func (b *Bridge) stepFinished() {
-	b.dirty = true
-	b.noteFresh()
-}
-
-// noteFresh notes that the current step, when it begins a new session and
-// no finished step is held before it, opens one with its first line.
-func (b *Bridge) noteFresh() {
-	if _, st, ok := b.lesson.tracker.Current(); ok && st.Fresh && !b.lesson.tracker.Held() {
-		b.lesson.fresh = true
-	}
 }
 
 // freshFor opens the new session a fresh step begins with, when the

@@ -16,25 +16,38 @@ import (
 // has no directory of its own (the sandbox).
 const sessionFile = "lab"
 
-// file is the session's script name: job files a line names resolve
-// relative to its directory (a lesson's workspace).
-func (b *Bridge) file() string {
-	if b.dir == "" {
-		return sessionFile
-	}
-	return filepath.Join(b.dir, sessionFile+".lab")
+// place is where a session runs: its seed, and the directory its script
+// lives in (a lesson's or an exercise's workspace; none in the sandbox).
+type place struct {
+	seed int64
+	dir  string
 }
 
-// basePrelude is how every session on job starts: the job and the seed
-// (and the executor when it is not the default), so a saved script
-// reproduces the run whatever the reader's configuration.
-func (b *Bridge) basePrelude(job string) []string {
-	lines := []string{"job " + job, fmt.Sprintf("set seed %d", b.seed)}
-	if b.opts.Executor != "" && b.opts.Executor != engine.ExecDeterministic {
-		lines = append(lines, "set executor "+b.opts.Executor)
+// file is the session's script name: job files a line names resolve
+// relative to its directory (a lesson's workspace).
+func (p place) file() string {
+	if p.dir == "" {
+		return sessionFile
+	}
+	return filepath.Join(p.dir, sessionFile+".lab")
+}
+
+// prelude is how every session on job starts: the job and the seed (and
+// the executor when it is not the default), so a saved script reproduces
+// the run whatever the reader's configuration.
+func (p place) prelude(job, executor string) []string {
+	lines := []string{"job " + job, fmt.Sprintf("set seed %d", p.seed)}
+	if executor != "" && executor != engine.ExecDeterministic {
+		lines = append(lines, "set executor "+executor)
 	}
 	return lines
 }
+
+// file is the current session's script name.
+func (b *Bridge) file() string { return b.place.file() }
+
+// basePrelude is how a session on job starts in the current place.
+func (b *Bridge) basePrelude(job string) []string { return b.place.prelude(job, b.opts.Executor) }
 
 // open replaces the session with a fresh one configured by prelude. On an
 // error the old session stays as it was.
