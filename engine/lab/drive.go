@@ -69,6 +69,21 @@ func (s *Session) attachSubscriptions() {
 	}
 }
 
+// Preview pictures the job as configured, before it has started, with all
+// counts zero: a throwaway runtime (a log sink, no ledger) supplies its
+// stages and nodes, so a driver can show the job before it runs. ok is
+// false when the engine refuses the configuration.
+func (s *Session) Preview() (snap engine.Snapshot, ok bool) {
+	cfg := s.cfg
+	cfg.Sink, cfg.DBPath, cfg.NoLedger = engine.SinkLog, "", true
+	rt, err := engine.New(s.spec, cfg)
+	if err != nil {
+		return engine.Snapshot{}, false
+	}
+	defer rt.Close()
+	return rt.Snapshot(), true
+}
+
 // Running is what a driver may read of the started job: pictures, counts
 // and the ledger's rows. Driving it goes through the Session and Play.
 type Running interface {

@@ -87,3 +87,22 @@ func TestStartForPlacesTheRefusalAtTheCommand(t *testing.T) {
 		t.Fatal("a refused job started")
 	}
 }
+
+// Preview shows the configured job's stages and nodes without starting it,
+// and says when the engine refuses the configuration.
+func TestPreviewShowsTheJobWithoutStartingIt(t *testing.T) {
+	s := lab.NewSession("t.lab", lab.Options{})
+	defer s.Close()
+	execLines(t, s, "job clicks", "set source.rate 50")
+	snap, ok := s.Preview()
+	if !ok || snap.Job != "clicks" || len(snap.Nodes) == 0 {
+		t.Fatalf("preview %+v, %v", snap, ok)
+	}
+	if s.Started() {
+		t.Fatal("the preview started the job")
+	}
+	execLines(t, s, "set semantics exactly-once", "set ha none")
+	if _, ok := s.Preview(); ok {
+		t.Fatal("a configuration the engine refuses has a preview")
+	}
+}

@@ -281,7 +281,7 @@ func (s *Session) ReportContext(ctx context.Context) (*report.Report, error) {
 	return &rep, nil
 }
 
-// ReportSoFar is Report while a run admitted with Admit is still being
+// ReportSoFar is Report while a run admitted with Play is still being
 // stepped: the ledger compares what the sink has so far with the
 // failure-free run at the same point (engine.Runtime.ReportSoFar). Before
 // the first run it is nil.

@@ -170,28 +170,24 @@ func (b *Bridge) effectiveSettings(set map[string]string) map[string]string {
 	return out
 }
 
-// previewSnapshot pictures the job as configured before it has run: the
-// session has no runtime yet, so a throwaway one (log sink, no ledger)
-// supplies the stages and nodes. It is cached until a setting changes.
+// previewSnapshot pictures the job as configured before it has run
+// (lab.Session.Preview), with the sink the settings name. It is cached
+// until a setting changes.
 func (b *Bridge) previewSnapshot() engine.Snapshot {
 	if b.preview != nil {
 		return *b.preview
 	}
-	cfg := b.sess.Config()
-	sink := cfg.Sink
-	cfg.Sink, cfg.DBPath, cfg.NoLedger = engine.SinkLog, "", true
 	var s engine.Snapshot
 	b.guarantee = ""
-	if rt, err := engine.New(b.sess.Spec(), cfg); err == nil {
-		s = rt.Snapshot()
-		rt.Close()
+	if snap, ok := b.sess.Preview(); ok {
+		s = snap
 		if _, _, note, err := engine.Guarantee(b.sess.Config(), b.sess.Spec()); err == nil {
 			b.guarantee = note
 		}
 	} else {
 		s = engine.Snapshot{Job: b.sess.Spec().Name, State: "invalid"}
 	}
-	s.Sink = sink
+	s.Sink = b.sess.Config().Sink
 	s.Rows = nil
 	b.preview = &s
 	return s
