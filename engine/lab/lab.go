@@ -1,7 +1,9 @@
 // Package lab runs lab scripts against the engine: the one command language
 // that TUI keys, lessons, exercises and `streamlab run` all speak. A Session
 // holds one job's configuration and runtime and executes commands one by
-// one; RunScript runs a whole script headless.
+// one; RunScript runs a whole script headless. A driver that paces or
+// watches a run (the terminal lab, the grader, the lessons' verifier) does
+// it through the Session too: Start, Subscribe, Play, and Running to read.
 package lab
 
 import (

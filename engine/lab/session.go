@@ -22,7 +22,8 @@ import (
 const DefaultJob = "clicks"
 
 // Session is one lab: a job, its settings, and (after the first run) its
-// runtime. The terminal lab and RunScript both drive one.
+// runtime. RunScript, the terminal lab, the grader and the lessons'
+// verifier all drive one; none of them reaches the runtime itself.
 type Session struct {
 	file         string
 	opts         Options
