@@ -12,6 +12,10 @@ import (
 	"github.com/streamlab/streamlab/engine/script"
 )
 
+// subscriptionSize is how many of the engine's events the bridge's
+// subscription holds between two frames.
+const subscriptionSize = 4096
+
 // sessionFile names the session in the engine's error messages when it
 // has no directory of its own (the sandbox).
 const sessionFile = "lab"
@@ -53,6 +57,9 @@ func (b *Bridge) basePrelude(job string) []string { return b.place.prelude(job, 
 // error the old session stays as it was.
 func (b *Bridge) open(prelude []string) error {
 	sess := lab.NewSession(b.file(), lab.Options{DBPath: b.opts.DB, Executor: b.opts.Executor})
+	// Subscribed before anything runs: the events of whichever command
+	// starts the job (a run at ×max, a scenario's, a kill) are heard too.
+	sub := sess.Subscribe(subscriptionSize)
 	settings := map[string]string{}
 	for i, line := range prelude {
 		c, err := script.ParseLine(b.file(), i+1, line)
@@ -66,7 +73,7 @@ func (b *Bridge) open(prelude []string) error {
 		noteSetting(settings, c)
 	}
 	b.closeSession()
-	b.sess, b.gen = sess, b.gen+1
+	b.sess, b.sub, b.gen = sess, sub, b.gen+1
 	b.rec.begin(prelude, b.effectiveSettings(settings))
 	b.preview = nil
 	b.pace.newSession()
@@ -88,14 +95,13 @@ func (b *Bridge) closeSession() {
 	b.sess, b.job, b.sub = nil, nil, nil
 }
 
-// attach notices a runtime the session has just created and subscribes to
-// its bus.
+// attach notices a runtime the session has just created (its events
+// already come through the subscription open took).
 func (b *Bridge) attach() {
 	if b.job != nil || !b.sess.Started() {
 		return
 	}
 	b.job = b.sess.Running()
-	b.sub = b.sess.Subscribe(4096)
 	b.preview = nil
 	if rep, err := b.sess.Report(); err == nil { // nothing admitted yet: cheap
 		b.guarantee = rep.Config.Note
