@@ -2,6 +2,8 @@ package lab
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"math"
 	"slices"
@@ -149,18 +151,56 @@ func (s *Session) Play(c script.Command) (*Play, error) {
 	return p, nil
 }
 
+// ErrRecordLimit marks a PlayFor refused because its run line would admit
+// more records than one run, or what is left of the script, may.
+var ErrRecordLimit = errors.New("over the records a script may admit")
+
 // PlayFor admits d of virtual time as the terminal lab's running clock
 // does, starting the job first if need be (the error is Start's). The lab
-// records it as a `run d` line; the records it admits are not counted
-// against a script's limits, as a run line's are.
+// records it as a `run d` line, so it is held to a run line's limits and
+// counts against the script's records as one does: a d longer than FitRun
+// allows is refused with ErrRecordLimit, since its line would not replay.
 func (s *Session) PlayFor(d time.Duration) (*Play, error) {
 	rt, err := s.runtime()
 	if err != nil {
 		return nil, err
 	}
+	if fit := s.FitRun(d); fit < d {
+		return nil, fmt.Errorf("%w: run %s at source.rate %d would admit %d records; %d more fit in one run of this script",
+			ErrRecordLimit, d, s.spec.Source.Rate, s.timedRecords(d), s.recordRoom())
+	}
 	p := &Play{rt: rt, fromMS: rt.AdmittedUntilMS()}
 	p.admitted = rt.AdmitFor(d)
+	s.admitted += p.admitted
 	return p, nil
+}
+
+// FitRun is the longest part of d, in whole milliseconds, that one `run`
+// line may admit now at the job's source.rate: at most a run's worth of
+// records (script.MaxRunRecords) and what is left of the script's
+// (script.MaxScriptRecords), in at most script.MaxRunDuration. It is d
+// when d fits, and 0 when the script has no records left. A driver that
+// picks its own run lengths (the terminal lab's running clock) asks it
+// first, so what it records replays.
+func (s *Session) FitRun(d time.Duration) time.Duration {
+	ms := s.recordRoom() * 1000 / int64(s.spec.Source.Rate)
+	return min(d.Truncate(time.Millisecond), time.Duration(ms)*time.Millisecond, script.MaxRunDuration)
+}
+
+// Admitted is how many records the session's runs have admitted so far:
+// what counts against the script's limit.
+func (s *Session) Admitted() int64 { return s.admitted }
+
+// recordRoom is how many records one more run may admit: a run's worth,
+// or what is left of the script's when that is less.
+func (s *Session) recordRoom() int64 {
+	return max(0, min(script.MaxRunRecords, script.MaxScriptRecords-s.admitted))
+}
+
+// timedRecords is how many records a run of d is taken to admit against
+// the limits: source.rate a virtual second.
+func (s *Session) timedRecords(d time.Duration) int64 {
+	return int64(s.spec.Source.Rate) * d.Milliseconds() / 1000
 }
 
 // Admitted is how many records the run let in.

@@ -214,7 +214,7 @@ func (s *Session) run(ctx context.Context, c script.Command) error {
 func (s *Session) checkRecords(c script.Command) error {
 	n, unit := c.Count, "records"
 	if c.Duration > 0 {
-		n = int64(s.spec.Source.Rate) * c.Duration.Milliseconds() / 1000
+		n = s.timedRecords(c.Duration)
 		unit = fmt.Sprintf("records (%s at source.rate %d)", c.Duration, s.spec.Source.Rate)
 	}
 	at := c.Args[0]

@@ -16,7 +16,8 @@ const maxTickGap = 250 * time.Millisecond
 // pacer turns wall time into virtual time: it keeps whether time runs and
 // how fast, and spreads the work of one admitted quantum over the wall
 // time it stands for. A quantum is one recorded `run DURATION`: the engine admits
-// it at once (AdmitFor), and the bridge then steps the scheduler a little
+// it at once (lab.Session.PlayFor, never more than a run line may admit:
+// lab.Session.FitRun), and the bridge then steps the scheduler a little
 // every tick, so the learner sees records move, queues fill and barriers
 // align. Stepping to the end is exactly what Run does, so the recorded line
 // means the same thing when replayed. The next quantum is admitted when the
@@ -129,13 +130,19 @@ func (b *Bridge) tick(now time.Time) {
 	}
 }
 
-// admit lets one quantum of virtual time in and records it as a run line.
+// admit lets one quantum of virtual time in and records it as a run line,
+// shortened to what one run line may admit (a fast source fills a run's
+// records in less than a quantum), so that the recording replays.
 func (b *Bridge) admit(d time.Duration) bool {
 	b.finishQuantum()
 	if err := b.ensureRuntime(); err != nil {
 		// Said once: time stops until the settings change.
 		b.fail("run", fmt.Errorf("%v (paused: change a setting, or open the job again)", plain(err)))
 		b.pace.paused = true
+		return false
+	}
+	if d = b.sess.FitRun(d); d <= 0 {
+		b.pauseWith(fmt.Sprintf("the session has admitted %d records, the most one script may; save it (ctrl+s) and open the job again to go on", b.sess.Admitted()))
 		return false
 	}
 	play, err := b.sess.PlayFor(d)
