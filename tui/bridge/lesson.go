@@ -29,9 +29,10 @@ type lessonWatch struct {
 	fresh bool
 }
 
-// leave stops following the lesson (a plain job is opened). What the
-// watch kept is left as it was, but nothing reads it without a tracker.
-func (w *lessonWatch) leave() { w.id, w.tracker = "", nil }
+// leave stops following the lesson (a plain job is opened) and forgets
+// all it kept: a step's new session still pending would otherwise be
+// opened by the sandbox's first job or set line.
+func (w *lessonWatch) leave() { *w = lessonWatch{} }
 
 // heard keeps events for the tracker, the newest maxObsEvents.
 func (w *lessonWatch) heard(evs []bus.Event) {
