@@ -101,20 +101,9 @@ func (o *runOptions) run(ctx context.Context, args []string) error {
 	if err != nil {
 		return badInput(err)
 	}
-	var why explained
-	// The charts' numbers, read from the runtime before it closes.
-	var fstats *engine.FilterStats
-	var timeline engine.Timeline
-	opts.Finished = func(rt *engine.Runtime) {
-		if o.charts {
-			if f, ok := rt.FilterStats(); ok {
-				fstats = &f
-			}
-			timeline = rt.Timeline()
-		}
-		why = explainRows(rt, rows)
-	}
-	rep, err := lab.RunScript(ctx, name, src, opts)
+	opts.Explain = rows
+	res, err := lab.RunScript(ctx, name, src, opts)
+	rep, why := res.Report, explainedRows(res)
 	if rep != nil && cfg.DB != "" && rep.Config.Sink != engine.SinkTable {
 		fmt.Fprintf(c.stderr, "streamlab: note: the database %s was not written: --db keeps the table sink's database, and this script uses the %s sink (set sink table)\n", cfg.DB, rep.Config.Sink)
 	}
@@ -134,7 +123,7 @@ func (o *runOptions) run(ctx context.Context, args []string) error {
 		if cfg.Format == "json" {
 			out = c.stderr // standard output carries one JSON object
 		}
-		drawn := chart.Text(rep, fstats, timeline, tui.PlainTerminal())
+		drawn := chart.Text(rep, res.Filter, res.Timeline, tui.PlainTerminal())
 		if drawn == "" {
 			drawn = "no charts: the run has no Bloom filter and its ledger committed nothing\n"
 		}
@@ -287,15 +276,11 @@ type explained struct {
 	err  error
 }
 
-// explainRows explains rows from the finished run, as `why` does.
-func explainRows(rt *engine.Runtime, rows []script.Row) explained {
-	var e explained
-	for _, row := range rows {
-		p, err := rt.Explain(row)
-		if err != nil {
-			e.err = err
-			return e
-		}
+// explainedRows is the text of the rows the finished run explained, as
+// `why` writes it, and the engine's refusal that stopped them.
+func explainedRows(res lab.Result) explained {
+	e := explained{err: res.ExplainErr}
+	for _, p := range res.Explained {
 		e.text += p.Text()
 	}
 	return e

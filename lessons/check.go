@@ -87,7 +87,8 @@ func (l *Lesson) Solve(ctx context.Context, seed int64) (*Answer, error) {
 	c := &l.Check
 	reps := map[string]*report.Report{}
 	for _, name := range c.Runs() {
-		rep, err := lab.RunScript(ctx, filepath.Join(dir, "check-"+name+".lab"), []byte(c.runs[name]), lab.Options{Seed: &seed})
+		res, err := lab.RunScript(ctx, filepath.Join(dir, "check-"+name+".lab"), []byte(c.runs[name]), lab.Options{Seed: &seed})
+		rep := res.Report
 		if err != nil {
 			return nil, fmt.Errorf("lesson %s, check run %s: %w", l.ID, name, err)
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/streamlab/streamlab/engine/bus"
 	"github.com/streamlab/streamlab/engine/lab"
 	"github.com/streamlab/streamlab/engine/script"
 	"github.com/streamlab/streamlab/lessons"
@@ -21,7 +20,7 @@ func ExampleTracker() {
 
 	sess := lab.NewSession("lab", lab.Options{})
 	defer sess.Close()
-	var sub *bus.Subscription
+	sub := sess.Subscribe(1 << 16)
 	// The lesson's fifth step needs a new session; this one does three.
 	for i, line := range []string{"job clicks", "set semantics at-most-once", "set restart exponential-delay", "kill count[1] at 1200", "run 3000", "run 30s"} {
 		c, _ := script.ParseLine("lab", i+1, line)
@@ -29,10 +28,7 @@ func ExampleTracker() {
 		if err := sess.Exec(context.Background(), c); err != nil {
 			o.Rejected = append(o.Rejected, lessons.Rejection{Line: line, Err: err.Error()})
 		}
-		if rt := sess.Runtime(); rt != nil {
-			if sub == nil {
-				sub = rt.Bus().Subscribe(1 << 16)
-			}
+		if sess.Started() {
 			o.Events, _ = sub.Drain()
 			o.Report, _ = sess.Report()
 		}

@@ -180,7 +180,8 @@ func lessonFacts(t *testing.T) map[string][]fact {
 			{text: "lease\n  duration 15 s, renew deadline 15 s, retry period 5 s", ref: "lease duration 15 s, renew deadline 15 s, retry period 5 s"},
 			{text: "from offset 0", check: func() bool {
 				// Upstream backup under a new leader reads every record again.
-				rep, err := lab.RunScript(context.Background(), "t.lab", []byte("job clicks\nset semantics at-least-once\nset jobmanager.ha standby\nrun 2500\nkill jobmanager\nrun 20s\n"), lab.Options{})
+				res, err := lab.RunScript(context.Background(), "t.lab", []byte("job clicks\nset semantics at-least-once\nset jobmanager.ha standby\nrun 2500\nkill jobmanager\nrun 20s\n"), lab.Options{})
+				rep := res.Report
 				return err == nil && rep.Recovery.Replayed == 2500 && rep.Checkpoints.Restores == 0
 			}},
 		},
@@ -327,7 +328,8 @@ func TestFlinkRestartDefaults(t *testing.T) {
 func TestLessonsQuoteTheEngine(t *testing.T) {
 	ctx := context.Background()
 	run := func(src string) (*report.Report, error) {
-		return lab.RunScript(ctx, "t.lab", []byte(src), lab.Options{})
+		res, err := lab.RunScript(ctx, "t.lab", []byte(src), lab.Options{})
+		return res.Report, err
 	}
 	rep, err := run("job clicks\nset restart none\nkill count[1] at 1200\nrun 3000\n")
 	if err != nil || rep.Job.Error != "count[1] failed and recovery is suppressed by NoRestartBackoffTimeStrategy" {
@@ -381,7 +383,7 @@ func TestWatermarkExampleDropsTheScroll(t *testing.T) {
 	}
 	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC).UnixMilli()
 	var keys []string
-	for _, r := range s.Runtime().SinkRows() {
+	for _, r := range s.Running().SinkRows() {
 		if r.WindowStart == start {
 			keys = append(keys, r.Key)
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"path/filepath"
 
-	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/bus"
 	"github.com/streamlab/streamlab/engine/lab"
 	"github.com/streamlab/streamlab/engine/script"
@@ -21,7 +20,6 @@ type runner struct {
 	seed int64
 	line int
 	sess *lab.Session
-	rt   *engine.Runtime
 	sub  *bus.Subscription
 }
 
@@ -30,6 +28,7 @@ func (r *runner) fresh() {
 	r.close()
 	seed := r.seed
 	r.sess = lab.NewSession(filepath.Join(r.dir, "solution.lab"), lab.Options{Seed: &seed})
+	r.sub = r.sess.Subscribe(busBuffer)
 	r.line = 0
 }
 
@@ -37,11 +36,8 @@ func (r *runner) close() {
 	if r.sess == nil {
 		return
 	}
-	if r.rt != nil {
-		r.rt.Bus().Unsubscribe(r.sub)
-	}
 	r.sess.Close()
-	r.sess, r.rt, r.sub = nil, nil, nil
+	r.sess, r.sub = nil, nil
 }
 
 // exec runs one line and returns what it showed; err is the engine's
@@ -55,32 +51,19 @@ func (r *runner) exec(ctx context.Context, line string) (Observation, error) {
 			// so the subscription sees every event the command causes.
 			// A configuration the engine refuses is left to the command
 			// itself to report.
-			if r.sess.Runtime() == nil {
-				_, _ = r.sess.Report()
-			}
-			r.attach()
+			_ = r.sess.Start()
 		}
 		err = r.sess.Exec(ctx, c)
 	}
-	r.attach()
 	var o Observation
 	if err != nil {
 		o.Rejected = []Rejection{{Line: line, Err: err.Error()}}
 	}
-	if r.rt != nil {
+	if r.sess.Started() {
 		o.Events, _ = r.sub.Drain()
 		if rep, repErr := r.sess.ReportContext(ctx); repErr == nil {
 			o.Report = rep
 		}
 	}
 	return o, err
-}
-
-// attach subscribes to a runtime the session has just started.
-func (r *runner) attach() {
-	rt := r.sess.Runtime()
-	if rt == nil || rt == r.rt {
-		return
-	}
-	r.rt, r.sub = rt, rt.Bus().Subscribe(busBuffer)
 }

@@ -43,14 +43,8 @@ func watched(t *testing.T, src string, opts lab.Options) (*lab.Session, []bus.Ev
 	}
 	s := lab.NewSession("lesson.lab", opts)
 	t.Cleanup(func() { s.Close() })
-	var sub *bus.Subscription
+	sub := s.Subscribe(1 << 20)
 	for _, c := range sc.Commands {
-		if sub == nil && c.Verb != script.VerbJob && c.Verb != script.VerbSet {
-			if _, err := s.Report(); err != nil { // starts the job
-				t.Fatal(err)
-			}
-			sub = s.Runtime().Bus().Subscribe(1 << 20)
-		}
 		if err := s.Exec(context.Background(), c); err != nil {
 			t.Fatalf("%s: %v", c.Text, err)
 		}
@@ -79,7 +73,7 @@ func the(t *testing.T, evs []bus.Event, kind bus.EventKind, node string) bus.Eve
 
 // firstRow is the first row the ledger finds differing in the direction
 // want (+1 extra, -1 short).
-func firstRow(t *testing.T, rt *engine.Runtime, want int) engine.RowDiff {
+func firstRow(t *testing.T, rt lab.Running, want int) engine.RowDiff {
 	t.Helper()
 	for _, d := range rt.DifferingRows(1 << 20) {
 		if want > 0 && d.Got > d.Expected || want < 0 && d.Got < d.Expected {
@@ -116,7 +110,7 @@ func TestWhyNamesTheKillAndReplayOfLesson4sDuplicate(t *testing.T) {
 		t.Fatalf("the restart replayed nothing: %+v", replay)
 	}
 	rows := 0
-	for _, d := range s.Runtime().DifferingRows(1 << 20) {
+	for _, d := range s.Running().DifferingRows(1 << 20) {
 		if d.Got <= d.Expected {
 			continue
 		}
@@ -164,7 +158,7 @@ func TestWhyNamesTheStateLostWithLesson3sDeadNode(t *testing.T) {
 	s, evs := watched(t, src, lab.Options{})
 	kill := the(t, evs, bus.EventNodeKilled, "count[1]")
 	restart := the(t, evs, bus.EventNodeRestarted, engine.JobManager)
-	d := firstRow(t, s.Runtime(), -1)
+	d := firstRow(t, s.Running(), -1)
 	p := explain(t, s, d.Row)
 	if p.Got != d.Got || p.Expected != d.Expected || len(p.Episodes) != 1 {
 		t.Fatalf("%s: got %d of %d, %d failures; the ledger says %d of %d, and one kill", d.Row, p.Got, p.Expected, len(p.Episodes), d.Got, d.Expected)
@@ -173,7 +167,7 @@ func TestWhyNamesTheStateLostWithLesson3sDeadNode(t *testing.T) {
 	if ep.Kills[0].Seq != kill.Seq || ep.Restart.Seq != restart.Seq || !ep.Whole {
 		t.Fatalf("the loss is put down to %+v; want the kill %+v and the whole job's restart %+v", ep, kill, restart)
 	}
-	rt := s.Runtime()
+	rt := s.Running()
 	if ep.Before.Count == 0 || rt.Source().Arrival(ep.Before.Last) >= kill.TimeMS || rt.Source().Arrival(ep.Before.First) < rt.Source().Arrival(p.Offsets.First) {
 		t.Fatalf("records before the kill: %+v (kill at %d ms)", ep.Before, kill.TimeMS)
 	}
@@ -230,7 +224,7 @@ func TestWhyNamesLesson5sFalseDrop(t *testing.T) {
 	if err != nil || rep.Filter.FalseDrops == 0 {
 		t.Fatalf("no false drops to explain: %v %+v", err, rep.Filter)
 	}
-	d := firstRow(t, s.Runtime(), -1)
+	d := firstRow(t, s.Running(), -1)
 	p := explain(t, s, d.Row)
 	if !p.FalseDrop || p.Got != 0 || p.Expected != 1 {
 		t.Fatalf("%s: false drop %v, got %d of %d", d.Row, p.FalseDrop, p.Got, p.Expected)
@@ -238,7 +232,7 @@ func TestWhyNamesLesson5sFalseDrop(t *testing.T) {
 	if text := p.Text(); !strings.Contains(text, "dropped it by mistake: a false positive") {
 		t.Fatalf("the explanation does not name the false drop:\n%s", text)
 	}
-	for _, r := range s.Runtime().DifferingRows(1 << 20) {
+	for _, r := range s.Running().DifferingRows(1 << 20) {
 		if r.Got > r.Expected {
 			if p := explain(t, s, r.Row); p.FalseDrop {
 				t.Fatalf("%s is written %d times, yet is called falsely dropped", r.Row, r.Got)

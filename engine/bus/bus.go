@@ -57,11 +57,23 @@ type Subscription struct {
 
 // Subscribe returns a subscription that buffers up to size events.
 func (b *Bus) Subscribe(size int) *Subscription {
-	s := &Subscription{size: max(size, 1), ready: make(chan struct{}, 1)}
+	s := NewSubscription(size)
+	b.Add(s)
+	return s
+}
+
+// NewSubscription makes a subscription that buffers up to size events and
+// is on no bus yet: a watcher can hold it before the engine it watches
+// exists, and Add puts it on that engine's bus once it does.
+func NewSubscription(size int) *Subscription {
+	return &Subscription{size: max(size, 1), ready: make(chan struct{}, 1)}
+}
+
+// Add delivers the events published from now on to s as well.
+func (b *Bus) Add(s *Subscription) {
 	b.mu.Lock()
 	b.subs = append(b.subs, s)
 	b.mu.Unlock()
-	return s
 }
 
 // Unsubscribe stops delivery to s.

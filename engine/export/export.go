@@ -139,7 +139,7 @@ func Load(ctx context.Context, file string, src []byte, seed *int64) (*Plan, err
 		}
 		var admitted int64
 		if (c.Verb == script.VerbKill || c.Verb == script.VerbFail) && !c.HasAt && !c.AtCommit && c.Node != engine.JobManager {
-			if rt := s.Runtime(); rt != nil {
+			if rt := s.Running(); rt != nil {
 				var n lineCounter
 				if err := rt.DumpSource(&n); err != nil {
 					return nil, err
@@ -164,7 +164,7 @@ func Load(ctx context.Context, file string, src []byte, seed *int64) (*Plan, err
 		return nil, fmt.Errorf("%w: %s: %v", ErrBadInput, file, err)
 	}
 	var buf bytes.Buffer
-	if err := s.Runtime().DumpSource(&buf); err != nil {
+	if err := s.Running().DumpSource(&buf); err != nil {
 		return nil, err
 	}
 	p.Events = buf.Bytes()

@@ -11,7 +11,7 @@ import (
 	"github.com/streamlab/streamlab/engine/script"
 )
 
-// A run admitted with Admit and then stepped bit by bit, as the terminal
+// A run admitted with Play and then stepped bit by bit, as the terminal
 // lab plays it, with a kill placed by record count in the middle, ends in
 // the same report as the script run headless with that kill before the run.
 func TestAdmitThenStepEqualsRun(t *testing.T) {
@@ -35,19 +35,22 @@ func TestAdmitThenStepEqualsRun(t *testing.T) {
 		exec(l)
 	}
 	c, _ := script.ParseLine("play.lab", 6, "run 3000")
-	n, err := s.Admit(c)
-	if err != nil || n != 3000 {
-		t.Fatalf("Admit = %d, %v; want 3000 records", n, err)
+	play, err := s.Play(c)
+	if err != nil || play.Admitted() != 3000 {
+		t.Fatalf("Play = %v, %v; want 3000 records admitted", play, err)
 	}
-	rt := s.Runtime()
-	start, end := rt.NowMS(), rt.AdmittedUntilMS()
+	rt := s.Running()
+	start, end := rt.NowMS(), play.UntilMS()
+	if play.FromMS() != 0 || end != rt.AdmittedUntilMS() {
+		t.Fatalf("the play admitted from %d to %d ms, the job's admission ends at %d", play.FromMS(), end, rt.AdmittedUntilMS())
+	}
 	if start >= end {
 		t.Fatalf("playhead %d is not before the end of the admission %d", start, end)
 	}
 	// Step until the playhead passes a third of the admitted time, then
 	// place a kill of count[0] at its next record, as a learner's key does.
 	for rt.NowMS() < start+(end-start)/3 {
-		if did, err := rt.Step(); err != nil || !did {
+		if did, err := play.Step(); err != nil || !did {
 			t.Fatalf("Step = %v, %v before the playhead reached its target", did, err)
 		}
 	}
@@ -61,7 +64,7 @@ func TestAdmitThenStepEqualsRun(t *testing.T) {
 		t.Fatalf("count[0] processed %d records a third of the way in; the test needs between 1 and 899", in)
 	}
 	exec("kill count[0] at 900")
-	if err := rt.Run(ctx); err != nil {
+	if err := play.Finish(ctx); err != nil {
 		t.Fatal(err)
 	}
 	// The playhead reaches the end of the admission unless the job is

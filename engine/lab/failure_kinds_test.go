@@ -42,14 +42,8 @@ func watch(t *testing.T, file, src string) (*lab.Session, []bus.Event) {
 	}
 	s := lab.NewSession(file, lab.Options{})
 	t.Cleanup(func() { s.Close() })
-	var sub *bus.Subscription
+	sub := s.Subscribe(1 << 16)
 	for _, c := range sc.Commands {
-		if c.Verb != script.VerbJob && c.Verb != script.VerbSet && sub == nil {
-			if _, err := s.Report(); err != nil {
-				t.Fatal(err)
-			}
-			sub = s.Runtime().Bus().Subscribe(1 << 16)
-		}
 		if err := s.Exec(context.Background(), c); err != nil {
 			t.Fatal(err)
 		}

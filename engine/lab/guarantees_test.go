@@ -27,7 +27,8 @@ func runIn(t *testing.T, dir, src string, opts lab.Options) *report.Report {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	rep, err := lab.RunScript(ctx, path, []byte(src), opts)
+	res, err := lab.RunScript(ctx, path, []byte(src), opts)
+	rep := res.Report
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,9 @@
 // Package lab runs lab scripts against the engine: the one command language
 // that TUI keys, lessons, exercises and `streamlab run` all speak. A Session
 // holds one job's configuration and runtime and executes commands one by
-// one; RunScript runs a whole script headless.
+// one; RunScript runs a whole script headless. A driver that paces or
+// watches a run (the terminal lab, the grader, the lessons' verifier) does
+// it through the Session too: Start, Subscribe, Play, and Running to read.
 package lab
 
 import (
@@ -43,25 +45,39 @@ type Options struct {
 	Executor string
 	// Log receives the text report of each `report` command; nil discards.
 	Log io.Writer
-	// Finished, when set, is given the runtime the report describes once
-	// the script has run, before the session closes it: `run --charts`
-	// reads the filter's curve and the ledger's timeline from it. It is
-	// not called when the script did not finish.
-	Finished func(*engine.Runtime)
+	// Explain names sink rows to explain once the script has run, before
+	// the job closes (`run --explain`): Result.Explained.
+	Explain []script.Row
 }
 
-// RunScript parses and runs a whole lab script and returns its report.
-// file names the script in error messages ("-" for standard input); a job
-// file it names is found relative to the script's directory.
-func RunScript(ctx context.Context, file string, src []byte, opts Options) (*report.Report, error) {
+// Result is what a whole script leaves: its report, and what the charts
+// and the explanations read off the job before it closes.
+type Result struct {
+	Report *report.Report
+	// Timeline is the ledger over virtual time, with the kills, restarts
+	// and checkpoints; Filter is the Bloom filter's curve, nil without one.
+	Timeline engine.Timeline
+	Filter   *engine.FilterStats
+	// Explained are the provenances of Options.Explain's rows, in order,
+	// up to the first the engine could not explain: ExplainErr says why.
+	Explained  []engine.Provenance
+	ExplainErr error
+}
+
+// RunScript parses and runs a whole lab script and returns its report and
+// what the job left. file names the script in error messages ("-" for
+// standard input); a job file it names is found relative to the script's
+// directory. On an error the Result is empty, but for an interruption
+// (ErrInterrupted), which has the report so far.
+func RunScript(ctx context.Context, file string, src []byte, opts Options) (Result, error) {
 	sc, err := script.Parse(file, src)
 	if err != nil {
-		return nil, fromScript(err)
+		return Result{}, fromScript(err)
 	}
 	if opts.DumpSource != "" && !opts.Force {
 		// Refuse before the run, not after it.
 		if _, err := os.Lstat(opts.DumpSource); err == nil {
-			return nil, &poserr.Error{Kind: ErrBadInput, File: opts.DumpSource, Msg: "exists; use --force to replace it (the file is replaced, never written through a link)"}
+			return Result{}, &poserr.Error{Kind: ErrBadInput, File: opts.DumpSource, Msg: "exists; use --force to replace it (the file is replaced, never written through a link)"}
 		}
 	}
 	s := NewSession(file, opts)
@@ -75,7 +91,7 @@ func RunScript(ctx context.Context, file string, src []byte, opts Options) (*rep
 			return s.interrupted(c)
 		}
 		if err != nil {
-			return nil, err
+			return Result{}, err
 		}
 	}
 	rep, err := s.ReportContext(ctx)
@@ -83,30 +99,51 @@ func RunScript(ctx context.Context, file string, src []byte, opts Options) (*rep
 		return s.interrupted(sc.Commands[len(sc.Commands)-1])
 	}
 	if err != nil {
-		return nil, err
+		return Result{}, err
 	}
 	if opts.DumpSource != "" {
 		if err := s.dumpSource(opts.DumpSource); err != nil {
-			return nil, err
+			return Result{}, err
 		}
 	}
-	if opts.Finished != nil && s.rt != nil {
-		opts.Finished(s.rt)
+	res := s.leftBehind(opts.Explain)
+	res.Report = rep
+	return res, nil
+}
+
+// leftBehind reads what the charts and the explanations of rows need off
+// the job before the session closes it.
+func (s *Session) leftBehind(rows []script.Row) Result {
+	var res Result
+	if s.rt == nil {
+		return res
 	}
-	return rep, nil
+	if f, ok := s.rt.FilterStats(); ok {
+		res.Filter = &f
+	}
+	res.Timeline = s.rt.Timeline()
+	for _, row := range rows {
+		p, err := s.rt.Explain(row)
+		if err != nil {
+			res.ExplainErr = err
+			break
+		}
+		res.Explained = append(res.Explained, p)
+	}
+	return res
 }
 
 // interrupted is RunScript's result when its context ended during c: the
 // report so far, marked, and ErrInterrupted naming the line.
-func (s *Session) interrupted(c script.Command) (*report.Report, error) {
+func (s *Session) interrupted(c script.Command) (Result, error) {
 	err := fmt.Errorf("%w at %s:%d", ErrInterrupted, s.file, c.Line)
 	if s.rt == nil {
-		return nil, err
+		return Result{}, err
 	}
 	rep := s.rt.ReportSoFar()
 	rep.Expectations = append([]report.Expectation{}, s.expectations...)
 	rep.Interrupted = true
-	return &rep, err
+	return Result{Report: &rep}, err
 }
 
 // fromScript turns a parse error into a bad-input error at the same place.

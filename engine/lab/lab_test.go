@@ -20,7 +20,8 @@ import (
 
 func runScript(t *testing.T, src string, opts lab.Options) []byte {
 	t.Helper()
-	rep, err := lab.RunScript(context.Background(), "test.lab", []byte(src), opts)
+	res, err := lab.RunScript(context.Background(), "test.lab", []byte(src), opts)
+	rep := res.Report
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +195,8 @@ func TestBadInputNamesLineAndColumn(t *testing.T) {
 }
 
 func TestExpectations(t *testing.T) {
-	rep, err := lab.RunScript(context.Background(), "t.lab", []byte("run 500\nexpect source.records == 500\nexpect lost > 0\nexpect job.state == running\n"), lab.Options{})
+	res, err := lab.RunScript(context.Background(), "t.lab", []byte("run 500\nexpect source.records == 500\nexpect lost > 0\nexpect job.state == running\n"), lab.Options{})
+	rep := res.Report
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,7 +35,8 @@ func TestREADMENumbers(t *testing.T) {
 	readme := string(data)
 	run := func(src string) map[string]any {
 		t.Helper()
-		rep, err := lab.RunScript(context.Background(), "readme.lab", []byte(src), lab.Options{})
+		res, err := lab.RunScript(context.Background(), "readme.lab", []byte(src), lab.Options{})
+		rep := res.Report
 		if err != nil {
 			t.Fatal(err)
 		}

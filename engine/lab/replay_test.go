@@ -55,7 +55,8 @@ func runReplay(t *testing.T, path string, opts lab.Options) (*report.Report, err
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	go func() {
-		rep, err := lab.RunScript(ctx, path, src, opts)
+		res, err := lab.RunScript(ctx, path, src, opts)
+		rep := res.Report
 		done <- result{rep, err}
 	}()
 	select {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/engine/bus"
 	"github.com/streamlab/streamlab/engine/jobspec"
 	"github.com/streamlab/streamlab/engine/report"
 	"github.com/streamlab/streamlab/engine/script"
@@ -21,7 +22,8 @@ import (
 const DefaultJob = "clicks"
 
 // Session is one lab: a job, its settings, and (after the first run) its
-// runtime. The terminal lab and RunScript both drive one.
+// runtime. RunScript, the terminal lab, the grader and the lessons'
+// verifier all drive one; none of them reaches the runtime itself.
 type Session struct {
 	file         string
 	opts         Options
@@ -34,6 +36,9 @@ type Session struct {
 	// applies them again to its job, so that no setting made before it is
 	// lost (the source's and the windows' live in the job).
 	sets []script.Command
+	// subs are the subscriptions to the job's events, taken before or
+	// after it started (Subscribe).
+	subs []*bus.Subscription
 }
 
 // NewSession starts a lab on the default job with the default settings.
@@ -57,9 +62,6 @@ func (s *Session) Close() error {
 	}
 	return s.rt.Close()
 }
-
-// Runtime returns the running job, or nil before the first run.
-func (s *Session) Runtime() *engine.Runtime { return s.rt }
 
 // Spec is the job the session runs.
 func (s *Session) Spec() jobspec.Spec { return s.spec }
@@ -190,23 +192,16 @@ func (s *Session) runtime() (*engine.Runtime, error) {
 		return nil, poserr.New(ErrBadInput, s.file, 0, 0, err.Error())
 	}
 	s.rt = rt
+	s.attachSubscriptions()
 	return rt, nil
 }
 
 func (s *Session) run(ctx context.Context, c script.Command) error {
-	rt, err := s.runtime()
+	p, err := s.Play(c)
 	if err != nil {
-		return s.startErr(c, err)
-	}
-	if err := s.checkRecords(c); err != nil {
 		return err
 	}
-	if c.Duration > 0 {
-		s.admitted += rt.AdmitFor(c.Duration)
-	} else {
-		s.admitted += rt.Admit(c.Count)
-	}
-	if err := rt.Run(ctx); err != nil && ctx.Err() != nil {
+	if err := p.Finish(ctx); err != nil && ctx.Err() != nil {
 		return ctx.Err()
 	}
 	return nil
@@ -219,7 +214,7 @@ func (s *Session) run(ctx context.Context, c script.Command) error {
 func (s *Session) checkRecords(c script.Command) error {
 	n, unit := c.Count, "records"
 	if c.Duration > 0 {
-		n = int64(s.spec.Source.Rate) * c.Duration.Milliseconds() / 1000
+		n = s.timedRecords(c.Duration)
 		unit = fmt.Sprintf("records (%s at source.rate %d)", c.Duration, s.spec.Source.Rate)
 	}
 	at := c.Args[0]
@@ -243,32 +238,6 @@ func (s *Session) startErr(c script.Command, err error) error {
 		return fmt.Errorf("%s:%d: %w", s.file, c.Line, err)
 	}
 	return s.errAt(c.Line, c.Col, "%s", bad.Msg)
-}
-
-// Admit carries out a run command's admission without processing it, and
-// returns how many records it let in. The terminal lab plays a typed run
-// this way: it steps the runtime a little every frame and finishes with
-// Runtime.Run, which processes exactly what Exec's run would have, so the
-// recorded line replays to the same report.
-func (s *Session) Admit(c script.Command) (int64, error) {
-	if c.Verb != script.VerbRun {
-		return 0, s.errAt(c.Line, c.Col, "only a run line admits records, not %q", c.Verb)
-	}
-	rt, err := s.runtime()
-	if err != nil {
-		return 0, s.startErr(c, err)
-	}
-	if err := s.checkRecords(c); err != nil {
-		return 0, err
-	}
-	var n int64
-	if c.Duration > 0 {
-		n = rt.AdmitFor(c.Duration)
-	} else {
-		n = rt.Admit(c.Count)
-	}
-	s.admitted += n
-	return n, nil
 }
 
 func (s *Session) step(c script.Command) error {
@@ -314,7 +283,7 @@ func (s *Session) ReportContext(ctx context.Context) (*report.Report, error) {
 	return &rep, nil
 }
 
-// ReportSoFar is Report while a run admitted with Admit is still being
+// ReportSoFar is Report while a run admitted with Play is still being
 // stepped: the ledger compares what the sink has so far with the
 // failure-free run at the same point (engine.Runtime.ReportSoFar). Before
 // the first run it is nil.

@@ -100,7 +100,7 @@ func TestWhyTellsACopyHeldAcrossAKillFromItsReplay(t *testing.T) {
 		t.Fatal("offset=1190's first copy was not held across the failure")
 	}
 	extra, held := 0, 0
-	for _, d := range s.Runtime().DifferingRows(1 << 20) {
+	for _, d := range s.Running().DifferingRows(1 << 20) {
 		if d.Got > d.Expected {
 			extra++
 			if check(d.Row) {
@@ -122,7 +122,7 @@ func TestWhySaysACopyWasResentFromAnOutputQueue(t *testing.T) {
 	kill := theEvent(t, evs, bus.EventNodeKilled, "sink")
 	restart := theEvent(t, evs, bus.EventNodeRestarted, "sink")
 	extra := 0
-	for _, d := range s.Runtime().DifferingRows(1 << 20) {
+	for _, d := range s.Running().DifferingRows(1 << 20) {
 		if d.Got <= d.Expected {
 			continue
 		}
@@ -164,7 +164,7 @@ func TestWhyCountsNoRolledBackCopy(t *testing.T) {
 			batchAt[e.N] = e.TimeMS
 		}
 	}
-	rt := s.Runtime()
+	rt := s.Running()
 	rolledBack, kept := 0, 0
 	for off := range int64(3000) {
 		p := explainRow(t, s, fmt.Sprintf("offset=%d", off))

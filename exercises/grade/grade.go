@@ -658,9 +658,9 @@ const stepSlice = 1 << 14
 
 // exec carries out one command within the budget. A run admits its
 // records, refusing to when they, or the window updates they would make,
-// would go over, then processes them a slice of steps at a time, stopping
-// when the steps, window updates or rows written go over; the run is
-// finished by Runtime.Run, so that it ends exactly as the session's own run
+// would go over, then plays them a slice of steps at a time, stopping
+// when the steps, window updates or rows written go over; the play is
+// finished by Finish, so that it ends exactly as the session's own run
 // would have. Going over is an error at the command's line.
 func (r *runner) exec(ctx context.Context, file string, c script.Command) error {
 	if r.budget == (pack.Budget{}) || (c.Verb != script.VerbRun && c.Verb != script.VerbStep) {
@@ -670,7 +670,7 @@ func (r *runner) exec(ctx context.Context, file string, c script.Command) error 
 		return poserr.New(lab.ErrBadInput, file, c.Line, c.Col, fmt.Sprintf(format, args...))
 	}
 	steps := func() int64 {
-		if rt := r.s.Runtime(); rt != nil {
+		if rt := r.s.Running(); rt != nil {
 			return rt.Steps()
 		}
 		return 0
@@ -699,20 +699,20 @@ func (r *runner) exec(ctx context.Context, file string, c script.Command) error 
 	if err := r.checkWork(over); err != nil {
 		return err // the settings alone hold too much: a filter of 10⁹ bits
 	}
-	n, err := r.s.Admit(c)
+	play, err := r.s.Play(c)
 	if err != nil {
 		return err
 	}
-	r.admitted += n
+	r.admitted += play.Admitted()
 	if r.admitted > r.budget.Records {
 		return over("over the exercise's budget of %d records: this run admitted %d in all", r.budget.Records, r.admitted)
 	}
 	if err := r.checkUpdates(over, fan, r.admitted); err != nil {
 		return err
 	}
-	rt := r.s.Runtime()
+	rt := r.s.Running()
 	for {
-		quiet, err := rt.RunWithin(ctx, stepSlice, r.workLimit())
+		quiet, err := play.StepWithin(ctx, stepSlice, r.workLimit())
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -729,7 +729,7 @@ func (r *runner) exec(ctx context.Context, file string, c script.Command) error 
 			break
 		}
 	}
-	if err := rt.Run(ctx); err != nil && ctx.Err() != nil {
+	if err := play.Finish(ctx); err != nil && ctx.Err() != nil {
 		return ctx.Err()
 	}
 	return r.checkWork(over)
@@ -785,7 +785,7 @@ func (r *runner) checkUpdates(over func(string, ...any) error, f fanOut, records
 // at the window-count nodes (records taken in, replays included, times the
 // operator's fan-out); rows as the sink commits them.
 func (r *runner) checkWork(over func(string, ...any) error) error {
-	rt := r.s.Runtime()
+	rt := r.s.Running()
 	if rt == nil {
 		return nil
 	}
@@ -827,7 +827,7 @@ func (r *runner) workLimit() engine.Work {
 
 // checkState stops a run whose window timers checked, state held or state
 // copied into checkpoints went over the budget.
-func (r *runner) checkState(over func(string, ...any) error, rt *engine.Runtime) error {
+func (r *runner) checkState(over func(string, ...any) error, rt lab.Running) error {
 	w := rt.Work()
 	if r.budget.Timers > 0 && w.TimerChecks > r.budget.Timers {
 		return over("your answer checks %d window timers, the budget is %d (each trigger checks the timer of every window held open, %d now; a watermark that lags far behind the events keeps every window open)",
@@ -885,6 +885,7 @@ type part struct {
 func (r *runner) run(ctx context.Context) (*report.Report, error) {
 	seed := r.seed
 	r.s = lab.NewSession(sessionFile, lab.Options{Seed: &seed, Executor: engine.ExecDeterministic})
+	r.obs.sub = r.s.Subscribe(observeSize)
 	ex, a := r.ex, r.ans
 	job, err := r.jobPath()
 	if err != nil {
@@ -910,14 +911,12 @@ func (r *runner) run(ctx context.Context) (*report.Report, error) {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			if r.obs.sub == nil && c.Verb != script.VerbSet && c.Verb != script.VerbJob {
-				// Start the runtime with a step of nothing, so that the
-				// observer sees its every event.
-				start := script.Command{Verb: script.VerbStep, Line: c.Line, Col: c.Col}
-				if err := r.s.Exec(ctx, start); err != nil {
+			if !r.s.Started() && c.Verb != script.VerbSet && c.Verb != script.VerbJob {
+				// Start the job before the first command that acts on
+				// it, so that the budget's checks see it from the start.
+				if err := r.s.StartFor(c); err != nil {
 					return nil, r.blame(p, err)
 				}
-				r.obs.sub = r.s.Runtime().Bus().Subscribe(observeSize)
 			}
 			err := r.exec(ctx, p.file, c)
 			r.obs.drain()

@@ -25,7 +25,6 @@ import (
 	"github.com/streamlab/streamlab/engine/bus"
 	"github.com/streamlab/streamlab/engine/lab"
 	"github.com/streamlab/streamlab/engine/report"
-	"github.com/streamlab/streamlab/lessons"
 )
 
 // Options configure a Bridge.
@@ -63,6 +62,12 @@ type Options struct {
 
 // Bridge owns one lab session at a time. Create it with New, then start Run
 // in its own goroutine; the UI talks to it with Send and Frames.
+//
+// It drives the session (lab.Session's Start, Play and Subscribe) and
+// publishes frames; the rest is in parts with one job each: the recorder
+// keeps the session as script lines, the pacer turns wall time into
+// virtual time, the lesson watch feeds a lesson's step tracker, and the
+// report and probe watches say what frames carry.
 type Bridge struct {
 	opts   Options
 	reqs   chan Request
@@ -71,50 +76,28 @@ type Bridge struct {
 
 	// Everything below belongs to the goroutine that runs Run (or to the
 	// test that calls Handle and Tick).
-	sess     *lab.Session
-	rt       *engine.Runtime
-	sub      *bus.Subscription
-	gen      int64
-	seq      int64
-	lineNo   int
-	prelude  []string // the session's job and set lines
-	rec      []string // every recorded line; only ever appended to
-	settings map[string]string
-	preview  *engine.Snapshot
-
-	paused   bool
-	speed    float64
-	broken   string
-	lastTick time.Time
-	ticked   bool
-
-	pace pacer
+	sess  *lab.Session
+	job   lab.Running // the session's job once it has started
+	sub   *bus.Subscription
+	gen   int64
+	place place
 	// instant: runs are carried out at once, not played (an exercise's
 	// scenario).
 	instant bool
+	broken  string // why the engine cannot go on; the session is paused
+	preview *engine.Snapshot
+	// guarantee is the engine's note on a weaker guarantee than asked.
+	guarantee string
 
+	rec         recorder
+	pace        pacer
+	lesson      lessonWatch
+	reportWatch reportWatch
+	probe       probeWatch
+
+	seq     int64
 	pending Frame // events and results not yet published
 	dirty   bool
-
-	probeID uint64 // the record id whose bits each frame carries
-	probing bool
-
-	guarantee string // the engine's note on a weaker guarantee than asked
-
-	watchReport bool // frames carry the report (the report overlay is open)
-	reportNow   bool // the next frame carries it, whatever the frame's number
-
-	// A lesson's or an exercise's session: its seed, the directory its
-	// script lives in, and for a lesson the step tracker with what it has
-	// not yet observed.
-	seed        int64
-	dir         string
-	lesson      string
-	tracker     *lessons.Tracker
-	obsEvents   []bus.Event
-	obsRejected []lessons.Rejection
-	needObs     bool
-	freshNeeded bool
 }
 
 // New opens a session on opts.Job. The error is the engine's, for a job or
@@ -140,9 +123,8 @@ func New(opts Options) (*Bridge, error) {
 		reqs:   make(chan Request, 256),
 		frames: make(chan Frame, 1),
 		ctx:    context.Background(),
-		paused: !opts.Running,
-		speed:  SnapSpeed(opts.Speed),
-		seed:   opts.Seed,
+		pace:   pacer{paused: !opts.Running, speed: SnapSpeed(opts.Speed)},
+		place:  place{seed: opts.Seed},
 	}
 	if err := b.open(b.basePrelude(opts.Job)); err != nil {
 		return nil, err
@@ -195,7 +177,7 @@ func (b *Bridge) Run(ctx context.Context) error {
 func (b *Bridge) guard(what string) {
 	if r := recover(); r != nil {
 		b.broken = fmt.Sprintf("the engine failed during %s: %v", what, r)
-		b.paused = true
+		b.pace.paused = true
 		b.pending.Results = append(b.pending.Results, Result{Line: what, Err: b.broken})
 		b.dirty = true
 	}
@@ -223,37 +205,35 @@ func (b *Bridge) Frame() Frame {
 	f := b.pending
 	b.pending = Frame{}
 	f.Seq, f.Gen = b.seq, b.gen
-	f.Started = b.rt != nil
-	f.Paused, f.Speed = b.paused, b.speed
+	f.Started = b.job != nil
+	f.Paused, f.Speed = b.pace.paused, b.pace.speed
 	b.stopAtFailure()
 	f.ClockMS = int64(b.pace.clockMS)
 	if b.pace.typed {
 		f.Playing, f.PlayEndMS = true, int64(b.pace.end())
 	}
-	f.Settings = b.settings
-	f.Script = b.rec[:len(b.rec):len(b.rec)]
+	f.Settings = b.rec.settings
+	f.Script = b.rec.shared()
 	f.Fatal = b.broken
-	if b.tracker != nil {
-		f.Lesson = &LessonState{ID: b.lesson, Done: b.tracker.Done(), Finished: b.tracker.Finished(), Fresh: b.freshNeeded, Held: b.tracker.Held()}
-	}
-	if b.rt != nil {
-		f.Snap = b.rt.Snapshot()
-		f.Timeline = b.rt.Timeline()
+	f.Lesson = b.lesson.state()
+	if b.job != nil {
+		f.Snap = b.job.Snapshot()
+		f.Timeline = b.job.Timeline()
 	} else {
 		f.Snap = b.previewSnapshot()
 	}
 	f.Note = b.guarantee
-	if b.watchReport {
+	if b.reportWatch.on {
 		b.addReport(&f)
 	}
-	if b.probing {
-		f.Probe = &FilterProbe{ID: b.probeID}
-		if b.rt != nil {
-			f.Probe.Bits = b.rt.FilterProbe(b.probeID)
+	if b.probe.on {
+		f.Probe = &FilterProbe{ID: b.probe.id}
+		if b.job != nil {
+			f.Probe.Bits = b.job.FilterProbe(b.probe.id)
 		}
 	}
 	f.hideHome(b.opts.Home)
-	b.dirty = !b.paused
+	b.dirty = !b.pace.paused
 	return f
 }
 
@@ -264,12 +244,7 @@ func (b *Bridge) drainBus() {
 	}
 	evs, missed := b.sub.Drain()
 	b.pending.Events = append(b.pending.Events, evs...)
-	if b.tracker != nil {
-		b.obsEvents = append(b.obsEvents, evs...)
-		if n := len(b.obsEvents) - maxObsEvents; n > 0 {
-			b.obsEvents = b.obsEvents[n:]
-		}
-	}
+	b.lesson.heard(evs)
 	b.pending.Missed += missed
 	if n := len(b.pending.Events) - maxPendingEvents; n > 0 {
 		b.pending.Missed += int64(n)
@@ -284,27 +259,21 @@ func (b *Bridge) note(r Result) {
 }
 
 // Script returns the recorded session as lab-script lines.
-func (b *Bridge) Script() []string { return append([]string(nil), b.rec...) }
+func (b *Bridge) Script() []string { return append([]string(nil), b.rec.lines...) }
 
 // Session is the current lab session (for tests, from the goroutine that
 // drives the bridge).
 func (b *Bridge) Session() *lab.Session { return b.sess }
 
-// reportEvery is how many frames apart the report is refreshed while a run
-// plays: working it out drains the failure-free reference, more work than
-// a frame's snapshot.
-const reportEvery = 5
-
 // addReport puts the session's report into f for the report overlay.
 func (b *Bridge) addReport(f *Frame) {
-	if b.rt == nil {
+	if b.job == nil {
 		f.ReportWhy = "the job has not started yet: run something (run 3000, or space) and the report fills in"
 		return
 	}
-	if !b.paused && !b.reportNow && b.seq%reportEvery != 0 {
+	if !b.reportWatch.due(b.pace.paused, b.seq) {
 		return
 	}
-	b.reportNow = false
 	f.Report = b.report()
 }
 

@@ -47,7 +47,7 @@ func playOut(t *testing.T, b *Bridge, at *time.Time) {
 			t.Fatal("a played run did not end")
 		}
 		ticks(b, at, 1, time.Second/30)
-		if b.needObs {
+		if b.lesson.due {
 			b.observe()
 		}
 		b.Publish()
@@ -139,7 +139,8 @@ func TestRecordingReplaysToTheSameReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	src := "# header\n# header\n" + strings.Join(b.Script(), "\n") + "\n"
-	replayed, err := lab.RunScript(context.Background(), "saved.lab", []byte(src), lab.Options{})
+	res, err := lab.RunScript(context.Background(), "saved.lab", []byte(src), lab.Options{})
+	replayed := res.Report
 	if err != nil {
 		t.Fatalf("replay: %v\n%s", err, src)
 	}
@@ -234,7 +235,8 @@ func TestSaveWritesAReplayableFileAtomically(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := lab.RunScript(context.Background(), saved[0], data, lab.Options{})
+	res, err := lab.RunScript(context.Background(), saved[0], data, lab.Options{})
+	rep := res.Report
 	if err != nil {
 		t.Fatalf("replay: %v", err)
 	}

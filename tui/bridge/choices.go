@@ -43,7 +43,7 @@ func (b *Bridge) tryChoice(line string) (reason, note string) {
 	}
 	sess := lab.NewSession(b.file(), lab.Options{Executor: b.opts.Executor})
 	defer sess.Close()
-	for i, l := range applyToPrelude(b.prelude, c) {
+	for i, l := range applyToPrelude(b.rec.prelude, c) {
 		pc, err := script.ParseLine(b.file(), i+1, l)
 		if err == nil {
 			err = sess.Exec(b.runContext(), pc)

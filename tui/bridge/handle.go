@@ -22,39 +22,40 @@ func (b *Bridge) Handle(r Request) {
 	case Line:
 		b.line(r.Line)
 	case Pause:
-		b.paused = true
+		b.pace.paused = true
 	case Resume:
 		b.resume()
 	case Finish:
 		b.endPlay()
 	case WatchReport:
-		b.watchReport, b.reportNow = true, true
+		b.reportWatch.start()
 	case StopReport:
-		b.watchReport = false
+		b.reportWatch.stop()
 	case CheckChoices:
 		b.pending.Choices = b.checkChoices(r.Line, r.Lines)
 	case StepOne:
-		b.paused = true
+		b.pace.paused = true
 		b.stepOne()
 	case SetSpeed:
-		b.speed = SnapSpeed(r.Speed)
+		b.pace.speed = SnapSpeed(r.Speed)
 	case Reconfigure:
 		b.reconfigure(r.Line)
 	case Open:
-		b.seed, b.dir, b.tracker, b.lesson = b.opts.Seed, "", nil, ""
+		b.place = place{seed: b.opts.Seed}
+		b.lesson.leave()
 		b.openJob(r.Job)
 	case OpenSession:
 		b.openSession(r)
 	case Save:
 		b.save(r.Dir)
 	case Probe:
-		b.probeID, b.probing = r.ID, true
+		b.probe = probeWatch{id: r.ID, on: true}
 	case StopProbe:
-		b.probing = false
+		b.probe.on = false
 	case GoOn:
 		b.goOn()
 	}
-	if r.Kind == Line || b.needObs {
+	if r.Kind == Line || b.lesson.due {
 		b.observe()
 	}
 }
@@ -75,12 +76,12 @@ func (b *Bridge) resume() {
 		b.note(Result{Line: "resume", Err: b.broken + "; open the job again (esc, then the sandbox)"})
 		return
 	}
-	b.paused = false
+	b.pace.paused = false
 }
 
 // line runs one lab-script line from the palette or a key.
 func (b *Bridge) line(text string) {
-	c, err := script.ParseLine(b.file(), b.lineNo+1, text)
+	c, err := script.ParseLine(b.file(), b.rec.nextLine(), text)
 	if err != nil {
 		b.fail(text, err)
 		return
@@ -89,7 +90,7 @@ func (b *Bridge) line(text string) {
 	case "":
 		return
 	case script.VerbPause:
-		b.paused = true
+		b.pace.paused = true
 		b.note(Result{Line: text, Info: "paused"})
 		return
 	case script.VerbResume:
@@ -121,7 +122,7 @@ func (b *Bridge) line(text string) {
 	if wasInFlight && c.Verb == script.VerbReport {
 		// Looking changes nothing: the run plays on, and the overlay
 		// shows the report as it stands.
-		b.note(Result{Line: c.String(), Info: "so far: " + b.summary(b.report())})
+		b.note(Result{Line: c.String(), Info: "so far: " + summary(b.report())})
 		return
 	}
 	b.endPlay()
@@ -129,7 +130,7 @@ func (b *Bridge) line(text string) {
 	if b.freshFor(c) {
 		return
 	}
-	if b.tracker != nil && b.rt == nil {
+	if b.lesson.tracker != nil && b.job == nil {
 		if script.StartsJob(c.Verb) {
 			// Start the job before the command, as the lessons' verifier
 			// does, so the step tracker sees every event it causes. A
@@ -137,7 +138,7 @@ func (b *Bridge) line(text string) {
 			_ = b.ensureRuntime()
 		}
 	}
-	if c.Verb == script.VerbRun && !b.instant && !IsMax(b.speed) && b.sess.Config().Executor != engine.ExecConcurrent {
+	if c.Verb == script.VerbRun && !b.instant && !IsMax(b.pace.speed) && b.sess.Config().Executor != engine.ExecConcurrent {
 		if err := b.startPlay(c); err != nil {
 			b.fail(text, plain(err))
 		}
@@ -184,11 +185,11 @@ func (b *Bridge) reportSummary() string {
 	if err != nil {
 		return err.Error()
 	}
-	return b.summary(rep)
+	return summary(rep)
 }
 
 // summary is a report's gist in one line.
-func (b *Bridge) summary(rep *report.Report) string {
+func summary(rep *report.Report) string {
 	if rep == nil {
 		return "no report yet"
 	}
@@ -203,7 +204,7 @@ func (b *Bridge) stepOne() {
 	if b.broken != "" {
 		return
 	}
-	if !b.pace.busy && !b.admit(quantum(min(b.speed, 1))) {
+	if !b.pace.busy && !b.admit(quantum(min(b.pace.speed, 1))) {
 		return
 	}
 	b.stepOnce()
@@ -223,7 +224,7 @@ func (b *Bridge) reconfigure(text string) {
 		b.fail(text, fmt.Errorf("only set and job lines restart the job, not %q", c.Verb))
 		return
 	}
-	prelude := applyToPrelude(b.prelude, c)
+	prelude := applyToPrelude(b.rec.prelude, c)
 	if err := b.open(prelude); err != nil {
 		b.fail(text, plain(err))
 		return
@@ -261,6 +262,6 @@ func (b *Bridge) openJob(job string) {
 		b.fail("job "+job, err)
 		return
 	}
-	b.paused = true
+	b.pace.paused = true
 	b.note(Result{Line: "job " + job, Info: "opened " + job + "; press space to start time"})
 }

@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/streamlab/streamlab/lessons"
@@ -49,5 +50,43 @@ func TestResumeAt(t *testing.T) {
 		if got := ResumeAt(l, done); got != want {
 			t.Errorf("ResumeAt(%d) = %d, want %d", done, got, want)
 		}
+	}
+}
+
+// A lesson left on a step that begins a new session leaves nothing behind
+// in the sandbox opened after it: the first set and job lines there are
+// the sandbox's own, carried out in its session, not a step's new one.
+func TestSandboxAfterALessonKeepsNoFreshStep(t *testing.T) {
+	l, err := lessons.Find("1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := newBridge(t, Options{Seed: 1})
+	b.Handle(Request{Kind: OpenSession, Lesson: l, Seed: 7, Workspace: t.TempDir()})
+	at := t0
+	for _, line := range l.Steps[0].Solution {
+		b.Handle(Request{Kind: Line, Line: line})
+		playOut(t, b, &at)
+	}
+	b.Handle(Request{Kind: GoOn})
+	if f := b.Frame(); f.Lesson == nil || !f.Lesson.Fresh {
+		t.Fatalf("after going on from step 1: %+v, want step 2's new session pending (the test needs it)", f.Lesson)
+	}
+	b.Handle(Request{Kind: Open, Job: "clicks"})
+	gen := b.Frame().Gen
+	for _, line := range []string{"set source.late 0", "job passthrough"} {
+		b.Handle(Request{Kind: Line, Line: line})
+		f := b.Frame()
+		for _, r := range f.Results {
+			if r.Err != "" || strings.Contains(r.Info, "new session") {
+				t.Errorf("%q in the sandbox: %+v", line, r)
+			}
+		}
+		if f.Gen != gen || f.Lesson != nil {
+			t.Errorf("%q in the sandbox: session %d (was %d), lesson %+v", line, f.Gen, gen, f.Lesson)
+		}
+	}
+	if got, want := strings.Join(b.Script(), "|"), "job clicks|set seed 1|set source.late 0|job passthrough"; got != want {
+		t.Errorf("the sandbox recorded %q, want %q", got, want)
 	}
 }

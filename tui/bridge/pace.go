@@ -5,22 +5,30 @@ import (
 	"math"
 	"time"
 
+	"github.com/streamlab/streamlab/engine/lab"
 	"github.com/streamlab/streamlab/engine/script"
-	"github.com/streamlab/streamlab/lessons"
 )
 
 // maxTickGap caps the wall time one tick may account for, so that a stall
 // (a suspended laptop, a slow frame) does not turn into a burst.
 const maxTickGap = 250 * time.Millisecond
 
-// pacer spreads the work of one admitted quantum over the wall time it
-// stands for. A quantum is one recorded `run DURATION`: the engine admits
-// it at once (AdmitFor), and the bridge then steps the scheduler a little
+// pacer turns wall time into virtual time: it keeps whether time runs and
+// how fast, and spreads the work of one admitted quantum over the wall
+// time it stands for. A quantum is one recorded `run DURATION`: the engine admits
+// it at once (lab.Session.PlayFor, never more than a run line may admit:
+// lab.Session.FitRun), and the bridge then steps the scheduler a little
 // every tick, so the learner sees records move, queues fill and barriers
 // align. Stepping to the end is exactly what Run does, so the recorded line
 // means the same thing when replayed. The next quantum is admitted when the
 // smooth clock reaches the end of this one.
 type pacer struct {
+	// paused: time stands still; speed is virtual seconds per wall second.
+	paused bool
+	speed  float64
+	// lastTick is the wall time of the previous tick, once ticked.
+	lastTick time.Time
+	ticked   bool
 	// clockMS is the smooth virtual clock, ms since the start.
 	clockMS float64
 	// open: a quantum's window [startMS, startMS+lenMS) is current.
@@ -35,6 +43,8 @@ type pacer struct {
 	// runLine is the index in the recording of the quantum's run line: a
 	// kill typed while it plays is placed before it (see killInPlay).
 	runLine int
+	// play is the quantum's run, admitted by the session.
+	play *lab.Play
 	// typed: the quantum is a run the learner typed, played at the lab's
 	// speed whether or not time runs by itself; wasPaused is whether the
 	// lab was paused before it, and is again once it ends.
@@ -44,24 +54,39 @@ type pacer struct {
 
 func (p *pacer) end() float64 { return p.startMS + p.lenMS }
 
+// elapsed is the wall time since the previous tick, at most maxTickGap.
+func (p *pacer) elapsed(now time.Time) time.Duration {
+	dt := time.Duration(0)
+	if p.ticked {
+		dt = min(max(now.Sub(p.lastTick), 0), maxTickGap)
+	}
+	p.lastTick, p.ticked = now, true
+	return dt
+}
+
+// newSession forgets the quanta of a session that is gone. Whether time
+// runs, its speed and the wall clock carry over; a typed run that was
+// playing is gone with its session, and the lab is paused again if it was
+// before the run.
+func (p *pacer) newSession() {
+	paused := p.paused || (p.typed && p.wasPaused)
+	*p = pacer{paused: paused, speed: p.speed, lastTick: p.lastTick, ticked: p.ticked}
+}
+
 // Tick advances virtual time by the wall time since the previous tick
 // times the speed, admitting and processing quanta as it goes.
 // A lesson's step tracker then looks at what the tick did.
 func (b *Bridge) Tick(now time.Time) {
 	defer b.guard("a tick")
 	b.tick(now)
-	if b.needObs {
+	if b.lesson.due {
 		b.observe()
 	}
 }
 
 func (b *Bridge) tick(now time.Time) {
-	dt := time.Duration(0)
-	if b.ticked {
-		dt = min(max(now.Sub(b.lastTick), 0), maxTickGap)
-	}
-	b.lastTick, b.ticked = now, true
-	if b.paused || b.broken != "" || b.sess == nil {
+	dt := b.pace.elapsed(now)
+	if b.pace.paused || b.broken != "" || b.sess == nil {
 		return
 	}
 	b.dirty = true
@@ -70,24 +95,24 @@ func (b *Bridge) tick(now time.Time) {
 		b.play(dt)
 		return
 	}
-	if IsMax(b.speed) {
+	if IsMax(b.pace.speed) {
 		b.finishQuantum()
-		if b.admit(quantum(b.speed)) {
+		if b.admit(quantum(b.pace.speed)) {
 			b.finishQuantum()
 			p.clockMS = max(p.clockMS, p.end())
 		}
 		b.checkStop()
 		return
 	}
-	p.clockMS += float64(dt.Microseconds()) / 1000 * b.speed
+	p.clockMS += float64(dt.Microseconds()) / 1000 * b.pace.speed
 	if p.open && p.clockMS >= p.end() {
 		b.finishQuantum()
 		p.open = false
-		if b.checkStop(); b.paused {
+		if b.checkStop(); b.pace.paused {
 			return
 		}
 	}
-	if !p.open && !b.admit(quantum(b.speed)) {
+	if !p.open && !b.admit(quantum(b.pace.speed)) {
 		return
 	}
 	if !p.busy {
@@ -97,7 +122,7 @@ func (b *Bridge) tick(now time.Time) {
 	target := int64(frac * float64(p.estimate))
 	// A job down as a whole comes back when the clock gets to its
 	// restart, not as soon as the scheduler looks.
-	b.rt.PaceTo(int64(p.clockMS))
+	p.play.PaceTo(int64(p.clockMS))
 	for budget := b.opts.StepBudget; p.steps < target && budget > 0; budget-- {
 		if !b.stepOnce() {
 			break
@@ -105,21 +130,34 @@ func (b *Bridge) tick(now time.Time) {
 	}
 }
 
-// admit lets one quantum of virtual time in and records it as a run line.
+// admit lets one quantum of virtual time in and records it as a run line,
+// shortened to what one run line may admit (a fast source fills a run's
+// records in less than a quantum), so that the recording replays.
 func (b *Bridge) admit(d time.Duration) bool {
 	b.finishQuantum()
 	if err := b.ensureRuntime(); err != nil {
 		// Said once: time stops until the settings change.
 		b.fail("run", fmt.Errorf("%v (paused: change a setting, or open the job again)", plain(err)))
-		b.paused = true
+		b.pace.paused = true
 		return false
 	}
-	admitted := b.rt.AdmitFor(d)
+	if d = b.sess.FitRun(d); d <= 0 {
+		b.pauseWith(fmt.Sprintf("the session has admitted %d records, the most one script may; save it (ctrl+s) and open the job again to go on", b.sess.Admitted()))
+		return false
+	}
+	play, err := b.sess.PlayFor(d)
+	if err != nil {
+		b.fail("run", plain(err))
+		b.pace.paused = true
+		return false
+	}
+	admitted := play.Admitted()
 	b.record("run " + formatDuration(d))
-	snap := b.rt.Snapshot()
+	snap := b.job.Snapshot()
 	p := &b.pace
+	p.play = play
 	p.open, p.busy = true, true
-	p.runLine = len(b.rec) - 1
+	p.runLine = b.rec.last()
 	p.startMS = float64(snap.TimeMS - d.Milliseconds())
 	p.lenMS = float64(d.Milliseconds())
 	p.clockMS = max(p.clockMS, p.startMS)
@@ -136,8 +174,8 @@ func (b *Bridge) admit(d time.Duration) bool {
 // stepOnce lets the scheduler take one step of the quantum in flight and
 // notes when there is nothing left to do.
 func (b *Bridge) stepOnce() bool {
-	did, err := b.rt.Step()
-	if err == nil && !did && b.rt.Held() {
+	did, err := b.pace.play.Step()
+	if err == nil && !did && b.job.Held() {
 		// Quiet only until the played clock reaches a restart the pace
 		// holds back: the run goes on next frame.
 		return false
@@ -158,13 +196,12 @@ func (b *Bridge) finishQuantum() {
 	if !p.busy {
 		return
 	}
-	b.rt.PaceTo(math.MaxInt64) // to quiet, as the recorded line runs
-	before := b.rt.Snapshot().Steps
-	err := b.rt.Run(b.runContext())
-	p.steps += b.rt.Snapshot().Steps - before
+	before := b.job.Snapshot().Steps
+	err := p.play.Finish(b.runContext()) // to quiet, as the recorded line runs
+	p.steps += b.job.Snapshot().Steps - before
 	p.busy = false
 	p.lastRun = max(p.steps, 1)
-	b.needObs = true
+	b.lesson.due = true
 	if err != nil && b.runContext().Err() == nil {
 		b.note(Result{Line: "run", Err: err.Error()})
 	}
@@ -175,10 +212,10 @@ func (b *Bridge) finishQuantum() {
 // whether it has: nothing happens after a failure, so the lab's time must
 // not run on to the end of what was admitted.
 func (b *Bridge) stopAtFailure() bool {
-	if b.rt == nil {
+	if b.job == nil {
 		return false
 	}
-	at, failed := b.rt.FailedAtMS()
+	at, failed := b.job.FailedAtMS()
 	if failed {
 		b.pace.clockMS = float64(at)
 	}
@@ -188,42 +225,40 @@ func (b *Bridge) stopAtFailure() bool {
 // checkStop pauses when going on makes no sense: the job failed, the
 // source has run out, or the recording is about to outgrow a script.
 func (b *Bridge) checkStop() {
-	if b.rt == nil || b.paused {
+	if b.job == nil || b.pace.paused {
 		return
 	}
-	s := b.rt.Snapshot()
+	s := b.job.Snapshot()
 	switch {
 	case s.State == "failed":
 		b.pauseWith("the job failed; paused")
-	case b.rt.Source().Len() >= 0 && s.Offset >= b.rt.Source().Len():
+	case b.job.Source().Len() >= 0 && s.Offset >= b.job.Source().Len():
 		b.pauseWith("the source has no more records; paused")
-	case len(b.rec) >= script.MaxLines-100:
+	case b.rec.nearlyFull():
 		b.pauseWith(fmt.Sprintf("the session's script is nearly %d lines long, the most a script may have; save it (ctrl+s) and open the job again to go on", script.MaxLines))
 	}
 }
 
 func (b *Bridge) pauseWith(info string) {
-	b.paused = true
+	b.pace.paused = true
 	b.note(Result{Info: info})
 }
 
 // fail reports an error for a line.
 func (b *Bridge) fail(line string, err error) {
 	b.note(Result{Line: line, Err: err.Error()})
-	if b.tracker != nil {
-		b.obsRejected = append(b.obsRejected, lessons.Rejection{Line: line, Err: err.Error()})
-	}
+	b.lesson.refused(line, err)
 }
 
 // syncClock moves the smooth clock up to the engine's after a command that
 // moved virtual time by itself (a typed run): the current quantum's window
 // is then over.
 func (b *Bridge) syncClock() {
-	if b.rt == nil {
+	if b.job == nil {
 		return
 	}
 	p := &b.pace
-	if t := float64(b.rt.Snapshot().TimeMS); t > p.clockMS && (!p.open || t > p.end()) {
+	if t := float64(b.job.Snapshot().TimeMS); t > p.clockMS && (!p.open || t > p.end()) {
 		p.clockMS, p.open = t, false
 	}
 }
@@ -243,47 +278,48 @@ func (b *Bridge) startPlay(c script.Command) error {
 	if err := b.ensureRuntime(); err != nil {
 		return err
 	}
-	from := b.rt.AdmittedUntilMS()
-	n, err := b.sess.Admit(c)
+	play, err := b.sess.Play(c)
 	if err != nil {
 		return err
 	}
+	n := play.Admitted()
 	b.record(c.String())
 	p := &b.pace
+	p.play = play
 	p.open, p.busy, p.typed = true, true, true
-	p.runLine = len(b.rec) - 1
-	p.startMS = float64(from)
-	p.lenMS = float64(b.rt.AdmittedUntilMS() - from)
+	p.runLine = b.rec.last()
+	p.startMS = float64(play.FromMS())
+	p.lenMS = float64(play.UntilMS() - play.FromMS())
 	p.clockMS = max(p.clockMS, p.startMS)
 	p.steps, p.estimate = 0, 0
-	p.wasPaused = b.paused
-	b.paused = false
+	p.wasPaused = b.pace.paused
+	b.pace.paused = false
 	b.note(Result{Line: c.String(), Info: fmt.Sprintf("%d records, %.1f s of virtual time, playing at %s · > finishes it, space pauses",
-		n, p.lenMS/1000, FormatSpeed(b.speed))})
+		n, p.lenMS/1000, FormatSpeed(b.pace.speed))})
 	return nil
 }
 
 // play advances a typed run by one tick's worth of virtual time.
 func (b *Bridge) play(dt time.Duration) {
 	p := &b.pace
-	if IsMax(b.speed) {
+	if IsMax(b.pace.speed) {
 		b.endPlay()
 		return
 	}
-	p.clockMS = min(p.clockMS+float64(dt.Microseconds())/1000*b.speed, p.end())
+	p.clockMS = min(p.clockMS+float64(dt.Microseconds())/1000*b.pace.speed, p.end())
 	target := int64(p.clockMS)
 	last := p.clockMS >= p.end()
 	// A job that is down as a whole comes back when the played clock
 	// reaches its restart, not as soon as the scheduler looks.
-	b.rt.PaceTo(target)
+	p.play.PaceTo(target)
 	if last {
-		b.rt.PaceTo(math.MaxInt64)
+		p.play.PaceTo(math.MaxInt64)
 	}
 	for budget := b.opts.StepBudget; budget > 0; budget-- {
-		if !last && b.rt.NowMS() > target {
+		if !last && b.job.NowMS() > target {
 			break
 		}
-		if !last && p.steps >= playFrameSteps && b.rt.NowMS() < target-1000 {
+		if !last && p.steps >= playFrameSteps && b.job.NowMS() < target-1000 {
 			p.steps = 0 // catching up after a rewind: the rest next frame
 			break
 		}
@@ -304,12 +340,12 @@ func (b *Bridge) endPlay() {
 	if !p.typed {
 		return
 	}
-	b.rt.PaceTo(math.MaxInt64)
+	p.play.PaceTo(math.MaxInt64)
 	b.finishQuantum()
 	p.typed, p.open = false, false
-	p.clockMS = max(p.clockMS, float64(b.rt.AdmittedUntilMS()))
+	p.clockMS = max(p.clockMS, float64(b.job.AdmittedUntilMS()))
 	if p.wasPaused {
-		b.paused = true
+		b.pace.paused = true
 	}
 	if b.stopAtFailure() {
 		b.note(Result{Info: "the job failed at t " + clockText(int64(p.clockMS)) + "; its clock stops there"})
@@ -330,7 +366,7 @@ func (b *Bridge) Playing() bool { return b.pace.typed }
 // kill fires at the same step.
 func (b *Bridge) killInPlay(c script.Command) (string, error) {
 	var in int64 = -1
-	for _, n := range b.rt.Snapshot().Nodes {
+	for _, n := range b.job.Snapshot().Nodes {
 		if n.Name == c.Node {
 			in = n.In
 		}
@@ -339,7 +375,7 @@ func (b *Bridge) killInPlay(c script.Command) (string, error) {
 		return "", fmt.Errorf("no node %q in this job", c.Node)
 	}
 	line := fmt.Sprintf("%s %s at %d", c.Verb, c.Node, in+1)
-	kc, err := script.ParseLine(b.file(), b.lineNo+1, line)
+	kc, err := script.ParseLine(b.file(), b.rec.nextLine(), line)
 	if err != nil {
 		return "", err
 	}
@@ -347,11 +383,7 @@ func (b *Bridge) killInPlay(c script.Command) (string, error) {
 		return "", err
 	}
 	p := &b.pace
-	rec := make([]string, 0, len(b.rec)+1) // a new array: old frames keep theirs
-	rec = append(rec, b.rec[:p.runLine]...)
-	rec = append(rec, kc.String())
-	b.rec = append(rec, b.rec[p.runLine:]...)
-	b.lineNo++
+	b.rec.insert(p.runLine, kc.String())
 	p.runLine++
 	b.dirty = true
 	return kc.String(), nil

@@ -32,7 +32,8 @@ func replaySame(t *testing.T, b *Bridge) string {
 		t.Fatal(err)
 	}
 	src := strings.Join(b.Script(), "\n") + "\n"
-	replayed, err := lab.RunScript(context.Background(), "saved.lab", []byte(src), lab.Options{})
+	res, err := lab.RunScript(context.Background(), "saved.lab", []byte(src), lab.Options{})
+	replayed := res.Report
 	if err != nil {
 		t.Fatalf("replay: %v\n%s", err, src)
 	}
@@ -69,7 +70,7 @@ func TestTypedRunPlaysInVirtualTime(t *testing.T) {
 	var lastClock, lastIn int64
 	for i := 0; b.Playing(); i++ {
 		ticks(b, &at, 1, time.Second/30)
-		if b.needObs {
+		if b.lesson.due {
 			b.observe()
 		}
 		f := b.Frame()

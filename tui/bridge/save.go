@@ -27,7 +27,7 @@ func (b *Bridge) save(dir string) {
 	var text strings.Builder
 	fmt.Fprintf(&text, "# streamlab sandbox session, saved %s\n", now.Format("2006-01-02 15:04:05"))
 	text.WriteString("# replay it with: streamlab run FILE\n")
-	for _, line := range b.rec {
+	for _, line := range b.rec.lines {
 		text.WriteString(line)
 		text.WriteByte('\n')
 	}
@@ -36,7 +36,7 @@ func (b *Bridge) save(dir string) {
 		b.note(Result{Line: "save", Err: "could not save the session: " + err.Error()})
 		return
 	}
-	b.note(Result{Line: "save", Saved: path, Info: fmt.Sprintf("saved %d lines to %s; replay with: streamlab run %s", len(b.rec), path, path)})
+	b.note(Result{Line: "save", Saved: path, Info: fmt.Sprintf("saved %d lines to %s; replay with: streamlab run %s", len(b.rec.lines), path, path)})
 }
 
 // writeNew writes data to dir/base+ext, or base-2+ext, … if that exists,

@@ -3,6 +3,7 @@ package bridge
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"strings"
 
@@ -11,34 +12,54 @@ import (
 	"github.com/streamlab/streamlab/engine/script"
 )
 
+// subscriptionSize is how many of the engine's events the bridge's
+// subscription holds between two frames.
+const subscriptionSize = 4096
+
 // sessionFile names the session in the engine's error messages when it
 // has no directory of its own (the sandbox).
 const sessionFile = "lab"
 
-// file is the session's script name: job files a line names resolve
-// relative to its directory (a lesson's workspace).
-func (b *Bridge) file() string {
-	if b.dir == "" {
-		return sessionFile
-	}
-	return filepath.Join(b.dir, sessionFile+".lab")
+// place is where a session runs: its seed, and the directory its script
+// lives in (a lesson's or an exercise's workspace; none in the sandbox).
+type place struct {
+	seed int64
+	dir  string
 }
 
-// basePrelude is how every session on job starts: the job and the seed
-// (and the executor when it is not the default), so a saved script
-// reproduces the run whatever the reader's configuration.
-func (b *Bridge) basePrelude(job string) []string {
-	lines := []string{"job " + job, fmt.Sprintf("set seed %d", b.seed)}
-	if b.opts.Executor != "" && b.opts.Executor != engine.ExecDeterministic {
-		lines = append(lines, "set executor "+b.opts.Executor)
+// file is the session's script name: job files a line names resolve
+// relative to its directory (a lesson's workspace).
+func (p place) file() string {
+	if p.dir == "" {
+		return sessionFile
+	}
+	return filepath.Join(p.dir, sessionFile+".lab")
+}
+
+// prelude is how every session on job starts: the job and the seed (and
+// the executor when it is not the default), so a saved script reproduces
+// the run whatever the reader's configuration.
+func (p place) prelude(job, executor string) []string {
+	lines := []string{"job " + job, fmt.Sprintf("set seed %d", p.seed)}
+	if executor != "" && executor != engine.ExecDeterministic {
+		lines = append(lines, "set executor "+executor)
 	}
 	return lines
 }
+
+// file is the current session's script name.
+func (b *Bridge) file() string { return b.place.file() }
+
+// basePrelude is how a session on job starts in the current place.
+func (b *Bridge) basePrelude(job string) []string { return b.place.prelude(job, b.opts.Executor) }
 
 // open replaces the session with a fresh one configured by prelude. On an
 // error the old session stays as it was.
 func (b *Bridge) open(prelude []string) error {
 	sess := lab.NewSession(b.file(), lab.Options{DBPath: b.opts.DB, Executor: b.opts.Executor})
+	// Subscribed before anything runs: the events of whichever command
+	// starts the job (a run at ×max, a scenario's, a kill) are heard too.
+	sub := sess.Subscribe(subscriptionSize)
 	settings := map[string]string{}
 	for i, line := range prelude {
 		c, err := script.ParseLine(b.file(), i+1, line)
@@ -52,18 +73,12 @@ func (b *Bridge) open(prelude []string) error {
 		noteSetting(settings, c)
 	}
 	b.closeSession()
-	b.sess, b.gen = sess, b.gen+1
-	b.prelude = append([]string(nil), prelude...)
-	b.rec = append([]string(nil), prelude...) // a new array: old frames keep theirs
-	b.settings = b.effectiveSettings(settings)
-	b.lineNo = headerLines + len(prelude)
+	b.sess, b.sub, b.gen = sess, sub, b.gen+1
+	b.rec.begin(prelude, b.effectiveSettings(settings))
 	b.preview = nil
-	if b.pace.typed && b.pace.wasPaused {
-		b.paused = true // a run that was playing is gone with its session
-	}
-	b.pace = pacer{}
+	b.pace.newSession()
 	b.broken = ""
-	b.probing = false // the UI picks its rows afresh in a new session
+	b.probe.on = false // the UI picks its rows afresh in a new session
 	b.dirty = true
 	return nil
 }
@@ -73,35 +88,35 @@ func (b *Bridge) closeSession() {
 	if b.sess == nil {
 		return
 	}
-	if b.rt != nil && b.sub != nil {
-		b.rt.Bus().Unsubscribe(b.sub)
+	if b.sub != nil {
+		b.sess.Unsubscribe(b.sub)
 	}
 	b.sess.Close()
-	b.sess, b.rt, b.sub = nil, nil, nil
+	b.sess, b.job, b.sub = nil, nil, nil
 }
 
-// attach notices a runtime the session has just created and subscribes to
-// its bus.
+// attach notices a runtime the session has just created (its events
+// already come through the subscription open took).
 func (b *Bridge) attach() {
-	rt := b.sess.Runtime()
-	if rt == nil || rt == b.rt {
+	if b.job != nil || !b.sess.Started() {
 		return
 	}
-	b.rt = rt
-	b.sub = rt.Bus().Subscribe(4096)
+	b.job = b.sess.Running()
 	b.preview = nil
-	b.guarantee = rt.Report().Config.Note // nothing admitted yet: cheap
-	b.note(Result{Info: fmt.Sprintf("job %s started", rt.Spec().Name)})
+	if rep, err := b.sess.Report(); err == nil { // nothing admitted yet: cheap
+		b.guarantee = rep.Config.Note
+	}
+	b.note(Result{Info: fmt.Sprintf("job %s started", b.job.Spec().Name)})
 }
 
 // ensureRuntime makes the session create its runtime without admitting
 // anything (a report does exactly that), so the bridge can admit and step
 // by itself.
 func (b *Bridge) ensureRuntime() error {
-	if b.rt != nil {
+	if b.job != nil {
 		return nil
 	}
-	if _, err := b.sess.Report(); err != nil {
+	if err := b.sess.Start(); err != nil {
 		return err
 	}
 	b.attach()
@@ -118,13 +133,9 @@ func (b *Bridge) exec(c script.Command) error {
 	b.record(c.String())
 	switch c.Verb {
 	case script.VerbSet, script.VerbJob:
-		b.prelude = append(b.prelude, c.String())
-		settings := map[string]string{}
-		for k, v := range b.settings {
-			settings[k] = v
-		}
+		settings := maps.Clone(b.rec.settings)
 		noteSetting(settings, c)
-		b.settings = b.effectiveSettings(settings)
+		b.rec.configured(c.String(), b.effectiveSettings(settings))
 		b.preview = nil
 	}
 	return nil
@@ -132,8 +143,7 @@ func (b *Bridge) exec(c script.Command) error {
 
 // record appends a line to the session's script.
 func (b *Bridge) record(line string) {
-	b.rec = append(b.rec, line)
-	b.lineNo++
+	b.rec.add(line)
 	b.dirty = true
 }
 
@@ -166,28 +176,24 @@ func (b *Bridge) effectiveSettings(set map[string]string) map[string]string {
 	return out
 }
 
-// previewSnapshot pictures the job as configured before it has run: the
-// session has no runtime yet, so a throwaway one (log sink, no ledger)
-// supplies the stages and nodes. It is cached until a setting changes.
+// previewSnapshot pictures the job as configured before it has run
+// (lab.Session.Preview), with the sink the settings name. It is cached
+// until a setting changes.
 func (b *Bridge) previewSnapshot() engine.Snapshot {
 	if b.preview != nil {
 		return *b.preview
 	}
-	cfg := b.sess.Config()
-	sink := cfg.Sink
-	cfg.Sink, cfg.DBPath, cfg.NoLedger = engine.SinkLog, "", true
 	var s engine.Snapshot
 	b.guarantee = ""
-	if rt, err := engine.New(b.sess.Spec(), cfg); err == nil {
-		s = rt.Snapshot()
-		rt.Close()
+	if snap, ok := b.sess.Preview(); ok {
+		s = snap
 		if _, _, note, err := engine.Guarantee(b.sess.Config(), b.sess.Spec()); err == nil {
 			b.guarantee = note
 		}
 	} else {
 		s = engine.Snapshot{Job: b.sess.Spec().Name, State: "invalid"}
 	}
-	s.Sink = sink
+	s.Sink = b.sess.Config().Sink
 	s.Rows = nil
 	b.preview = &s
 	return s

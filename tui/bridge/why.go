@@ -15,7 +15,7 @@ var errNothingRun = errors.New("nothing has run yet, so the sink has no rows: ru
 // (the message line shows it). Looking changes nothing, so a run in play
 // plays on, and the line is not recorded in the session's script.
 func (b *Bridge) why(c script.Command, text string) {
-	if b.sess.Runtime() == nil {
+	if !b.sess.Started() {
 		b.fail(text, errNothingRun)
 		return
 	}
