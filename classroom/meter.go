@@ -17,11 +17,13 @@ type Usage struct {
 	// measured on the thread that ran it (not the SSH connection's
 	// encryption, nor the garbage collector's background work).
 	CPU time.Duration `json:"cpu_ns"`
-	// Holds is the memory, in bytes, that the lab's engine says it holds in
-	// its latest frame: records waiting in queues, held back for
-	// alignment, kept for upstream backup or shown as the sink's latest
-	// rows, and the filter's bits. The engine's other state (windows, the
-	// ledger) is not in it.
+	// Holds is the memory, in bytes, that the lab's engine holds in its
+	// latest frame: records waiting in queues, held back for alignment,
+	// kept for upstream backup or shown as the sink's latest rows, the
+	// filter's bits, and the rest of its state (engine.Runtime.Holds):
+	// open windows, the ledger, lineage and checkpoints. The engine
+	// estimates it from its containers' sizes on its own goroutine as it
+	// takes the frame, so reading it costs the same at any size.
 	Holds int64 `json:"holds_bytes"`
 }
 
@@ -94,7 +96,7 @@ func heldBytes(snap *engine.Snapshot) int64 {
 	for _, n := range snap.Nodes {
 		records += int64(n.Queue + n.Held)
 	}
-	bytes := records * recordBytes
+	bytes := records*recordBytes + snap.Holds
 	if snap.Filter != nil {
 		bytes += snap.Filter.Bytes
 	}

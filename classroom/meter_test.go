@@ -2,6 +2,7 @@ package classroom
 
 import (
 	"context"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/filter"
+	"github.com/streamlab/streamlab/engine/jobspec"
 )
 
 func TestMeterCountsCPUNotWaiting(t *testing.T) {
@@ -35,13 +37,14 @@ func TestHeldBytesIsWhatTheSnapshotHolds(t *testing.T) {
 		Rows:   make([]engine.Record, 2),
 		Nodes:  []engine.NodeSnapshot{{Queue: 4, Held: 1}, {Queue: 2}},
 		Filter: &engine.FilterStats{Stats: filter.Stats{Bytes: 1000}},
+		Holds:  50_000,
 	}
-	if got, want := heldBytes(snap), 12*recordBytes+1000; got != want {
+	if got, want := heldBytes(snap), 12*recordBytes+1000+50_000; got != want {
 		t.Errorf("heldBytes = %d, want %d", got, want)
 	}
 	var m labMeter
 	m.Frame(snap)
-	if m.usage().Holds != 12*recordBytes+1000 {
+	if m.usage().Holds != 12*recordBytes+1000+50_000 {
 		t.Errorf("the meter keeps %d bytes held", m.usage().Holds)
 	}
 }
@@ -178,5 +181,49 @@ func TestStillLabSendsNothing(t *testing.T) {
 	time.Sleep(time.Second)
 	if s.mark() == m {
 		t.Error("a playing lab sent nothing in a second")
+	}
+}
+
+// TestHoldsGrowsWithTheWindows checks the HOLDS of a lab whose windows
+// pile up (counted per device, sliding by 10 ms, with no watermark to
+// close them) against an oracle the meter does not compute: the heap the
+// run's growth takes. The meter sees the frames the lab draws.
+func TestHoldsGrowsWithTheWindows(t *testing.T) {
+	spec, _ := jobspec.Builtin("clicks")
+	spec.Operators = append([]jobspec.Operator(nil), spec.Operators...)
+	for i := range spec.Operators {
+		if spec.Operators[i].Kind == jobspec.KindWindowCount {
+			spec.Operators[i].Window, spec.Operators[i].Slide = time.Second, 10*time.Millisecond
+			spec.Operators[i].Key = jobspec.KeyDevice
+		}
+	}
+	spec.Source.Watermark, spec.Source.Devices = -1, 100_000
+	rt, err := engine.New(spec, engine.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	var m labMeter
+	frame := func(records int64) (holds, heap int64) {
+		rt.Admit(records)
+		if err := rt.Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		snap := rt.Snapshot()
+		m.Frame(&snap)
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return m.usage().Holds, int64(ms.HeapAlloc)
+	}
+	holds0, heap0 := frame(1000)
+	holds1, heap1 := frame(4000)
+	said, grew := holds1-holds0, heap1-heap0
+	t.Logf("HOLDS %d → %d; the heap grew by %d (%.2f)", holds0, holds1, grew, float64(said)/float64(grew))
+	if grew < 50<<20 {
+		t.Fatalf("the heap grew by %d bytes only; the test needs a growing state", grew)
+	}
+	if float64(said) < 0.6*float64(grew) || float64(said) > 1.5*float64(grew) {
+		t.Errorf("the heap grew by %d bytes, HOLDS by %d: not about the same", grew, said)
 	}
 }
