@@ -227,3 +227,16 @@ func TestHoldsGrowsWithTheWindows(t *testing.T) {
 		t.Errorf("the heap grew by %d bytes, HOLDS by %d: not about the same", grew, said)
 	}
 }
+
+// TestServedLabRefusesAFilterPastItsBudget: in a served lab, a Bloom
+// filter bigger than a student's memory budget is refused at once, and
+// the student is told its size and the budget.
+func TestServedLabRefusesAFilterPastItsBudget(t *testing.T) {
+	ts := startServer(t, Config{State: State{Dir: t.TempDir()}})
+	defer ts.stop(t)
+	s := connect(t, ts.addr, "ann", newKey(t), 200, 40)
+	s.waitFor(0, `Lessons 0/\d+`)
+	s.press(keyEnter+keyEnter, `ready`)
+	s.press(":", `a lab-script line`)
+	s.press("set filter bloom m=1000000000 k=3\r", `125\.0 MB of bits before a record comes, of the 64\.0 MB`)
+}

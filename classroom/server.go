@@ -46,6 +46,14 @@ const (
 // its next frame, up to a tenth of a second later.
 const frameRate = 10
 
+// labMemoryBudget is the memory a student's run may hold in state (see
+// engine.Config.MemoryBudget): a few times what the lessons and exercises
+// need with the rows' lineage, and a class of a hundred all at the budget
+// would still fit a small server. A setting that would pass it (a huge
+// Bloom filter, windows nothing closes) is refused or stops the run with
+// a message saying what holds the memory.
+const labMemoryBudget = 64_000_000
+
 // Terminal sizes beyond these are cut down to them: the lab draws no more
 // than this, whatever the client claims.
 const (
@@ -480,6 +488,7 @@ func (s *Server) labOptions(ctx context.Context, student *Student) tui.Options {
 	opts.ConfigFile = ""
 	opts.ProgramOptions = []tea.ProgramOption{tea.WithoutSignalHandler()}
 	opts.FrameRate = frameRate
+	opts.MemoryBudget = labMemoryBudget
 	opts.Guard = jobGuard()
 	if s.cfg.NewClock != nil {
 		opts.Clock = s.cfg.NewClock(ctx)

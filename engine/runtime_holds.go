@@ -54,23 +54,26 @@ func mapEntry[K comparable, V any]() int64 {
 var (
 	windowEntryBytes  = mapEntry[windowKey, int64]()
 	changedEntryBytes = mapEntry[windowKey, struct{}]()
+	truthEntryBytes   = mapEntry[uint64, struct{}]()
 	ledgerCellBytes   = mapEntry[windowKey, *cell]() + int64(unsafe.Sizeof(cell{}))
 	oddCellBytes      = mapEntry[int64, *cell]() + int64(unsafe.Sizeof(cell{}))
 	overEntryBytes    = mapEntry[windowKey, *cell]()
-	lineageRowBytes   = mapEntry[rowKey, *rowLineage]() + int64(unsafe.Sizeof(rowLineage{})) +
-		int64(unsafe.Sizeof(rowKey{})) + int64(unsafe.Sizeof(rowCopy{}))
-	rowCopyBytes = int64(unsafe.Sizeof(rowCopy{}))
+	lineageRowBytes   = mapEntry[rowKey, *rowLineage]() + int64(unsafe.Sizeof(rowLineage{}))
+	rowCopyBytes      = int64(unsafe.Sizeof(rowCopy{}))
 )
 
 // operatorHolds is the memory op's state holds: a window count's open
-// windows and the set of those changed since the last trigger; nothing
-// for stateless operators (a filter's is in FilterStats).
+// windows and the set of those changed since the last trigger, and a
+// dedup stage's record of the ids it has really seen; nothing for
+// stateless operators. A filter's bits are not in it (FilterStats).
 func operatorHolds(op operator) int64 {
-	w, ok := op.(*windowCount)
-	if !ok {
-		return 0
+	switch o := op.(type) {
+	case *windowCount:
+		return int64(len(o.counts))*windowEntryBytes + int64(len(o.changed))*changedEntryBytes
+	case *dedupOp:
+		return int64(len(o.truth))*truthEntryBytes + int64(cap(o.seenOffsets))*8
 	}
-	return int64(len(w.counts))*windowEntryBytes + int64(len(w.changed))*changedEntryBytes
+	return 0
 }
 
 // holds is the batch the sink gathers until the next trigger.
@@ -85,12 +88,18 @@ func (l *Ledger) holds() int64 {
 		int64(len(l.over))*overEntryBytes + l.foldedBytes + l.lateBytes
 }
 
-// holds is the lineage's rows, each with its first copy (a row written
-// again keeps up to keptCopies), and the ring that orders them.
+// holds is the lineage's rows, each with its first copy, and a row
+// written again with room for keptCopies (a slice grown by doubling), and
+// the ring that orders them. Each copy names its node in a string of its
+// own.
 func (l *lineage) holds() int64 {
-	return int64(len(l.rows))*lineageRowBytes + int64(l.pinned)*(keptCopies-1)*rowCopyBytes +
+	copyBytes := rowCopyBytes + 16
+	return int64(len(l.rows))*(lineageRowBytes+copyBytes) + int64(l.pinned)*(pinnedCopies-1)*copyBytes +
 		int64(cap(l.ring))*int64(unsafe.Sizeof(rowKey{}))
 }
+
+// pinnedCopies is the room a row written keptCopies times has for them.
+const pinnedCopies = 8
 
 // holds is the state the last completed checkpoint keeps and the pending
 // ones have copied so far.

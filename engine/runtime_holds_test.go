@@ -13,7 +13,10 @@ import (
 // sliding by 10 ms with no watermark: no window ever closes, and each
 // record opens a hundred windows of its device, so the state grows with
 // every record.
-func growingWindows(t testing.TB) *Runtime {
+func growingWindows(t testing.TB) *Runtime { return growingWindowsWith(t, DefaultConfig()) }
+
+// growingWindowsWith is growingWindows under cfg.
+func growingWindowsWith(t testing.TB, cfg Config) *Runtime {
 	spec, _ := jobspec.Builtin("clicks")
 	spec.Operators = append([]jobspec.Operator(nil), spec.Operators...)
 	for i := range spec.Operators {
@@ -24,7 +27,7 @@ func growingWindows(t testing.TB) *Runtime {
 	}
 	spec.Source.Watermark = -1
 	spec.Source.Devices = 100_000
-	rt, err := New(spec, DefaultConfig())
+	rt, err := New(spec, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

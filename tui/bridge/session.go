@@ -38,7 +38,7 @@ func (b *Bridge) basePrelude(job string) []string {
 // open replaces the session with a fresh one configured by prelude. On an
 // error the old session stays as it was.
 func (b *Bridge) open(prelude []string) error {
-	sess := lab.NewSession(b.file(), lab.Options{DBPath: b.opts.DB, Executor: b.opts.Executor})
+	sess := lab.NewSession(b.file(), lab.Options{DBPath: b.opts.DB, Executor: b.opts.Executor, MemoryBudget: b.opts.MemoryBudget})
 	settings := map[string]string{}
 	for i, line := range prelude {
 		c, err := script.ParseLine(b.file(), i+1, line)
