@@ -395,6 +395,9 @@ func (s *Server) serveLab(sess ssh.Session) {
 		timerMu.Unlock()
 	}()
 
+	unstall := closeStalled(ctx, sess)
+	defer unstall()
+
 	opts := s.labOptions(ctx, student)
 	lab.meter.turn = turn{of: s.turns, ctx: ctx}
 	opts.Meter = &lab.meter
@@ -422,6 +425,32 @@ func (s *Server) serveLab(sess ssh.Session) {
 	}
 	s.logf("logout %s (%s)", name, student.Fingerprint)
 	_ = sess.Exit(0)
+}
+
+// stalledGrace is how long a lab told to close may take to draw its last
+// frame before its session is closed under it (see closeStalled).
+const stalledGrace = 2 * time.Second
+
+// closeStalled closes sess once ctx has ended and the lab has not left
+// within stalledGrace; the returned func says the lab has left. A client
+// gone without a word (a dropped network) stops taking output: once its
+// SSH window is full, the lab's next frame waits for ever, and the lab
+// could not close, save or leave — its student refused on their return,
+// and the idle timeout unable to end it. Closing the session fails that
+// write, and the lab leaves as after any close.
+func closeStalled(ctx context.Context, sess io.Closer) (left func()) {
+	var done atomic.Bool
+	stop := context.AfterFunc(ctx, func() {
+		time.AfterFunc(stalledGrace, func() {
+			if !done.Load() {
+				sess.Close()
+			}
+		})
+	})
+	return func() {
+		done.Store(true)
+		stop()
+	}
 }
 
 // enter registers student id's lab; it returns why not when the class is
