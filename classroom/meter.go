@@ -30,8 +30,9 @@ type Usage struct {
 // labMeter measures one student's lab (a tui.Meter), and makes its long
 // engine runs take turns with the other labs' (see turns).
 type labMeter struct {
-	cpu   atomic.Int64 // ns
-	holds atomic.Int64 // bytes
+	cpu    atomic.Int64 // ns
+	holds  atomic.Int64 // bytes
+	frames atomic.Int64 // frames the lab's screen has taken
 
 	// The engine's work, from its one goroutine: the thread it is locked
 	// to, the turn it takes, and the thread's CPU time when the work or
@@ -80,8 +81,11 @@ func (m *labMeter) measure(f func()) {
 	f()
 }
 
-// Frame keeps what the engine holds in snap.
-func (m *labMeter) Frame(snap *engine.Snapshot) { m.holds.Store(heldBytes(snap)) }
+// Frame keeps what the engine holds in snap, and counts the frame.
+func (m *labMeter) Frame(snap *engine.Snapshot) {
+	m.holds.Store(heldBytes(snap))
+	m.frames.Add(1)
+}
 
 func (m *labMeter) usage() Usage {
 	return Usage{CPU: time.Duration(m.cpu.Load()), Holds: m.holds.Load()}

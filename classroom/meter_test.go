@@ -11,6 +11,7 @@ import (
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/filter"
 	"github.com/streamlab/streamlab/engine/jobspec"
+	"github.com/streamlab/streamlab/tui/bridge"
 )
 
 func TestMeterCountsCPUNotWaiting(t *testing.T) {
@@ -153,35 +154,69 @@ func TestLongRunsTakeTurns(t *testing.T) {
 
 // TestStillLabSendsNothing checks that a lab whose screen does not change
 // sends no bytes while its clock ticks on, and that one playing does: a
-// frame that did not change is not sent.
+// frame that did not change is not sent. It counts the lab's clock ticks
+// and the frames its screen takes rather than watching the wall clock: a
+// still lab takes no frame in 100 ticks and sends nothing meanwhile; a
+// playing one takes frames and sends them, however slowly the machine
+// goes.
 func TestStillLabSendsNothing(t *testing.T) {
-	ts := startServer(t, Config{State: State{Dir: t.TempDir()}})
+	var ticks atomic.Int64
+	ts := startServer(t, Config{State: State{Dir: t.TempDir()}, NewClock: countingClock(&ticks)})
 	defer ts.stop(t)
-	s := connect(t, ts.addr, "ann", newKey(t), 120, 40)
+	key := newKey(t)
+	s := connect(t, ts.addr, "ann", key, 120, 40)
 	s.waitFor(0, `Lessons 0/\d+`)
 	s.press("\r\r", `ready`)
-	// Wait for the opening frames to be sent: half a second of quiet.
-	deadline := time.Now().Add(patience)
-	for quiet := s.mark(); ; quiet = s.mark() {
-		time.Sleep(500 * time.Millisecond)
-		if s.mark() == quiet {
-			break
-		}
+	frames := func() int64 { return ts.meterOf(t, StudentID(key.PublicKey())).frames.Load() }
+	// still waits until n ticks pass with no frame taken, and then for
+	// the screen's renderer to have sent what it had (a few of its 60
+	// ticks a second).
+	still := func(n int64) bool {
+		f, at := frames(), ticks.Load()
+		waitUntil(t, func() bool { return ticks.Load() >= at+n || frames() != f }, "the lab's clock to tick")
+		time.Sleep(100 * time.Millisecond)
+		return frames() == f
+	}
+	for deadline := time.Now().Add(patience); !still(20); { // the opening frames
 		if time.Now().After(deadline) {
-			t.Fatal("the paused lab never stopped sending")
+			t.Fatal("the paused lab never stopped taking frames")
 		}
 	}
-	m := s.mark()
-	time.Sleep(time.Second)
+	m, f := s.mark(), frames()
+	if !still(100) {
+		t.Errorf("a paused lab took %d frames in 100 ticks", frames()-f)
+	}
 	if sent := s.mark() - m; sent != 0 {
-		t.Errorf("a paused lab sent %d bytes in a second: %q", sent, s.screen(m))
+		t.Errorf("a paused lab sent %d bytes in 100 ticks: %q", sent, s.screen(m))
 	}
 	s.press(" ", `running`)
-	m = s.mark()
-	time.Sleep(time.Second)
-	if s.mark() == m {
-		t.Error("a playing lab sent nothing in a second")
+	m, f = s.mark(), frames()
+	waitUntil(t, func() bool { return frames() >= f+5 && s.mark() > m }, "a playing lab to take frames and send them")
+}
+
+// countingClock is the test server's clock that counts its ticks.
+func countingClock(ticks *atomic.Int64) func(ctx context.Context) bridge.Clock {
+	return func(ctx context.Context) bridge.Clock {
+		c := bridge.NewManualClock(t0)
+		go func() {
+			for c.AdvanceContext(ctx, 50*time.Millisecond) {
+				ticks.Add(1)
+			}
+		}()
+		return c
 	}
+}
+
+// meterOf is student id's open lab's meter.
+func (ts *testServer) meterOf(t *testing.T, id string) *labMeter {
+	t.Helper()
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	lab := ts.open[id]
+	if lab == nil {
+		t.Fatalf("%s has no lab open", id)
+	}
+	return &lab.meter
 }
 
 // TestHoldsGrowsWithTheWindows checks the HOLDS of a lab whose windows
