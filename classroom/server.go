@@ -25,6 +25,7 @@ import (
 	"github.com/charmbracelet/wish"
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/exercises"
 	"github.com/streamlab/streamlab/exercises/grade"
 	"github.com/streamlab/streamlab/tui"
@@ -518,6 +519,7 @@ func (s *Server) labOptions(ctx context.Context, student *Student) tui.Options {
 	opts.ProgramOptions = []tea.ProgramOption{tea.WithoutSignalHandler()}
 	opts.FrameRate = frameRate
 	opts.MemoryBudget = labMemoryBudget
+	opts.Executor = engine.ExecDeterministic // see checkExecutorLine
 	opts.Guard = jobGuard()
 	if s.cfg.NewClock != nil {
 		opts.Clock = s.cfg.NewClock(ctx)
