@@ -31,7 +31,16 @@ func (p memoryParts) total() int64 {
 // MemoryHeld is the memory the run's state holds as its budget counts it:
 // Holds, the records upstream backup keeps and the dedup stage's filter.
 // Like Holds it reads sizes and walks nothing.
-func (r *Runtime) MemoryHeld() int64 { return r.memoryParts().total() }
+func (r *Runtime) MemoryHeld() int64 {
+	n := r.Holds() + r.filterMemory()
+	if r.recovery != nil {
+		n += r.recovery.backupNow * recordBytes
+	}
+	return n
+}
+
+// memoryParts is MemoryHeld by what holds it, for the message that says
+// what to change.
 
 func (r *Runtime) memoryParts() memoryParts {
 	var p memoryParts
@@ -109,10 +118,10 @@ func (r *Runtime) checkMemory() {
 	if r.cfg.MemoryBudget <= 0 || r.det == nil || r.det.steps%memoryCheckEvery != 0 {
 		return
 	}
-	p := r.memoryParts()
-	if p.total() <= r.cfg.MemoryBudget {
+	if r.MemoryHeld() <= r.cfg.MemoryBudget {
 		return
 	}
+	p := r.memoryParts()
 	r.fail(r.eventNow(), fmt.Errorf("%w: the job's state holds %s of the %s it may hold; %s",
 		ErrMemoryBudget, megabytes(p.total()), megabytes(r.cfg.MemoryBudget), p.advice()))
 }

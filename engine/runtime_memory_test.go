@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/streamlab/streamlab/engine/filter"
 	"github.com/streamlab/streamlab/engine/jobspec"
@@ -71,4 +72,35 @@ func TestMemoryBudgetRefusesABigFilter(t *testing.T) {
 	if _, err := Validate(spec, cfg); err != nil {
 		t.Errorf("a 125 MB filter without a budget: %v", err)
 	}
+}
+
+// BenchmarkMemoryBudgetCheck runs the clicks job with a budget and, as
+// the baseline in the same run, without one: the check every
+// memoryCheckEvery steps should cost a few percent at most.
+func BenchmarkMemoryBudgetCheck(b *testing.B) {
+	spec, _ := jobspec.Builtin("clicks")
+	run := func(budget int64) float64 {
+		var spent time.Duration
+		for range b.N {
+			cfg := DefaultConfig()
+			cfg.MemoryBudget = budget
+			rt, err := New(spec, cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			rt.Admit(20_000)
+			start := time.Now()
+			if err := rt.Run(context.Background()); err != nil {
+				b.Fatal(err)
+			}
+			spent += time.Since(start)
+			rt.Close()
+		}
+		return float64(spent.Nanoseconds()) / float64(b.N)
+	}
+	b.ResetTimer()
+	without, with := run(0), run(1_000_000_000)
+	b.ReportMetric(without, "ns/run-without")
+	b.ReportMetric(with, "ns/run-with")
+	b.ReportMetric(with/without, "with/without")
 }
