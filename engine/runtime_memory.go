@@ -41,7 +41,6 @@ func (r *Runtime) MemoryHeld() int64 {
 
 // memoryParts is MemoryHeld by what holds it, for the message that says
 // what to change.
-
 func (r *Runtime) memoryParts() memoryParts {
 	var p memoryParts
 	for _, x := range r.g.nodes {
@@ -137,7 +136,11 @@ func (p memoryParts) advice() string {
 		if p.openWindows == 0 {
 			return "most of it is the checkpoints' copies of the state"
 		}
-		return fmt.Sprintf("most of it is %d open windows and the checkpoints' copies of them: a watermark closes them (set source.watermark), a longer slide opens fewer (set window.slide)", p.openWindows)
+		copies := ""
+		if p.checkpoints > 0 {
+			copies = " and the checkpoints' copies of them"
+		}
+		return fmt.Sprintf("most of it is %d open windows%s: a watermark closes them (set source.watermark), a longer slide opens fewer (set window.slide)", p.openWindows, copies)
 	case p.ledger:
 		return "most of it is the ledger, which keeps each row until its window is final: a watermark makes them final sooner (set source.watermark)"
 	case p.backup:
