@@ -48,3 +48,14 @@ func TestSetFilterPastTheBudgetIsRefused(t *testing.T) {
 		t.Errorf("a 125 MB filter under the default budget: %v", err)
 	}
 }
+
+// TestSlideFanOutIsRefusedAtItsLine: a slide that would put every record
+// in more windows than a record may fan out to is refused at the line
+// that asks for it, saying how many and the most.
+func TestSlideFanOutIsRefusedAtItsLine(t *testing.T) {
+	src := "job clicks\nset window 1h\nset window.slide 1ms\nrun 10\n"
+	_, err := lab.RunScript(context.Background(), "s.lab", []byte(src), lab.Options{})
+	if err == nil || !strings.Contains(err.Error(), "s.lab:3:") || !strings.Contains(err.Error(), "3600000 windows; at most 1000") {
+		t.Errorf("a 1h window sliding by 1ms: %v", err)
+	}
+}
