@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/jobspec"
 	"github.com/streamlab/streamlab/engine/script"
 	"github.com/streamlab/streamlab/tui/bridge"
@@ -14,6 +15,9 @@ import (
 // errJobFile is why a student's lab refuses a job file.
 var errJobFile = errors.New("only built-in jobs (" + strings.Join(jobspec.Names(), ", ") +
 	") and a lesson's own files open here")
+
+// errConcurrent is why a student's lab keeps the deterministic executor.
+var errConcurrent = errors.New("a served lab runs the deterministic executor: the concurrent one's goroutines would escape the lab's share of the server's cores and its memory budget")
 
 // jobGuard keeps a student's lab from reading the server's files: a `job`
 // line typed in the lab may name a built-in job or, in a lesson, one of
@@ -37,10 +41,27 @@ func jobGuard() func(bridge.Request) error {
 		case bridge.Open:
 			workspace = ""
 		case bridge.Line, bridge.Reconfigure:
+			if err := checkExecutorLine(r.Line); err != nil {
+				return err
+			}
 			return checkJobLine(r.Line, workspace)
 		}
 		return nil
 	}
+}
+
+// checkExecutorLine refuses `set executor concurrent`: the server paces
+// and bounds each lab's run as its one goroutine steps it (see turns and
+// engine.Config.MemoryBudget), which a goroutine per node would escape.
+func checkExecutorLine(line string) error {
+	c, err := script.ParseLine("line", 1, line)
+	if err != nil || c.Verb != script.VerbSet || len(c.Args) < 2 {
+		return nil
+	}
+	if c.Args[0].Text == "executor" && c.Args[1].Text == engine.ExecConcurrent {
+		return errConcurrent
+	}
+	return nil
 }
 
 // checkJobLine refuses a job line naming a file that is not a lesson's

@@ -1,11 +1,14 @@
 package classroom
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/lessons"
+	"github.com/streamlab/streamlab/tui"
 	"github.com/streamlab/streamlab/tui/bridge"
 )
 
@@ -43,5 +46,28 @@ func TestJobGuard(t *testing.T) {
 	guard(bridge.Request{Kind: bridge.Open, Job: "clicks"})
 	if err := line("job watermark.yaml"); err == nil {
 		t.Error("the lesson's files are still open after it closed")
+	}
+}
+
+// TestExecutorGuard: a served lab keeps the deterministic executor, which
+// the server paces and bounds, whether the line is typed or picked, or
+// the server's template asks for the other; and it has its budget.
+func TestExecutorGuard(t *testing.T) {
+	guard := jobGuard()
+	for text, ok := range map[string]bool{
+		"set executor concurrent": false, "set executor deterministic": true, "set mode update": true,
+	} {
+		for _, kind := range []bridge.Kind{bridge.Line, bridge.Reconfigure} {
+			if err := guard(bridge.Request{Kind: kind, Line: text}); (err == nil) != ok {
+				t.Errorf("%q: %v", text, err)
+			}
+		}
+	}
+	s, err := New(Config{State: State{Dir: t.TempDir()}, Lab: tui.Options{Executor: engine.ExecConcurrent}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opts := s.labOptions(context.Background(), &Student{ID: "s1"}); opts.Executor != engine.ExecDeterministic || opts.MemoryBudget != labMemoryBudget {
+		t.Errorf("a student's lab runs the %s executor under a budget of %d bytes", opts.Executor, opts.MemoryBudget)
 	}
 }

@@ -17,19 +17,22 @@ type Usage struct {
 	// measured on the thread that ran it (not the SSH connection's
 	// encryption, nor the garbage collector's background work).
 	CPU time.Duration `json:"cpu_ns"`
-	// Holds is the memory, in bytes, that the lab's engine says it holds in
-	// its latest frame: records waiting in queues, held back for
-	// alignment, kept for upstream backup or shown as the sink's latest
-	// rows, and the filter's bits. The engine's other state (windows, the
-	// ledger) is not in it.
+	// Holds is the memory, in bytes, that the lab's engine holds in its
+	// latest frame: records waiting in queues, held back for alignment,
+	// kept for upstream backup or shown as the sink's latest rows, the
+	// filter's bits, and the rest of its state (engine.Runtime.Holds):
+	// open windows, the ledger, lineage and checkpoints. The engine
+	// estimates it from its containers' sizes on its own goroutine as it
+	// takes the frame, so reading it costs the same at any size.
 	Holds int64 `json:"holds_bytes"`
 }
 
 // labMeter measures one student's lab (a tui.Meter), and makes its long
 // engine runs take turns with the other labs' (see turns).
 type labMeter struct {
-	cpu   atomic.Int64 // ns
-	holds atomic.Int64 // bytes
+	cpu    atomic.Int64 // ns
+	holds  atomic.Int64 // bytes
+	frames atomic.Int64 // frames the lab's screen has taken
 
 	// The engine's work, from its one goroutine: the thread it is locked
 	// to, the turn it takes, and the thread's CPU time when the work or
@@ -78,8 +81,11 @@ func (m *labMeter) measure(f func()) {
 	f()
 }
 
-// Frame keeps what the engine holds in snap.
-func (m *labMeter) Frame(snap *engine.Snapshot) { m.holds.Store(heldBytes(snap)) }
+// Frame keeps what the engine holds in snap, and counts the frame.
+func (m *labMeter) Frame(snap *engine.Snapshot) {
+	m.holds.Store(heldBytes(snap))
+	m.frames.Add(1)
+}
 
 func (m *labMeter) usage() Usage {
 	return Usage{CPU: time.Duration(m.cpu.Load()), Holds: m.holds.Load()}
@@ -94,7 +100,7 @@ func heldBytes(snap *engine.Snapshot) int64 {
 	for _, n := range snap.Nodes {
 		records += int64(n.Queue + n.Held)
 	}
-	bytes := records * recordBytes
+	bytes := records*recordBytes + snap.Holds
 	if snap.Filter != nil {
 		bytes += snap.Filter.Bytes
 	}

@@ -25,6 +25,7 @@ import (
 	"github.com/charmbracelet/wish"
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/exercises"
 	"github.com/streamlab/streamlab/exercises/grade"
 	"github.com/streamlab/streamlab/tui"
@@ -45,6 +46,14 @@ const (
 // pane, the palette) is drawn at once; what the engine answers shows in
 // its next frame, up to a tenth of a second later.
 const frameRate = 10
+
+// labMemoryBudget is the memory a student's run may hold in state (see
+// engine.Config.MemoryBudget): a few times what the lessons and exercises
+// need with the rows' lineage, and a class of a hundred all at the budget
+// would still fit a small server. A setting that would pass it (a huge
+// Bloom filter, windows nothing closes) is refused or stops the run with
+// a message saying what holds the memory.
+const labMemoryBudget = 64_000_000
 
 // Terminal sizes beyond these are cut down to them: the lab draws no more
 // than this, whatever the client claims.
@@ -387,6 +396,9 @@ func (s *Server) serveLab(sess ssh.Session) {
 		timerMu.Unlock()
 	}()
 
+	unstall := closeStalled(ctx, sess)
+	defer unstall()
+
 	opts := s.labOptions(ctx, student)
 	lab.meter.turn = turn{of: s.turns, ctx: ctx}
 	opts.Meter = &lab.meter
@@ -414,6 +426,32 @@ func (s *Server) serveLab(sess ssh.Session) {
 	}
 	s.logf("logout %s (%s)", name, student.Fingerprint)
 	_ = sess.Exit(0)
+}
+
+// stalledGrace is how long a lab told to close may take to draw its last
+// frame before its session is closed under it (see closeStalled).
+const stalledGrace = 2 * time.Second
+
+// closeStalled closes sess once ctx has ended and the lab has not left
+// within stalledGrace; the returned func says the lab has left. A client
+// gone without a word (a dropped network) stops taking output: once its
+// SSH window is full, the lab's next frame waits for ever, and the lab
+// could not close, save or leave — its student refused on their return,
+// and the idle timeout unable to end it. Closing the session fails that
+// write, and the lab leaves as after any close.
+func closeStalled(ctx context.Context, sess io.Closer) (left func()) {
+	var done atomic.Bool
+	stop := context.AfterFunc(ctx, func() {
+		time.AfterFunc(stalledGrace, func() {
+			if !done.Load() {
+				sess.Close()
+			}
+		})
+	})
+	return func() {
+		done.Store(true)
+		stop()
+	}
 }
 
 // enter registers student id's lab; it returns why not when the class is
@@ -480,6 +518,8 @@ func (s *Server) labOptions(ctx context.Context, student *Student) tui.Options {
 	opts.ConfigFile = ""
 	opts.ProgramOptions = []tea.ProgramOption{tea.WithoutSignalHandler()}
 	opts.FrameRate = frameRate
+	opts.MemoryBudget = labMemoryBudget
+	opts.Executor = engine.ExecDeterministic // see checkExecutorLine
 	opts.Guard = jobGuard()
 	if s.cfg.NewClock != nil {
 		opts.Clock = s.cfg.NewClock(ctx)

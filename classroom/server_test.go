@@ -46,13 +46,15 @@ type testServer struct {
 func startServer(t testing.TB, cfg Config) *testServer {
 	t.Helper()
 	cfg.Lab = tui.Options{Theme: "mono", Speed: 1, Job: "clicks", Executor: "deterministic", Seed: 1}
-	cfg.NewClock = func(ctx context.Context) bridge.Clock {
-		c := bridge.NewManualClock(t0)
-		go func() {
-			for c.AdvanceContext(ctx, 50*time.Millisecond) {
-			}
-		}()
-		return c
+	if cfg.NewClock == nil {
+		cfg.NewClock = func(ctx context.Context) bridge.Clock {
+			c := bridge.NewManualClock(t0)
+			go func() {
+				for c.AdvanceContext(ctx, 50*time.Millisecond) {
+				}
+			}()
+			return c
+		}
 	}
 	s, err := New(cfg)
 	if err != nil {

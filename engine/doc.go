@@ -107,6 +107,9 @@
 //     state held and state copied into checkpoints.
 //   - runtime_snapshot.go: a cheap picture of the running job for the lab;
 //     engine/bus carries events to observers without slowing the job.
+//     runtime_holds.go: the memory the run's state holds, estimated from
+//     its containers' sizes so that every frame can show it;
+//     runtime_memory.go: the budget a lab puts on it.
 //
 // The dataflow:
 //   - dataflow_source.go: the replayable log (generated from a seed, or

@@ -74,6 +74,10 @@ type Ledger struct {
 	late   map[string]*lateRanges
 	totals LedgerTotals
 	wrong  int64 // rows whose got != exp
+
+	// foldedBytes and lateBytes are the memory folded and late take,
+	// kept as they grow (see holds).
+	foldedBytes, lateBytes int64
 }
 
 type cell struct{ exp, got int64 }

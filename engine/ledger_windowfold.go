@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"slices"
 	"sort"
+	"unsafe"
 )
 
 // The ledger's windows, folded. An aggregation's ledger has one cell per
@@ -35,6 +36,12 @@ type foldedKey struct {
 	lastVal  int64 // the value at last
 	prev     int64 // the latest change point's start
 	anything bool  // a start has been folded
+	data     int64 // bytes the blocks' data take (see bytes)
+}
+
+// bytes is the memory f takes: its blocks and their data.
+func (f *foldedKey) bytes() int64 {
+	return int64(unsafe.Sizeof(*f)) + int64(cap(f.blocks))*int64(unsafe.Sizeof(foldBlock{})) + f.data
 }
 
 // foldBlock holds up to foldPointsPerBlock change points from first on,
@@ -63,15 +70,20 @@ func (f *foldedKey) point(s, v int64) {
 	n := len(f.blocks)
 	if n == 0 || f.blocks[n-1].n == foldPointsPerBlock {
 		if n > 0 {
-			f.blocks[n-1].data = slices.Clip(f.blocks[n-1].data)
+			last := &f.blocks[n-1]
+			f.data -= int64(cap(last.data))
+			last.data = slices.Clip(last.data)
+			f.data += int64(cap(last.data))
 		}
 		f.blocks = append(f.blocks, foldBlock{first: s})
 		f.prev = s
 		n++
 	}
 	b := &f.blocks[n-1]
+	f.data -= int64(cap(b.data))
 	b.data = binary.AppendUvarint(b.data, uint64(s-f.prev))
 	b.data = binary.AppendVarint(b.data, v)
+	f.data += int64(cap(b.data))
 	b.n++
 	f.prev, f.lastVal = s, v
 }
@@ -104,6 +116,16 @@ func (f *foldedKey) at(s int64) int64 {
 // binary searches.
 type lateRanges struct{ los, his []int64 }
 
+// bytes is the memory lr's starts take.
+func (lr *lateRanges) bytes() int64 { return int64(cap(lr.los)+cap(lr.his)) * 8 }
+
+// What a key's entry in the folded windows (besides its foldedKey) and
+// in the late records (besides the starts) takes (see Ledger.holds).
+var (
+	foldedKeyBytes = mapEntry[string, *foldedKey]()
+	lateKeyBytes   = mapEntry[string, *lateRanges]() + int64(unsafe.Sizeof(lateRanges{}))
+)
+
 func (lr *lateRanges) add(lo, hi int64) {
 	i, _ := slices.BinarySearch(lr.los, lo+1)
 	lr.los = slices.Insert(lr.los, i, lo)
@@ -131,8 +153,11 @@ func (l *Ledger) addLate(key string, lo, hi int64) {
 	if lr == nil {
 		lr = &lateRanges{}
 		l.late[key] = lr
+		l.lateBytes += lateKeyBytes
 	}
+	l.lateBytes -= lr.bytes()
 	lr.add(lo, hi)
+	l.lateBytes += lr.bytes()
 }
 
 // lateAt counts the late records the failure-free run left out of k.
@@ -223,8 +248,11 @@ func (l *Ledger) foldWindows() {
 		if f == nil {
 			f = &foldedKey{}
 			l.folded[c.k.key] = f
+			l.foldedBytes += foldedKeyBytes + f.bytes()
 		}
+		l.foldedBytes -= f.bytes()
 		f.appendCell(c.k.start, c.exp, max(l.slide, 1))
+		l.foldedBytes += f.bytes()
 	}
 	l.foldedBelow = below
 	l.foldAt = max(2*len(l.cells), foldChunk)

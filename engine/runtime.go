@@ -355,6 +355,7 @@ func (r *Runtime) stepOnce() bool {
 		r.recovery.checkKills()
 	}
 	r.followFailure()
+	r.checkMemory()
 	return true
 }
 

@@ -118,6 +118,11 @@ type Config struct {
 	// leader's lease has run out, and restarts the job).
 	JobManagerHA string
 	Lease        time.Duration
+	// MemoryBudget, when above 0, bounds the memory the run's state may
+	// hold, in bytes (see Runtime.MemoryHeld): a filter bigger than it is
+	// refused, and a run whose state grows past it fails, saying what
+	// holds the most. The deterministic executor checks it as it steps.
+	MemoryBudget int64
 }
 
 // Semantics, HA schemes, deployments and sink commit protocols.

@@ -57,6 +57,9 @@ type Snapshot struct {
 	FailedAtMS int64
 	// JobManager is the coordinator, drawn like a node.
 	JobManager JobManagerSnapshot
+	// Holds is the memory the run's state holds beyond the records above
+	// and the filter: windows, ledger, lineage, checkpoints (Runtime.Holds).
+	Holds int64
 }
 
 // Job manager states a snapshot shows.
@@ -146,7 +149,7 @@ func (r *Runtime) Snapshot() Snapshot {
 		Job: r.spec.Name, State: r.state, Executor: r.cfg.Executor, Mode: r.cfg.Mode, Sink: r.cfg.Sink,
 		TimeMS: r.cur.clock, Admitted: r.cur.limit, Offset: r.cur.off,
 		Watermark: math.MinInt64, DroppedLate: r.droppedLate(),
-		Rows: r.sink.latest(), Batches: r.sink.batches,
+		Rows: r.sink.latest(), Batches: r.sink.batches, Holds: r.Holds(),
 	}
 	s.Semantics, s.HA = r.semantics, r.ha
 	if r.det != nil {

@@ -31,6 +31,9 @@ func Validate(spec jobspec.Spec, cfg Config) (Validated, error) {
 	if err := cfg.Filter.Validate(); cfg.Filter.Kind != "" && err != nil {
 		return Validated{}, badConfig("%v", err)
 	}
+	if err := CheckFilterBudget(cfg); err != nil {
+		return Validated{}, err
+	}
 	spec = withDedup(spec, cfg.Filter)
 	if cfg.Mode == ModeComplete && dedupAfterAggregation(spec) {
 		return Validated{}, badConfig("a dedup stage after an aggregation cannot run in complete mode: every batch repeats the whole table on purpose, and the filter would drop the rows that did not change; use update or append, or dedup the input before it is counted")

@@ -85,4 +85,8 @@ type Options struct {
 	// Meter, when set, sees the lab's work, so that a server can tell
 	// each student's share of it.
 	Meter Meter
+	// MemoryBudget bounds the memory a run's state may hold, in bytes
+	// (lab.Options.MemoryBudget: 0 is the lab's default); a server of many
+	// labs gives each less.
+	MemoryBudget int64
 }

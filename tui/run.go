@@ -72,7 +72,7 @@ func newBridge(opts Options) (*bridge.Bridge, error) {
 	b, err := bridge.New(bridge.Options{
 		Job: job, Seed: opts.Seed, Executor: opts.Executor, DB: opts.DB,
 		Speed: opts.Speed, Clock: opts.Clock, FrameRate: opts.FrameRate, Home: opts.Home,
-		Work: work, Yield: yield,
+		Work: work, Yield: yield, MemoryBudget: opts.MemoryBudget,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("opening job %s: %w", job, err)

@@ -170,7 +170,7 @@ func (m Model) View() string {
 		}
 	}
 	b.WriteString("\n" + m.muted.Render("CPU: the share of a core the lab's engine and drawing took since the last read · "+
-		"HOLDS: the memory its engine holds in queues, backups, rows and filter"))
+		"HOLDS: the memory its engine holds (windows, ledger, queues, backups, checkpoints, rows, filter)"))
 	b.WriteString("\n" + m.muted.Render("● lab open · refreshed every second · "+m.quits))
 	return b.String()
 }

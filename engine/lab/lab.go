@@ -43,6 +43,10 @@ type Options struct {
 	Force bool
 	// Executor is "deterministic" (default) or "concurrent".
 	Executor string
+	// MemoryBudget bounds the memory a run's state may hold, in bytes
+	// (engine.Config.MemoryBudget): 0 is DefaultMemoryBudget, below 0 no
+	// bound.
+	MemoryBudget int64
 	// Log receives the text report of each `report` command; nil discards.
 	Log io.Writer
 	// Explain names sink rows to explain once the script has run, before

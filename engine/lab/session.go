@@ -52,7 +52,25 @@ func NewSession(file string, opts Options) *Session {
 		cfg.Seed = *opts.Seed
 	}
 	cfg.DBPath = opts.DBPath
+	cfg.MemoryBudget = memoryBudget(opts.MemoryBudget)
 	return &Session{file: file, opts: opts, spec: spec, cfg: cfg}
+}
+
+// DefaultMemoryBudget is the memory a lab's run may hold in state unless
+// told otherwise: far more than any lesson or exercise needs, but a
+// runaway setting (windows a missing watermark never closes) stops with
+// a message instead of taking the machine's memory.
+const DefaultMemoryBudget = 1_000_000_000
+
+// memoryBudget is the engine's budget for Options.MemoryBudget n.
+func memoryBudget(n int64) int64 {
+	switch {
+	case n == 0:
+		return DefaultMemoryBudget
+	case n < 0:
+		return 0
+	}
+	return n
 }
 
 // Close releases the runtime.

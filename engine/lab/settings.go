@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -162,6 +163,9 @@ var settings = []Setting{
 			return err
 		}
 		s.cfg.Filter = spec
+		if err := engine.CheckFilterBudget(s.cfg); err != nil {
+			return errors.New(engine.ConfigReason(err))
+		}
 		return nil
 	}},
 	{Key: "deployment", Values: "standalone | managed [provision=DURATION]", Doc: "who replaces a lost task manager (kill): nobody on a standalone cluster (restart NODE starts one), a resource manager after provision (5s) when managed", Choices: []Choice{

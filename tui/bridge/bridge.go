@@ -58,6 +58,9 @@ type Options struct {
 	// that a server can make long runs take turns.
 	Work  func(func())
 	Yield func()
+	// MemoryBudget bounds the memory a run's state may hold, in bytes
+	// (lab.Options.MemoryBudget).
+	MemoryBudget int64
 }
 
 // Bridge owns one lab session at a time. Create it with New, then start Run

@@ -41,7 +41,7 @@ func (b *Bridge) tryChoice(line string) (reason, note string) {
 	if err != nil {
 		return plainReason(err), ""
 	}
-	sess := lab.NewSession(b.file(), lab.Options{Executor: b.opts.Executor})
+	sess := lab.NewSession(b.file(), lab.Options{Executor: b.opts.Executor, MemoryBudget: b.opts.MemoryBudget})
 	defer sess.Close()
 	for i, l := range applyToPrelude(b.rec.prelude, c) {
 		pc, err := script.ParseLine(b.file(), i+1, l)

@@ -56,7 +56,7 @@ func (b *Bridge) basePrelude(job string) []string { return b.place.prelude(job, 
 // open replaces the session with a fresh one configured by prelude. On an
 // error the old session stays as it was.
 func (b *Bridge) open(prelude []string) error {
-	sess := lab.NewSession(b.file(), lab.Options{DBPath: b.opts.DB, Executor: b.opts.Executor})
+	sess := lab.NewSession(b.file(), lab.Options{DBPath: b.opts.DB, Executor: b.opts.Executor, MemoryBudget: b.opts.MemoryBudget})
 	// Subscribed before anything runs: the events of whichever command
 	// starts the job (a run at ×max, a scenario's, a kill) are heard too.
 	sub := sess.Subscribe(subscriptionSize)
