@@ -7,6 +7,7 @@ import (
 
 	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/jobspec"
+	"github.com/streamlab/streamlab/engine/restart"
 )
 
 // honestRun starts a built-in job with cfg and admits records.
@@ -206,4 +207,38 @@ func TestLedgerTotalsMonotoneAndTimelineIsTheLedger(t *testing.T) {
 func sameSeries(a, b engine.LedgerTotals) bool {
 	return a.Delivered == b.Delivered && a.Duplicates == b.Duplicates && a.Lost == b.Lost &&
 		a.Owed == b.Owed && a.Expected == b.Expected && a.Correct == b.Correct
+}
+
+// A job that fails leaves records it will never deliver: once the report
+// has run the failure-free job through everything admitted, they are lost,
+// and the chart ends where the ledger's figures stand, at the failure (the
+// job's clock stops there), not at the last batch before it.
+func TestFailedJobsTimelineEndsAtItsLedger(t *testing.T) {
+	for _, c := range semanticsCases {
+		t.Run(c.semantics+"/"+c.sink, func(t *testing.T) {
+			cfg := engine.DefaultConfig()
+			cfg.Semantics, cfg.Sink = c.semantics, c.sink
+			cfg.Restart, _ = restart.Default(restart.None) // the first failure fails the job
+			rt := killedRun(t, "clicks", cfg, "count[1]", 1200, 3000)
+			if err := rt.Run(context.Background()); err == nil {
+				t.Fatal("the job without restarts ran through its failure")
+			}
+			rep := rt.Report()
+			if rep.Job.State != engine.StateFailed {
+				t.Fatalf("job %s", rep.Job.State)
+			}
+			l, _ := rt.Ledger()
+			if l.Lost != rep.Sink.Lost || l.Lost == 0 {
+				t.Fatalf("the ledger's lost %d, the report's %d", l.Lost, rep.Sink.Lost)
+			}
+			tl := rt.Timeline()
+			last := tl.Samples[len(tl.Samples)-1]
+			if !sameSeries(last.LedgerTotals, l) {
+				t.Errorf("the timeline ends at %+v, the ledger is %+v", last.LedgerTotals, l)
+			}
+			if at, failed := rt.FailedAtMS(); !failed || last.TimeMS != at {
+				t.Errorf("the timeline ends at %d ms, the job failed at %d ms (%v)", last.TimeMS, at, failed)
+			}
+		})
+	}
 }

@@ -496,6 +496,7 @@ func (r *Runtime) SinkDigest() uint64 {
 func (r *Runtime) Report() report.Report {
 	if r.ref != nil {
 		r.ref.drain()
+		r.sampleFailure()
 	}
 	return r.report()
 }
@@ -508,8 +509,19 @@ func (r *Runtime) ReportContext(ctx context.Context) (report.Report, error) {
 		if err := r.ref.drainContext(ctx); err != nil {
 			return report.Report{}, err
 		}
+		r.sampleFailure()
 	}
 	return r.report(), nil
+}
+
+// sampleFailure puts a failed job's ledger, once the failure-free run has
+// gone through everything admitted, on the timeline at the failure: what
+// the job will never deliver is lost there, so the chart ends where the
+// ledger's figures stand.
+func (r *Runtime) sampleFailure() {
+	if r.state == StateFailed && r.ledger != nil {
+		r.tl.sample(r.failedMS, r.ledgerView())
+	}
 }
 
 // ReportSoFar is Report without first running the failure-free reference
