@@ -6,6 +6,7 @@ import (
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 
+	"github.com/streamlab/streamlab/tui/draw"
 	"github.com/streamlab/streamlab/tui/pane/lessonpane"
 )
 
@@ -26,7 +27,7 @@ func DefaultLabKeys() LabKeys {
 	return LabKeys{
 		Pause:     key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "pause/run")),
 		Step:      key.NewBinding(key.WithKeys("."), key.WithHelp(".", "step")),
-		Faster:    key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+/-", "speed")),
+		Faster:    key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "faster")),
 		Slower:    key.NewBinding(key.WithKeys("-", "_"), key.WithHelp("-", "slower")),
 		Finish:    key.NewBinding(key.WithKeys(">"), key.WithHelp(">", "finish the run now")),
 		Report:    key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "report")),
@@ -51,7 +52,7 @@ func DefaultLabKeys() LabKeys {
 
 // ShortHelp is the help bar's share of the lab's keys.
 func (k LabKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.Palette, k.Pause, k.Faster, k.Kill, k.Report, k.Help, k.Quit, k.Finish, k.Step, k.Restart, k.Focus}
+	return []key.Binding{k.Palette, k.Pause, draw.KeyPair(k.Faster, k.Slower, "speed"), k.Kill, k.Report, k.Help, k.Quit, k.Finish, k.Step, k.Restart, k.Focus}
 }
 
 // FullHelp groups every lab key by what it is for.
@@ -141,7 +142,7 @@ type guideHelp struct {
 
 func (g guideHelp) ShortHelp() []key.Binding {
 	return []key.Binding{g.lab.Palette, g.guide.Next, g.guide.Hint, g.guide.Answer, g.lab.Report, g.lab.Help, g.lab.Pause,
-		g.guide.Grade, g.guide.PageUp, g.lab.Focus, g.lab.Back, g.lab.Quit}
+		g.guide.Grade, draw.KeyPair(g.guide.PageUp, g.guide.PageDn, "page the lesson"), g.lab.Focus, g.lab.Back, g.lab.Quit}
 }
 
 func (g guideHelp) FullHelp() [][]key.Binding {

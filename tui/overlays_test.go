@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -275,15 +276,7 @@ func TestKeysLetThroughAreOffered(t *testing.T) {
 // the sandbox or a lesson, and whichever overlay is open, the help names
 // one deed for each key, the one the key does.
 func TestNoKeyIsOfferedTwice(t *testing.T) {
-	states := keyStates(t)
-	for p := range paneCount {
-		states["lesson, focus "+strconv.Itoa(int(p))] = func() Model {
-			m := states["lesson"]()
-			m.setFocus(p)
-			return m
-		}
-	}
-	for name, state := range states {
+	for name, state := range focusStates(t) {
 		m := state()
 		offered := map[string]key.Help{}
 		for _, group := range m.activeKeys().FullHelp() {
@@ -300,6 +293,55 @@ func TestNoKeyIsOfferedTwice(t *testing.T) {
 			}
 		}
 	}
+}
+
+// focusStates are the key states, and the sandbox and a lesson with each
+// pane in turn given the focus: each pane brings its own keys.
+func focusStates(t *testing.T) map[string]func() Model {
+	t.Helper()
+	states := keyStates(t)
+	for _, screen := range []string{"lab", "lesson"} {
+		for p := range paneCount {
+			states[screen+", focus "+strconv.Itoa(int(p))] = func() Model {
+				m := states[screen]()
+				m.setFocus(p)
+				return m
+			}
+		}
+	}
+	return states
+}
+
+// The help (?) names each key in one entry only, with the one thing it
+// does: an entry the help bar shortens to two keys (+/- speed) is two
+// entries in the help (+ faster, - slower), not one beside the second.
+func TestTheHelpNamesEachKeyOnce(t *testing.T) {
+	for name, state := range focusStates(t) {
+		m := state()
+		entryOf := map[string]key.Help{}
+		for _, group := range m.activeKeys().FullHelp() {
+			for _, b := range group {
+				if !b.Enabled() {
+					continue
+				}
+				for _, k := range namedKeys(b.Help()) {
+					if was, ok := entryOf[k]; ok && was != b.Help() {
+						t.Errorf("%s: the help names %s in %q and in %q", name, k, was.Key+" "+was.Desc, b.Help().Key+" "+b.Help().Desc)
+					}
+					entryOf[k] = b.Help()
+				}
+			}
+		}
+	}
+}
+
+// namedKeys are the keys an entry of the help names: its label, cut at
+// each slash (the label / is the slash key itself).
+func namedKeys(h key.Help) []string {
+	if h.Key == "/" {
+		return []string{h.Key}
+	}
+	return strings.Split(h.Key, "/")
 }
 
 // ownerOf is the overlay of stack that handles k.

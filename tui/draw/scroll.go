@@ -15,7 +15,7 @@ type ScrollKeys struct {
 // DefaultScrollKeys are the arrows, page keys and end (back to the newest).
 func DefaultScrollKeys() ScrollKeys {
 	return ScrollKeys{
-		Up:       key.NewBinding(key.WithKeys("up"), key.WithHelp("↑/↓", "scroll")),
+		Up:       key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "scroll up")),
 		Down:     key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "scroll down")),
 		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
 		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),

@@ -21,9 +21,9 @@ type KeyMap struct {
 // DefaultKeyMap is the overlay's key map.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/↓", "scroll")),
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑", "scroll up")),
 		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "scroll down")),
-		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup/pgdn", "page")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
 		PageDown: key.NewBinding(key.WithKeys("pgdown", " "), key.WithHelp("pgdn", "page down")),
 		Top:      key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "top")),
 		Close:    key.NewBinding(key.WithKeys("R", "esc", "q"), key.WithHelp("R/esc", "close the report")),
@@ -31,7 +31,9 @@ func DefaultKeyMap() KeyMap {
 }
 
 // ShortHelp lists the keys for the help bar.
-func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Up, k.PageUp, k.Top, k.Close} }
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{draw.KeyPair(k.Up, k.Down, "scroll"), draw.KeyPair(k.PageUp, k.PageDown, "page"), k.Top, k.Close}
+}
 
 // FullHelp lists every key.
 func (k KeyMap) FullHelp() [][]key.Binding {

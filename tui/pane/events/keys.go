@@ -21,7 +21,9 @@ func DefaultKeyMap() KeyMap {
 }
 
 // ShortHelp shows scrolling and the filter.
-func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Up, k.Verbose} }
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{draw.KeyPair(k.Up, k.Down, "scroll"), k.Verbose}
+}
 
 // FullHelp lists every binding.
 func (k KeyMap) FullHelp() [][]key.Binding {

@@ -1,6 +1,10 @@
 package filterpane
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"github.com/charmbracelet/bubbles/key"
+
+	"github.com/streamlab/streamlab/tui/draw"
+)
 
 // KeyMap is what the filter pane answers to when it has the focus: picking
 // the record whose bit positions it shows.
@@ -14,7 +18,7 @@ type KeyMap struct {
 // DefaultKeyMap is the filter pane's key map.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		Older:  key.NewBinding(key.WithKeys("up"), key.WithHelp("↑/↓", "probe a sink row")),
+		Older:  key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "probe an older row")),
 		Newer:  key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "probe a newer row")),
 		Newest: key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "probe the newest row")),
 		MadeUp: key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "probe a new id")),
@@ -24,7 +28,9 @@ func DefaultKeyMap() KeyMap {
 }
 
 // ShortHelp shows picking a row and a new id, and the chart.
-func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Older, k.MadeUp, k.Chart} }
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{draw.KeyPair(k.Older, k.Newer, "probe a sink row"), k.MadeUp, k.Chart}
+}
 
 // FullHelp lists every binding.
 func (k KeyMap) FullHelp() [][]key.Binding {

@@ -1,6 +1,10 @@
 package lessonpane
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"github.com/charmbracelet/bubbles/key"
+
+	"github.com/streamlab/streamlab/tui/draw"
+)
 
 // KeyMap is the lesson pane's keys. Hint, Answer and Grade work whichever
 // pane has the focus (in a lesson; Grade in an exercise); the scrolling
@@ -19,16 +23,16 @@ func DefaultKeyMap() KeyMap {
 		Answer: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "answer the check")),
 		Grade:  key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "grade this session")),
 		Next:   key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next step")),
-		Up:     key.NewBinding(key.WithKeys("up"), key.WithHelp("↑/↓", "scroll the lesson")),
-		Down:   key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "scroll down")),
-		PageUp: key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup/pgdn", "page the lesson")),
-		PageDn: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
+		Up:     key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "scroll the lesson up")),
+		Down:   key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "scroll the lesson down")),
+		PageUp: key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page the lesson up")),
+		PageDn: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page the lesson down")),
 	}
 }
 
 // ShortHelp lists the pane's keys for the help bar.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Next, k.Hint, k.Answer, k.Grade, k.PageUp}
+	return []key.Binding{k.Next, k.Hint, k.Answer, k.Grade, draw.KeyPair(k.PageUp, k.PageDn, "page the lesson")}
 }
 
 // FullHelp lists every key of the pane.

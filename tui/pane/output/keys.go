@@ -20,7 +20,9 @@ func DefaultKeyMap() KeyMap {
 }
 
 // ShortHelp shows scrolling, following and why.
-func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Up, k.Follow, k.Why} }
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{draw.KeyPair(k.Up, k.Down, "scroll"), k.Follow, k.Why}
+}
 
 // FullHelp lists every binding.
 func (k KeyMap) FullHelp() [][]key.Binding {
