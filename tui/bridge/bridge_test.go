@@ -54,6 +54,26 @@ func playOut(t *testing.T, b *Bridge, at *time.Time) {
 	}
 }
 
+// finish fast-forwards the typed run in flight to its end as the
+// fast-forward key does, ticking until it is over, and returns the ticks
+// it took.
+func finish(t *testing.T, b *Bridge) int {
+	t.Helper()
+	b.Handle(Request{Kind: Finish})
+	at := b.pace.lastTick
+	n := 0
+	for ; b.Playing(); n++ {
+		if n > 100_000 {
+			t.Fatal("a fast-forwarded run did not end")
+		}
+		ticks(b, &at, 1, time.Second/30)
+		if b.lesson.due {
+			b.observe()
+		}
+	}
+	return n
+}
+
 func results(fs ...Frame) []Result {
 	var out []Result
 	for _, f := range fs {
@@ -332,7 +352,7 @@ func TestProbeWatchesAnIdInEveryFrame(t *testing.T) {
 	for _, line := range []string{"set semantics at-least-once", "set mode append", "set filter bloom m=512 k=3", "run 2s"} {
 		b.Handle(Request{Kind: Line, Line: line})
 	}
-	b.Handle(Request{Kind: Finish})
+	finish(t, b)
 	f := b.Frame()
 	if f.Probe != nil {
 		t.Fatalf("a probe before any was asked: %+v", f.Probe)

@@ -26,7 +26,7 @@ func (b *Bridge) Handle(r Request) {
 	case Resume:
 		b.resume()
 	case Finish:
-		b.endPlay()
+		b.fastForward()
 	case WatchReport:
 		b.reportWatch.start()
 	case StopReport:

@@ -136,10 +136,7 @@ func TestKillWhilePlayingIsPlacedByRecord(t *testing.T) {
 	if !f.Playing {
 		t.Error("the kill stopped the run from playing")
 	}
-	b.Handle(Request{Kind: Finish})
-	if b.Playing() {
-		t.Fatal("Finish left the run playing")
-	}
+	finish(t, b)
 	src := replaySame(t, b)
 	want := "kill count[0] at " + itoa(in+1) + "\nrun 20s\n"
 	if !strings.HasSuffix(src, want) {
@@ -372,6 +369,10 @@ func TestFinishingAHugeRunStopsWithTheLab(t *testing.T) {
 	go func() {
 		defer close(done)
 		b.Handle(Request{Kind: Finish})
+		at := t0
+		for b.Playing() {
+			ticks(b, &at, 1, time.Second/30)
+		}
 	}()
 	// A billion window updates take minutes; the cancel lands inside them.
 	time.AfterFunc(200*time.Millisecond, cancel)
