@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -170,4 +171,39 @@ func TestPauseStopsAFastForward(t *testing.T) {
 		heard = append(heard, b.Frame().Events...)
 	}
 	sameEnd(t, endOf(t, b, heard), want)
+}
+
+// Time at ×max takes one slice of steps a tick too, admitting the next
+// quantum once the last is quiet: the clock moves on frame by frame, and
+// the recording replays to the live report.
+func TestMaxSpeedTakesASliceATick(t *testing.T) {
+	const slice = 500
+	b := newBridge(t, Options{Job: "clicks", Seed: 2, Speed: Max, Running: true, StepBudget: slice})
+	at := t0
+	b.Tick(at)
+	first := b.Frame()
+	lastSteps, lastClock := first.Snap.Steps, first.ClockMS
+	for i := range 60 {
+		ticks(b, &at, 1, time.Second/30)
+		f := b.Frame()
+		if took := f.Snap.Steps - lastSteps; took > slice {
+			t.Fatalf("tick %d took %d steps, more than a slice of %d", i, took, slice)
+		}
+		if f.ClockMS < lastClock {
+			t.Fatalf("tick %d: the clock went back from %d to %d", i, lastClock, f.ClockMS)
+		}
+		lastSteps, lastClock = f.Snap.Steps, f.ClockMS
+	}
+	runs := 0
+	for _, line := range b.Script() {
+		if strings.HasPrefix(line, "run ") {
+			runs++
+		}
+	}
+	if runs < 2 || lastClock < 60_000 {
+		t.Fatalf("%d quanta admitted, clock at %d ms after 60 ticks at ×max: want several minutes' worth", runs, lastClock)
+	}
+	b.Handle(Request{Kind: Pause})
+	b.finishQuantum()
+	replaySame(t, b)
 }
