@@ -143,6 +143,13 @@ func (b *Bridge) maxTick() {
 		b.checkStop()
 		return
 	}
+	b.clockToPlayhead()
+}
+
+// clockToPlayhead moves the smooth clock up to the engine's playhead,
+// within the quantum in flight, between the slices of a fast-forward.
+func (b *Bridge) clockToPlayhead() {
+	p := &b.pace
 	p.clockMS = max(p.clockMS, min(float64(b.job.NowMS()), p.end()))
 }
 
@@ -165,7 +172,9 @@ func (b *Bridge) forwardSlice() bool {
 	before := b.job.Steps()
 	quiet, err := p.play.StepWithin(b.runContext(), int64(min(forwardSteps, b.opts.StepBudget)), engine.Work{})
 	p.steps += b.job.Steps() - before
-	if quiet || err != nil { // the concurrent executor cannot step: run it whole
+	// An error is the concurrent executor's, which cannot step (the run
+	// is then run whole), or the lab's context ending (Finish gives up too).
+	if quiet || err != nil {
 		b.finishQuantum()
 		return true
 	}
@@ -405,7 +414,7 @@ func (b *Bridge) forwardPlay() {
 		b.endPlay()
 		return
 	}
-	p.clockMS = max(p.clockMS, min(float64(b.job.NowMS()), p.end()))
+	b.clockToPlayhead()
 }
 
 // endPlay finishes the typed run in flight at once (its end, the last
