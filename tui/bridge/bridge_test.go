@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/engine/bus"
 	"github.com/streamlab/streamlab/engine/lab"
 )
 
@@ -55,23 +56,27 @@ func playOut(t *testing.T, b *Bridge, at *time.Time) {
 }
 
 // finish fast-forwards the typed run in flight to its end as the
-// fast-forward key does, ticking until it is over, and returns the ticks
-// it took.
-func finish(t *testing.T, b *Bridge) int {
+// fast-forward key does, and returns the events heard meanwhile.
+func finish(t *testing.T, b *Bridge) []bus.Event {
 	t.Helper()
 	b.Handle(Request{Kind: Finish})
+	return tickToEnd(t, b)
+}
+
+// tickToEnd ticks the typed run in flight to its end, a frame a tick, and
+// returns the events of those frames.
+func tickToEnd(t *testing.T, b *Bridge) []bus.Event {
+	t.Helper()
+	heard := b.Frame().Events
 	at := b.pace.lastTick
-	n := 0
-	for ; b.Playing(); n++ {
+	for n := 0; b.Playing(); n++ {
 		if n > 100_000 {
 			t.Fatal("a fast-forwarded run did not end")
 		}
 		ticks(b, &at, 1, time.Second/30)
-		if b.lesson.due {
-			b.observe()
-		}
+		heard = append(heard, b.Frame().Events...)
 	}
-	return n
+	return heard
 }
 
 func results(fs ...Frame) []Result {

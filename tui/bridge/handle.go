@@ -138,7 +138,7 @@ func (b *Bridge) line(text string) {
 			_ = b.ensureRuntime()
 		}
 	}
-	if c.Verb == script.VerbRun && !b.instant && !IsMax(b.pace.speed) && b.sess.Config().Executor != engine.ExecConcurrent {
+	if c.Verb == script.VerbRun && !b.instant && b.sess.Config().Executor != engine.ExecConcurrent {
 		if err := b.startPlay(c); err != nil {
 			b.fail(text, plain(err))
 		}

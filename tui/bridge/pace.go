@@ -345,9 +345,19 @@ func (b *Bridge) startPlay(c script.Command) error {
 	p.steps, p.estimate = 0, 0
 	p.wasPaused = b.pace.paused
 	b.pace.paused = false
-	b.note(Result{Line: c.String(), Info: fmt.Sprintf("%d records, %.1f s of virtual time, playing at %s · > finishes it, space pauses",
-		n, p.lenMS/1000, FormatSpeed(b.pace.speed))})
+	p.forward = IsMax(b.pace.speed)
+	b.note(Result{Line: c.String(), Info: fmt.Sprintf("%d records, %.1f s of virtual time, %s, space pauses",
+		n, p.lenMS/1000, playedHow(b.pace.speed))})
 	return nil
+}
+
+// playedHow says how a typed run plays at speed s: at ×max it is
+// fast-forwarded, a slice of steps a frame.
+func playedHow(s float64) string {
+	if IsMax(s) {
+		return "finishing as fast as it goes"
+	}
+	return "playing at " + FormatSpeed(s) + " · > finishes it"
 }
 
 // play advances a typed run by one tick's worth of virtual time, or by a
