@@ -143,7 +143,8 @@ func TestReportOverlayShowsTheNote(t *testing.T) {
 	}
 }
 
-// > finishes a run that plays; the report command opens the overlay.
+// > finishes a run that plays, the status bar saying how far it has got;
+// the report command opens the overlay.
 func TestFinishKeyAndReportCommand(t *testing.T) {
 	s := newSession(t, "clicks")
 	m, eng := labModel(t, 120, 40, s)
@@ -168,6 +169,10 @@ func TestFinishKeyAndReportCommand(t *testing.T) {
 	}
 	s.forward(eng)
 	m.applyFrame(s.b.Frame())
+	if v := plain(m.View()); !strings.Contains(v, "▶ finishing · ") || !strings.Contains(v, " of 2.0k records") {
+		t.Errorf("> is not shown finishing the run:\n%s", v)
+	}
+	m = s.playOut(t, m)
 	if m.frame.Playing || m.frame.Snap.Offset < 2000 {
 		t.Errorf("after >: playing %v, offset %d", m.frame.Playing, m.frame.Snap.Offset)
 	}

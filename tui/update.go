@@ -158,7 +158,7 @@ func (m Model) labKey(k tea.KeyMsg) (Model, tea.Cmd) {
 			break
 		}
 		m.send(bridge.Request{Kind: bridge.Finish})
-		m.msg = message{text: "finishing the run at once"}
+		m.msg = message{text: "finishing the run as fast as it goes; space pauses it"}
 	case key.Matches(k, lk.Report):
 		m.openReport()
 	case key.Matches(k, lk.Runs):

@@ -225,6 +225,10 @@ func (b *Bridge) Frame() Frame {
 	} else {
 		f.Snap = b.previewSnapshot()
 	}
+	if b.pace.typed && b.pace.forward {
+		f.Forwarding = true
+		f.ForwardDone, f.ForwardTotal = b.pace.forwardProgress(f.Snap)
+	}
 	f.Note = b.guarantee
 	if b.reportWatch.on {
 		b.addReport(&f)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/streamlab/streamlab/engine"
+	"github.com/streamlab/streamlab/engine/bus"
 	"github.com/streamlab/streamlab/engine/lab"
 )
 
@@ -52,6 +53,30 @@ func playOut(t *testing.T, b *Bridge, at *time.Time) {
 		}
 		b.Publish()
 	}
+}
+
+// finish fast-forwards the typed run in flight to its end as the
+// fast-forward key does, and returns the events heard meanwhile.
+func finish(t *testing.T, b *Bridge) []bus.Event {
+	t.Helper()
+	b.Handle(Request{Kind: Finish})
+	return tickToEnd(t, b)
+}
+
+// tickToEnd ticks the typed run in flight to its end, a frame a tick, and
+// returns the events of those frames.
+func tickToEnd(t *testing.T, b *Bridge) []bus.Event {
+	t.Helper()
+	heard := b.Frame().Events
+	at := b.pace.lastTick
+	for n := 0; b.Playing(); n++ {
+		if n > 100_000 {
+			t.Fatal("a fast-forwarded run did not end")
+		}
+		ticks(b, &at, 1, time.Second/30)
+		heard = append(heard, b.Frame().Events...)
+	}
+	return heard
 }
 
 func results(fs ...Frame) []Result {
@@ -332,7 +357,7 @@ func TestProbeWatchesAnIdInEveryFrame(t *testing.T) {
 	for _, line := range []string{"set semantics at-least-once", "set mode append", "set filter bloom m=512 k=3", "run 2s"} {
 		b.Handle(Request{Kind: Line, Line: line})
 	}
-	b.Handle(Request{Kind: Finish})
+	finish(t, b)
 	f := b.Frame()
 	if f.Probe != nil {
 		t.Fatalf("a probe before any was asked: %+v", f.Probe)

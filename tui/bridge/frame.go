@@ -26,6 +26,11 @@ type Frame struct {
 	// virtual time.
 	Playing   bool
 	PlayEndMS int64
+	// Forwarding says the typed run is being finished as fast as the
+	// engine goes, a slice of steps a frame; its source has read
+	// ForwardDone of the ForwardTotal records the run admitted.
+	Forwarding                bool
+	ForwardDone, ForwardTotal int64
 	// Settings are the effective settings: job, mode, sink, semantics, ha,
 	// filter, seed, executor, and any other key set so far.
 	Settings map[string]string

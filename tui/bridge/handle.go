@@ -26,7 +26,7 @@ func (b *Bridge) Handle(r Request) {
 	case Resume:
 		b.resume()
 	case Finish:
-		b.endPlay()
+		b.fastForward()
 	case WatchReport:
 		b.reportWatch.start()
 	case StopReport:
@@ -138,7 +138,7 @@ func (b *Bridge) line(text string) {
 			_ = b.ensureRuntime()
 		}
 	}
-	if c.Verb == script.VerbRun && !b.instant && !IsMax(b.pace.speed) && b.sess.Config().Executor != engine.ExecConcurrent {
+	if c.Verb == script.VerbRun && !b.instant && b.sess.Config().Executor != engine.ExecConcurrent {
 		if err := b.startPlay(c); err != nil {
 			b.fail(text, plain(err))
 		}

@@ -19,7 +19,7 @@ func TestLabToldOfItsMemoryBudget(t *testing.T) {
 	for _, line := range []string{"set window 1s", "set window.slide 1ms", "set source.watermark none", "set source.rate 10", "run 1000"} {
 		b.Handle(Request{Kind: Line, Line: line})
 	}
-	b.Handle(Request{Kind: Finish})
+	finish(t, b)
 	f := b.Frame()
 	if f.Snap.State != engine.StateFailed || !strings.Contains(f.Snap.Error, "memory budget") || !strings.Contains(f.Snap.Error, "set window.slide") {
 		t.Errorf("the job is %s: %q; want failed over the memory budget, saying what to change", f.Snap.State, f.Snap.Error)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/lab"
 	"github.com/streamlab/streamlab/engine/script"
 )
@@ -50,6 +51,10 @@ type pacer struct {
 	// lab was paused before it, and is again once it ends.
 	typed     bool
 	wasPaused bool
+	// forward: the typed run is being finished as fast as the engine
+	// goes (the fast-forward key, or the maximum speed), a slice of steps
+	// a tick.
+	forward bool
 }
 
 func (p *pacer) end() float64 { return p.startMS + p.lenMS }
@@ -96,12 +101,7 @@ func (b *Bridge) tick(now time.Time) {
 		return
 	}
 	if IsMax(b.pace.speed) {
-		b.finishQuantum()
-		if b.admit(quantum(b.pace.speed)) {
-			b.finishQuantum()
-			p.clockMS = max(p.clockMS, p.end())
-		}
-		b.checkStop()
+		b.maxTick()
 		return
 	}
 	p.clockMS += float64(dt.Microseconds()) / 1000 * b.pace.speed
@@ -128,6 +128,57 @@ func (b *Bridge) tick(now time.Time) {
 			break
 		}
 	}
+}
+
+// maxTick runs time at the maximum speed: each tick takes one slice of
+// the quantum in flight, admitting the next once the last is quiet, so a
+// frame is drawn and keys are read between slices however fast the source.
+func (b *Bridge) maxTick() {
+	p := &b.pace
+	if !p.busy && !b.admit(quantum(Max)) {
+		return
+	}
+	if b.forwardSlice() {
+		p.clockMS = max(p.clockMS, p.end())
+		b.checkStop()
+		return
+	}
+	b.clockToPlayhead()
+}
+
+// clockToPlayhead moves the smooth clock up to the engine's playhead,
+// within the quantum in flight, between the slices of a fast-forward.
+func (b *Bridge) clockToPlayhead() {
+	p := &b.pace
+	p.clockMS = max(p.clockMS, min(float64(b.job.NowMS()), p.end()))
+}
+
+// forwardSteps bounds the scheduler steps one tick of a fast-forward
+// takes, about a frame's worth of engine work: steps, not wall time, so
+// what a slice does never depends on the machine's load.
+const forwardSteps = 50_000
+
+// forwardSlice takes one tick's slice of the quantum in flight toward
+// quiet, and reports whether the quantum has finished. A run split into
+// slices and finished by Finish ends exactly as one Finish does
+// (engine.Runtime.RunSteps), so the report and the recording are those of
+// a synchronous finish.
+func (b *Bridge) forwardSlice() bool {
+	p := &b.pace
+	if !p.busy {
+		return true
+	}
+	p.play.PaceTo(math.MaxInt64)
+	before := b.job.Steps()
+	quiet, err := p.play.StepWithin(b.runContext(), int64(min(forwardSteps, b.opts.StepBudget)), engine.Work{})
+	p.steps += b.job.Steps() - before
+	// An error is the concurrent executor's, which cannot step (the run
+	// is then run whole), or the lab's context ending (Finish gives up too).
+	if quiet || err != nil {
+		b.finishQuantum()
+		return true
+	}
+	return false
 }
 
 // admit lets one quantum of virtual time in and records it as a run line,
@@ -294,16 +345,27 @@ func (b *Bridge) startPlay(c script.Command) error {
 	p.steps, p.estimate = 0, 0
 	p.wasPaused = b.pace.paused
 	b.pace.paused = false
-	b.note(Result{Line: c.String(), Info: fmt.Sprintf("%d records, %.1f s of virtual time, playing at %s · > finishes it, space pauses",
-		n, p.lenMS/1000, FormatSpeed(b.pace.speed))})
+	p.forward = IsMax(b.pace.speed)
+	b.note(Result{Line: c.String(), Info: fmt.Sprintf("%d records, %.1f s of virtual time, %s, space pauses",
+		n, p.lenMS/1000, playedHow(b.pace.speed))})
 	return nil
 }
 
-// play advances a typed run by one tick's worth of virtual time.
+// playedHow says how a typed run plays at speed s: at ×max it is
+// fast-forwarded, a slice of steps a frame.
+func playedHow(s float64) string {
+	if IsMax(s) {
+		return "finishing as fast as it goes"
+	}
+	return "playing at " + FormatSpeed(s) + " · > finishes it"
+}
+
+// play advances a typed run by one tick's worth of virtual time, or by a
+// slice of steps when it is being fast-forwarded.
 func (b *Bridge) play(dt time.Duration) {
 	p := &b.pace
-	if IsMax(b.pace.speed) {
-		b.endPlay()
+	if p.forward || IsMax(b.pace.speed) {
+		b.forwardPlay()
 		return
 	}
 	p.clockMS = min(p.clockMS+float64(dt.Microseconds())/1000*b.pace.speed, p.end())
@@ -333,8 +395,41 @@ func (b *Bridge) play(dt time.Duration) {
 	}
 }
 
-// endPlay finishes the typed run in flight at once (the fast-forward key,
-// a maximum speed, or its end) and puts the lab back as it was before.
+// fastForward finishes the typed run in flight as fast as the engine
+// goes, a slice every tick (forwardPlay), with the lab's time running: a
+// pause stops it where it is, and a resume goes on with it.
+func (b *Bridge) fastForward() {
+	if !b.pace.typed {
+		return
+	}
+	b.pace.forward = true
+	b.resume()
+}
+
+// forwardProgress is how many of the typed run's records its source has
+// read, of how many it admitted: a recovery that rewinds the source moves
+// it back, as it does the records on screen.
+func (p *pacer) forwardProgress(snap engine.Snapshot) (done, total int64) {
+	total = p.play.Admitted()
+	unread := snap.Admitted - snap.Offset
+	return min(max(total-unread, 0), total), total
+}
+
+// forwardPlay takes one slice of a fast-forwarded run, moving the clock
+// with the engine's playhead, and ends the run once it is quiet.
+func (b *Bridge) forwardPlay() {
+	p := &b.pace
+	p.forward = true
+	if b.forwardSlice() {
+		b.endPlay()
+		return
+	}
+	b.clockToPlayhead()
+}
+
+// endPlay finishes the typed run in flight at once (its end, the last
+// slice of a fast-forward, or a command that must wait for it) and puts
+// the lab back as it was before.
 func (b *Bridge) endPlay() {
 	p := &b.pace
 	if !p.typed {
@@ -342,7 +437,7 @@ func (b *Bridge) endPlay() {
 	}
 	p.play.PaceTo(math.MaxInt64)
 	b.finishQuantum()
-	p.typed, p.open = false, false
+	p.typed, p.open, p.forward = false, false, false
 	p.clockMS = max(p.clockMS, float64(b.job.AdmittedUntilMS()))
 	if p.wasPaused {
 		b.pace.paused = true

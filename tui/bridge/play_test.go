@@ -136,10 +136,7 @@ func TestKillWhilePlayingIsPlacedByRecord(t *testing.T) {
 	if !f.Playing {
 		t.Error("the kill stopped the run from playing")
 	}
-	b.Handle(Request{Kind: Finish})
-	if b.Playing() {
-		t.Fatal("Finish left the run playing")
-	}
+	finish(t, b)
 	src := replaySame(t, b)
 	want := "kill count[0] at " + itoa(in+1) + "\nrun 20s\n"
 	if !strings.HasSuffix(src, want) {
@@ -147,12 +144,18 @@ func TestKillWhilePlayingIsPlacedByRecord(t *testing.T) {
 	}
 }
 
-// At the maximum speed, or for a scenario's lines, a run is done at once.
-func TestRunAtMaxSpeedIsImmediate(t *testing.T) {
+// At the maximum speed a typed run is fast-forwarded, a slice of steps a
+// tick: one tick finishes a run smaller than a slice.
+func TestRunAtMaxSpeedIsFastForwarded(t *testing.T) {
 	b := newBridge(t, Options{Job: "clicks", Seed: 1, Speed: Max})
 	b.Handle(Request{Kind: Line, Line: "run 3000"})
+	if f := b.Frame(); !f.Playing || !f.Forwarding || f.ForwardTotal != 3000 {
+		t.Errorf("run 3000 at ×max: playing %v, forwarding %v of %d records", f.Playing, f.Forwarding, f.ForwardTotal)
+	}
+	at := t0
+	ticks(b, &at, 1, time.Second/30)
 	if b.Playing() {
-		t.Error("a run at ×max is playing")
+		t.Error("run 3000 at ×max still playing after a tick")
 	}
 	if got := b.Frame().Snap.Offset; got != 3000 {
 		t.Errorf("offset %d after run 3000 at ×max", got)
@@ -372,6 +375,10 @@ func TestFinishingAHugeRunStopsWithTheLab(t *testing.T) {
 	go func() {
 		defer close(done)
 		b.Handle(Request{Kind: Finish})
+		at := t0
+		for b.Playing() {
+			ticks(b, &at, 1, time.Second/30)
+		}
 	}()
 	// A billion window updates take minutes; the cancel lands inside them.
 	time.AfterFunc(200*time.Millisecond, cancel)
@@ -421,6 +428,7 @@ func TestLongRunsYieldWithoutChangingThem(t *testing.T) {
 	plain := newBridge(t, Options{Job: "clicks", Seed: 1, Speed: Max})
 	for _, b := range []*Bridge{hooked, plain} {
 		b.Handle(Request{Kind: Line, Line: "run 20000"})
+		tickToEnd(t, b)
 	}
 	if yields < 2 {
 		t.Errorf("a run of 20000 records yielded %d times", yields)

@@ -40,8 +40,9 @@ const (
 	// writes the lesson's files to the workspace and follows the lesson's
 	// steps from Request.Done on.
 	OpenSession
-	// Finish plays the typed run in flight to its end at once (the
-	// fast-forward key).
+	// Finish plays the typed run in flight to its end as fast as the
+	// engine goes (the fast-forward key): a slice of steps every tick,
+	// with a frame between slices, so that a pause can stop it.
 	Finish
 	// WatchReport puts the session's report into frames (Frame.Report)
 	// until StopReport: the lab's report overlay. It is not recorded.

@@ -16,7 +16,7 @@ func TestWhyFromThePalette(t *testing.T) {
 	for _, line := range []string{"set mode append", "set semantics at-least-once", "kill filter at 1200", "run 3000", "run 30s"} {
 		b.Handle(Request{Kind: Line, Line: line})
 	}
-	b.Handle(Request{Kind: Finish})
+	finish(t, b)
 	b.Frame()
 	recorded := len(b.Script())
 	b.Handle(Request{Kind: Line, Line: "why offset=1001"})

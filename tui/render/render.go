@@ -97,15 +97,24 @@ func (b StatusBar) state(f bridge.Frame, paused bool) string {
 		state = st.StatusOff.Render("⏸ ready")
 	}
 	if f.Playing {
-		state = st.StatusRunning.Render("▶ run to " + draw.Clock(f.PlayEndMS))
+		state = st.StatusRunning.Render("▶ " + playing(f))
 		if paused {
-			state = st.StatusOff.Render("⏸ run to " + draw.Clock(f.PlayEndMS))
+			state = st.StatusOff.Render("⏸ " + playing(f))
 		}
 	}
 	if f.Snap.State == engine.StateFailed {
 		state = st.Bad.Render("✗ failed") // not paused: nothing will run on
 	}
 	return state
+}
+
+// playing says where a typed run stands: where it ends, or while it is
+// fast-forwarded how far its source has read.
+func playing(f bridge.Frame) string {
+	if f.Forwarding {
+		return "finishing · " + draw.Count(f.ForwardDone) + " of " + draw.Count(f.ForwardTotal) + " records"
+	}
+	return "run to " + draw.Clock(f.PlayEndMS)
 }
 
 // keep is render's result for text, rendered once and kept: most of the

@@ -61,6 +61,28 @@ func TestStatusBarSaysWhatTheEngineSays(t *testing.T) {
 	}
 }
 
+// A fast-forwarded run shows how far it has got instead of where it ends,
+// running or paused, and keeps it at 60 columns.
+func TestStatusBarShowsAFastForwardsProgress(t *testing.T) {
+	f := frame()
+	f.Playing, f.PlayEndMS = true, 30_000
+	f.Forwarding, f.ForwardDone, f.ForwardTotal = true, 1_234_567, 3_000_000
+	bar := NewStatusBar(mono())
+	for _, paused := range []bool{false, true} {
+		want := "▶ finishing · 1.2M of 3.0M records"
+		if paused {
+			want = "⏸ finishing · 1.2M of 3.0M records"
+		}
+		if got := ansi.Strip(bar.Line(f, paused, bridge.Max, 60)); !strings.Contains(got, want) || strings.Contains(got, "run to") {
+			t.Errorf("paused %v: %q, want %q", paused, got, want)
+		}
+	}
+	f.Forwarding = false
+	if got := ansi.Strip(bar.Line(f, false, 1, 60)); !strings.Contains(got, "▶ run to 0:30.0") {
+		t.Errorf("a run played, not forwarded: %q", got)
+	}
+}
+
 type keys []key.Binding
 
 func (k keys) ShortHelp() []key.Binding  { return k }
