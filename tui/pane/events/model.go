@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/streamlab/streamlab/engine/bus"
 	"github.com/streamlab/streamlab/tui/bridge"
@@ -290,22 +291,36 @@ func (m Model) wrapped(list []Entry, w, h int) []string {
 // hang is the indent of an entry's lines after its first.
 const hang = 2
 
-// entryLines draws one entry in w cells: its clock, then its text wrapped
-// at spaces, the lines after the first indented. A routine entry stays
-// one line, cut after its last whole word that fits: it must not push a
-// failure out of view.
-func (m Model) entryLines(e Entry, w int) []string {
-	stamp := draw.Clock(e.TimeMS) + " "
+// shorter drops the filler of a routine sentence and keeps its numbers
+// (which batch and how many rows, the watermark's time, how many records
+// came late), for a pane too narrow for the whole sentence: routine lines
+// come every batch and must not push a failure out of view. A sentence
+// worded otherwise is left whole and wraps.
+var shorter = map[bus.EventKind]*strings.Replacer{
+	bus.EventBatchCommitted: strings.NewReplacer(" committed:", ":"),
+	bus.EventWatermark:      strings.NewReplacer("watermark ", "wm "),
+	bus.EventDroppedLate:    strings.NewReplacer(" records dropped late so far", " dropped late"),
+}
+
+// Line is e's text as the pane shows it in w cells after its clock: a
+// routine entry too long for one line in its short form, and the count of
+// the entries it stands for.
+func (e Entry) Line(w int) string {
 	text := e.Text
 	if e.repeat > 0 {
 		text += fmt.Sprintf(" (×%d)", e.repeat+1)
 	}
-	var lines []string
-	if e.routine != "" {
-		lines = []string{draw.WordsCut(stamp+text, w)}
-	} else {
-		lines = draw.Words(stamp+text, w, hang)
+	if short, ok := shorter[e.routine]; ok && ansi.StringWidth(draw.Clock(e.TimeMS)+" "+text) > w {
+		return short.Replace(text)
 	}
+	return text
+}
+
+// entryLines draws one entry in w cells: its clock, then its text wrapped
+// at spaces, the lines after the first indented, so no number is cut off.
+func (m Model) entryLines(e Entry, w int) []string {
+	stamp := draw.Clock(e.TimeMS) + " "
+	lines := draw.Words(stamp+e.Line(w), w, hang)
 	style := m.style(e.Kind)
 	for i, l := range lines {
 		switch {

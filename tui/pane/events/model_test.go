@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/streamlab/streamlab/engine/bus"
 	"github.com/streamlab/streamlab/tui/bridge"
 	"github.com/streamlab/streamlab/tui/styles"
@@ -104,5 +106,49 @@ func TestCollapsingLeavesEarlierCopiesAlone(t *testing.T) {
 	}
 	if got, want := strings.Join(texts(m), " | "), "batch 1 committed: 0 rows | watermark 12:00:02"; got != want {
 		t.Errorf("after the collapse\n got %s\nwant %s", got, want)
+	}
+}
+
+// A routine line too long for a narrow pane (the lab's at 80×24) reads in
+// its short form, wrapped, never cut: the batch's number and rows, the
+// watermark's time and the late records' count all survive with the count
+// of the lines it stands for; where the pane is wide the whole sentence
+// reads on one line.
+func TestRoutineLinesKeepTheirNumbersWhenNarrow(t *testing.T) {
+	frame := bridge.Frame{Gen: 1, ClockMS: 3800, Events: []bus.Event{
+		{TimeMS: 3000, Kind: bus.EventBatchCommitted, Text: "batch 2 committed: 9 rows"},
+		{TimeMS: 3000, Kind: bus.EventBatchCommitted, Text: "batch 3 committed: 47 rows"},
+		{TimeMS: 3000, Kind: bus.EventWatermark, Text: "watermark 11:59:57"},
+		{TimeMS: 3800, Kind: bus.EventDroppedLate, Text: "2 records dropped late so far"},
+		{TimeMS: 3800, Kind: bus.EventKillUnfired, Text: "kill count[1] at 900 has not fired: count[1] has processed 412 records so far"},
+	}}
+	for _, c := range []struct {
+		w    int
+		want []string
+	}{
+		{23, []string{"batch 3: 47 rows (×2)", "wm 11:59:57", "2 dropped late", "412 records so far"}},
+		{100, []string{"0:03.0 batch 3 committed: 47 rows (×2)", "0:03.0 watermark 11:59:57", "0:03.8 2 records dropped late so far", "has processed 412 records so far"}},
+	} {
+		m := New(styles.New(styles.ByName("default", true)))
+		m.SetSize(c.w, 20)
+		m.SetFrame(frame)
+		inner := c.w - 2
+		var body []string
+		for _, l := range m.Lines()[1 : len(m.Lines())-1] {
+			l = strings.TrimSpace(strings.Trim(ansi.Strip(l), "│┃"))
+			if strings.HasSuffix(l, "…") {
+				t.Errorf("width %d: a line is cut: %q", c.w, l)
+			}
+			if n := ansi.StringWidth(l); n > inner {
+				t.Errorf("width %d: %q is %d cells wide", c.w, l, n)
+			}
+			body = append(body, l)
+		}
+		shown := strings.Join(strings.Fields(strings.Join(body, " ")), " ")
+		for _, w := range c.want {
+			if !strings.Contains(shown, w) {
+				t.Errorf("width %d: %q does not read in the pane:\n%s", c.w, w, strings.Join(body, "\n"))
+			}
+		}
 	}
 }
