@@ -302,18 +302,27 @@ var shorter = map[bus.EventKind]*strings.Replacer{
 	bus.EventDroppedLate:    strings.NewReplacer(" records dropped late so far", " dropped late"),
 }
 
-// Line is e's text as the pane shows it in w cells after its clock: a
-// routine entry too long for one line in its short form, and the count of
-// the entries it stands for.
+// Line is e's text as the pane shows it in w cells after its clock, with
+// the count of the entries it stands for. A routine entry takes the first
+// of its forms that fits on one line: whole, short, short without the
+// count (its numbers already say how far the run got); else the short
+// form with the count, wrapped.
 func (e Entry) Line(w int) string {
-	text := e.Text
+	count := ""
 	if e.repeat > 0 {
-		text += fmt.Sprintf(" (×%d)", e.repeat+1)
+		count = fmt.Sprintf(" (×%d)", e.repeat+1)
 	}
-	if short, ok := shorter[e.routine]; ok && ansi.StringWidth(draw.Clock(e.TimeMS)+" "+text) > w {
-		return short.Replace(text)
+	short, ok := shorter[e.routine]
+	if !ok {
+		return e.Text + count
 	}
-	return text
+	brief := short.Replace(e.Text)
+	for _, form := range []string{e.Text + count, brief + count, brief} {
+		if ansi.StringWidth(draw.Clock(e.TimeMS)+" "+form) <= w {
+			return form
+		}
+	}
+	return brief + count
 }
 
 // entryLines draws one entry in w cells: its clock, then its text wrapped

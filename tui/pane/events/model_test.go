@@ -109,11 +109,11 @@ func TestCollapsingLeavesEarlierCopiesAlone(t *testing.T) {
 	}
 }
 
-// A routine line too long for a narrow pane (the lab's at 80×24) reads in
-// its short form, wrapped, never cut: the batch's number and rows, the
-// watermark's time and the late records' count all survive with the count
-// of the lines it stands for; where the pane is wide the whole sentence
-// reads on one line.
+// A routine line too long for a narrow pane (the lab's is 25 cells wide at 80×24) reads in
+// its short form, never cut: the batch's number and rows, the watermark's
+// time and the late records' count all survive, with the count of the
+// lines it stands for where it fits; where the pane is wide the whole
+// sentence reads on one line.
 func TestRoutineLinesKeepTheirNumbersWhenNarrow(t *testing.T) {
 	frame := bridge.Frame{Gen: 1, ClockMS: 3800, Events: []bus.Event{
 		{TimeMS: 3000, Kind: bus.EventBatchCommitted, Text: "batch 2 committed: 9 rows"},
@@ -126,7 +126,8 @@ func TestRoutineLinesKeepTheirNumbersWhenNarrow(t *testing.T) {
 		w    int
 		want []string
 	}{
-		{23, []string{"batch 3: 47 rows (×2)", "wm 11:59:57", "2 dropped late", "412 records so far"}},
+		{25, []string{"0:03.0 batch 3: 47 rows 0:03.0", "wm 11:59:57", "2 dropped late", "412 records so far"}},
+		{36, []string{"0:03.0 batch 3: 47 rows (×2)", "0:03.0 watermark 11:59:57", "0:03.8 2 dropped late", "412 records so far"}},
 		{100, []string{"0:03.0 batch 3 committed: 47 rows (×2)", "0:03.0 watermark 11:59:57", "0:03.8 2 records dropped late so far", "has processed 412 records so far"}},
 	} {
 		m := New(styles.New(styles.ByName("default", true)))
