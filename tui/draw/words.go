@@ -44,16 +44,3 @@ func Words(text string, w, indent int) []string {
 	}
 	return out
 }
-
-// WordsCut cuts plain text to one line of at most w cells at the last
-// space that fits, marked "…", so no word is shown in part.
-func WordsCut(text string, w int) string {
-	if ansi.StringWidth(text) <= w {
-		return text
-	}
-	cut := ansi.Truncate(text, max(w-1, 0), "")
-	if i := strings.LastIndexByte(cut, ' '); i > 0 {
-		cut = strings.TrimRight(cut[:i], " ")
-	}
-	return cut + "…"
-}

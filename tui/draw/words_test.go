@@ -42,12 +42,3 @@ func TestWordsBreaksOnlyBetweenWords(t *testing.T) {
 		t.Errorf("a hyphenated word: %q, want %q", got, want)
 	}
 }
-
-func TestWordsCutEndsOnAWord(t *testing.T) {
-	if got := WordsCut("batch 18 committed: 5 rows", 16); got != "batch 18…" {
-		t.Errorf("WordsCut = %q", got)
-	}
-	if got := WordsCut("short", 16); got != "short" {
-		t.Errorf("WordsCut = %q", got)
-	}
-}
