@@ -115,7 +115,8 @@
 //   - dataflow_record.go: what flows between nodes: events, results and
 //     markers.
 //   - dataflow_operator.go: parse, map, filter and the event-time window
-//     count.
+//     count; dataflow_window_store.go: its counts, in chunks of
+//     consecutive windows per key.
 //   - dataflow_dedup.go: the dedup stage and its membership filter
 //     (engine/filter).
 //   - dataflow_sink.go: the append-only log and the SQLite table

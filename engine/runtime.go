@@ -575,7 +575,7 @@ func (r *Runtime) report() report.Report {
 		wm := int64(math.MaxInt64)
 		for _, nd := range r.g.nodes {
 			if w, ok := nd.op.(*windowCount); ok {
-				rep.Window.Open += int64(len(w.counts))
+				rep.Window.Open += int64(w.openWindows())
 				if w.hasWM {
 					wm = min(wm, w.wm)
 				} else {
