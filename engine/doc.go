@@ -126,6 +126,8 @@
 // Executors, which run the nodes:
 //   - exec_graph.go: nodes, stages and the graph; how markers (triggers,
 //     checkpoint barriers, the end) are aligned across inputs.
+//   - exec_held.go: what a node holds back on an input while it aligns,
+//     kept encoded: thousands of rows can wait behind a trigger.
 //   - exec_deterministic.go: one scheduler stepping the nodes in a fixed
 //     order; lessons, scripts, grading and the lab use it.
 //   - exec_concurrent.go: a goroutine per node with batched channels, for
