@@ -18,13 +18,14 @@ import (
 // so far). A folded cell the real sink writes again is made again from
 // the step function (got == exp), so the counts are exactly those of
 // keeping every cell. The step function changes at most twice per record
-// counted (where a window starts or stops holding it), a couple of bytes
-// each; records the failure-free run left out as late are kept as ranges
-// of starts (lateRanges), one per late record.
+// counted (where a window starts or stops holding it), mostly by one and
+// a few slides after the change before: one byte each then, a few
+// otherwise; records the failure-free run left out as late are kept as
+// ranges of starts (lateRanges), one per late record.
 
 // foldPointsPerBlock is how many change points a block of a foldedKey
 // holds: a lookup decodes one block.
-const foldPointsPerBlock = 128
+const foldPointsPerBlock = 256
 
 // foldedKey is exp over the folded window starts of one key: a step
 // function stored as change points (start, value) in varint blocks. A
@@ -38,12 +39,18 @@ type foldedKey struct {
 }
 
 // foldBlock holds up to foldPointsPerBlock change points from first on,
-// each as the varint distance from the one before and the varint value.
+// each as its distance from the one before and its change of value (from
+// 0 at the block's first): one byte, 1 and the sign and the distance,
+// when the change is ±1 and the distance 1 to foldShortMax (most of
+// them), else a 0 byte, the uvarint distance and the varint change.
 type foldBlock struct {
 	first int64
 	n     int
 	data  []byte
 }
+
+// foldShortMax is the longest distance a one-byte change point holds.
+const foldShortMax = 63
 
 // appendCell folds the cell of start s (after every start folded before)
 // with value v; slide is the distance between two windows' starts, so
@@ -70,10 +77,43 @@ func (f *foldedKey) point(s, v int64) {
 		n++
 	}
 	b := &f.blocks[n-1]
-	b.data = binary.AppendUvarint(b.data, uint64(s-f.prev))
-	b.data = binary.AppendVarint(b.data, v)
+	from := f.lastVal
+	if b.n == 0 {
+		from = 0
+	}
+	b.data = appendFoldPoint(b.data, s-f.prev, v-from)
 	b.n++
 	f.prev, f.lastVal = s, v
+}
+
+// appendFoldPoint appends a change point: distance d from the one before,
+// value changed by dv.
+func appendFoldPoint(data []byte, d, dv int64) []byte {
+	if 1 <= d && d <= foldShortMax && (dv == 1 || dv == -1) {
+		b := 0x80 | byte(d)
+		if dv < 0 {
+			b |= 0x40
+		}
+		return append(data, b)
+	}
+	data = append(data, 0)
+	data = binary.AppendUvarint(data, uint64(d))
+	return binary.AppendVarint(data, dv)
+}
+
+// readFoldPoint reads the change point at the start of data and returns
+// its distance, its change of value and what follows it.
+func readFoldPoint(data []byte) (d, dv int64, rest []byte) {
+	if b := data[0]; b&0x80 != 0 {
+		d, dv = int64(b&foldShortMax), 1
+		if b&0x40 != 0 {
+			dv = -1
+		}
+		return d, dv, data[1:]
+	}
+	u, n := binary.Uvarint(data[1:])
+	x, m := binary.Varint(data[1+n:])
+	return int64(u), x, data[1+n+m:]
 }
 
 // at is exp of the folded window starting at s.
@@ -88,12 +128,11 @@ func (f *foldedKey) at(s int64) int64 {
 	b := f.blocks[i]
 	start, v, data := b.first, int64(0), b.data
 	for range b.n {
-		d, n := binary.Uvarint(data)
-		x, m := binary.Varint(data[n:])
-		if start+int64(d) > s {
+		d, dv, rest := readFoldPoint(data)
+		if start+d > s {
 			break
 		}
-		start, v, data = start+int64(d), x, data[n+m:]
+		start, v, data = start+d, v+dv, rest
 	}
 	return v
 }
