@@ -36,6 +36,9 @@ type foldedKey struct {
 	lastVal  int64 // the value at last
 	prev     int64 // the latest change point's start
 	anything bool  // a start has been folded
+	// sealed lists the blocks filled since the ledger last took them
+	// (see dropOldBlocks): only a full block is ever dropped.
+	sealed []int
 }
 
 // foldBlock holds up to foldPointsPerBlock change points from first on,
@@ -47,6 +50,9 @@ type foldBlock struct {
 	first int64
 	n     int
 	data  []byte
+	// dropped: its points were given up (see dropOldBlocks) and are
+	// made again from the source when asked.
+	dropped bool
 }
 
 // foldShortMax is the longest distance a one-byte change point holds.
@@ -71,6 +77,7 @@ func (f *foldedKey) point(s, v int64) {
 	if n == 0 || f.blocks[n-1].n == foldPointsPerBlock {
 		if n > 0 {
 			f.blocks[n-1].data = slices.Clip(f.blocks[n-1].data)
+			f.sealed = append(f.sealed, n-1)
 		}
 		f.blocks = append(f.blocks, foldBlock{first: s})
 		f.prev = s
@@ -116,16 +123,24 @@ func readFoldPoint(data []byte) (d, dv int64, rest []byte) {
 	return int64(u), x, data[1+n+m:]
 }
 
-// at is exp of the folded window starting at s.
-func (f *foldedKey) at(s int64) int64 {
+// at is exp of the folded window starting at s, when its block is
+// there; ok is false when the block was dropped.
+func (f *foldedKey) at(s int64) (exp int64, block int, ok bool) {
 	if f == nil || !f.anything || s > f.last {
-		return 0
+		return 0, -1, true
 	}
 	i := sort.Search(len(f.blocks), func(i int) bool { return f.blocks[i].first > s }) - 1
 	if i < 0 {
-		return 0
+		return 0, -1, true
 	}
-	b := f.blocks[i]
+	if f.blocks[i].dropped {
+		return 0, i, false
+	}
+	return f.blocks[i].at(s), i, true
+}
+
+// at is the value at s, a start at or after the block's first.
+func (b *foldBlock) at(s int64) int64 {
 	start, v, data := b.first, int64(0), b.data
 	for range b.n {
 		d, dv, rest := readFoldPoint(data)
@@ -184,7 +199,7 @@ func (l *Ledger) windowCell(k windowKey) *cell {
 	if c == nil {
 		c = &cell{}
 		if k.start < l.foldedBelow {
-			e := l.folded[k.key].at(k.start)
+			e := l.foldedExp(k.key, k.start)
 			c.exp, c.got = e, e
 		}
 		l.cells[k] = c
@@ -198,7 +213,7 @@ func (l *Ledger) windowEffect(k windowKey) (exp, got int64, ok bool) {
 		return c.exp, c.got, true
 	}
 	if k.start < l.foldedBelow {
-		if e := l.folded[k.key].at(k.start); e != 0 {
+		if e := l.foldedExp(k.key, k.start); e != 0 {
 			return e, e, true
 		}
 	}
@@ -246,7 +261,7 @@ func (l *Ledger) foldWindows() {
 				delete(l.cells, k)
 				l.unfolded++
 			}
-		case c.got == c.exp && c.exp == l.folded[k.key].at(k.start):
+		case c.got == c.exp && c.exp == l.foldedExp(k.key, k.start):
 			delete(l.cells, k) // folded before, written again, agrees again
 			l.unfolded++
 		}
@@ -264,7 +279,15 @@ func (l *Ledger) foldWindows() {
 			l.folded[c.k.key] = f
 		}
 		f.appendCell(c.k.start, c.exp, max(l.slide, 1))
+		if len(f.sealed) > 0 {
+			for _, i := range f.sealed {
+				l.kept = append(l.kept, foldRef{c.k.key, i})
+				l.foldBytes += len(f.blocks[i].data)
+			}
+			f.sealed = f.sealed[:0]
+		}
 	}
+	l.dropOldBlocks()
 	l.foldedBelow = below
 	l.foldAt = max(2*len(l.cells), foldChunk)
 	if l.unfolded > 4*len(l.cells) {
@@ -284,7 +307,7 @@ func (l *Ledger) foldedStarts(key string, start, clock int64, byClock bool) []in
 	}
 	var out []int64
 	try := func(s int64) {
-		if s < l.foldedBelow && f.at(s) > 0 {
+		if s < l.foldedBelow && l.foldedExp(key, s) > 0 {
 			out = append(out, s)
 		}
 	}
@@ -296,4 +319,97 @@ func (l *Ledger) foldedStarts(key string, start, clock int64, byClock bool) []in
 		try(day*dayMS + clock)
 	}
 	return out
+}
+
+// foldBudget is how many bytes of change points the fold keeps in full
+// blocks: past it the oldest give theirs up, and a block is made again
+// from the source when a window in it is asked for (a row the real sink
+// writes long after its window closed, or `why` of an old window). With
+// 1 ms slides the points take about 2 bytes a record, 20 MB at 10 M
+// records; the budget keeps the latest 2 M records' or so.
+const foldBudget = 4 << 20
+
+// foldRef names a full block of the fold: its key's, by index.
+type foldRef struct {
+	key   string
+	block int
+}
+
+// dropOldBlocks gives up the points of the oldest full blocks until the
+// fold is within foldBudget, when the ledger can make them again.
+func (l *Ledger) dropOldBlocks() {
+	if l.windowTimes == nil {
+		return
+	}
+	for l.foldBytes > l.foldBudget && l.keptHead < len(l.kept) {
+		ref := l.kept[l.keptHead]
+		l.kept[l.keptHead] = foldRef{}
+		l.keptHead++
+		b := &l.folded[ref.key].blocks[ref.block]
+		l.foldBytes -= len(b.data)
+		b.data, b.n, b.dropped = nil, 0, true
+	}
+	if l.keptHead > 1024 && 2*l.keptHead > len(l.kept) {
+		n := copy(l.kept, l.kept[l.keptHead:])
+		clear(l.kept[n:])
+		l.kept, l.keptHead = l.kept[:n], 0
+	}
+}
+
+// foldedExp is exp of key's folded window starting at s, its block made
+// again first if it was dropped.
+func (l *Ledger) foldedExp(key string, s int64) int64 {
+	f := l.folded[key]
+	e, i, ok := f.at(s)
+	if !ok {
+		l.remakeBlock(key, f, i)
+		e, _, _ = f.at(s)
+	}
+	return e
+}
+
+// remakeBlock makes dropped block i of key's fold again from the records
+// the failure-free run's window count took: a window's exp is the records
+// of key in it, less those that came after it was final (late). The
+// change points are where a record's first window starts, after its last
+// one, and where a late record's missed windows begin and end.
+func (l *Ledger) remakeBlock(key string, f *foldedKey, i int) {
+	b := &f.blocks[i]
+	from, to := b.first, f.blocks[i+1].first // a full block has one after it
+	slide := max(l.slide, 1)
+	n := windowsPerRecord(l.size, slide)
+	var ins, outs, marks []int64
+	l.windowTimes(key, from, to-slide+l.size, func(t int64) {
+		last := floorDiv(t, slide)
+		in, out := (last-n+1)*slide, (last+1)*slide
+		ins, outs, marks = append(ins, in), append(outs, out), append(marks, in, out)
+	})
+	lr := l.late[key]
+	if lr != nil {
+		marks = append(marks, lr.los...)
+		for _, hi := range lr.his {
+			marks = append(marks, hi+slide)
+		}
+	}
+	marks = append(marks, from)
+	slices.Sort(ins)
+	slices.Sort(outs)
+	slices.Sort(marks)
+	var data []byte
+	points, prevS, prevV := 0, from, int64(0)
+	for _, s := range slices.Compact(marks) {
+		if s < from || s >= to {
+			continue
+		}
+		entered, _ := slices.BinarySearch(ins, s+1)
+		left, _ := slices.BinarySearch(outs, s+1)
+		v := int64(entered-left) - lr.at(s)
+		if points == 0 || v != prevV {
+			data = appendFoldPoint(data, s-prevS, v-prevV)
+			points, prevS, prevV = points+1, s, v
+		}
+	}
+	b.data, b.n, b.dropped = data, points, false
+	l.kept = append(l.kept, foldRef{key, i})
+	l.foldBytes += len(data)
 }
