@@ -94,7 +94,9 @@ run or an internal error.`,
 			}
 			why = explainRows(rt, rows)
 		}
+		stopLimit := limitRunHeap()
 		rep, err := lab.RunScript(cmd.Context(), name, src, opts)
+		stopLimit()
 		if rep != nil && cfg.DB != "" && rep.Config.Sink != engine.SinkTable {
 			fmt.Fprintf(c.stderr, "streamlab: note: the database %s was not written: --db keeps the table sink's database, and this script uses the %s sink (set sink table)\n", cfg.DB, rep.Config.Sink)
 		}
