@@ -102,7 +102,9 @@ func (o *runOptions) run(ctx context.Context, args []string) error {
 		return badInput(err)
 	}
 	opts.Explain = rows
+	stopLimit := limitRunHeap()
 	res, err := lab.RunScript(ctx, name, src, opts)
+	stopLimit()
 	rep, why := res.Report, explainedRows(res)
 	if rep != nil && cfg.DB != "" && rep.Config.Sink != engine.SinkTable {
 		fmt.Fprintf(c.stderr, "streamlab: note: the database %s was not written: --db keeps the table sink's database, and this script uses the %s sink (set sink table)\n", cfg.DB, rep.Config.Sink)

@@ -105,8 +105,7 @@ type windowCount struct {
 	keyOf       func(Record) string // nil: the record's key
 	size, slide int64
 	mode        Mode
-	counts      map[windowKey]int64
-	changed     map[windowKey]struct{}
+	windows     windowStore
 	wm          int64
 	hasWM       bool
 	droppedLate int64
@@ -118,9 +117,8 @@ type windowCount struct {
 	// by then has had its last row (see finalBelow).
 	firedWM    int64
 	firedWithW bool
-	// deleted counts the windows dropped since counts was last made
-	// afresh (see compact).
-	deleted int
+	// rows is the trigger's scratch: the windows it emits.
+	rows []windowRow
 }
 
 func newWindowCount(op jobspec.Operator, mode Mode) *windowCount {
@@ -130,7 +128,7 @@ func newWindowCount(op jobspec.Operator, mode Mode) *windowCount {
 		slide = size
 	}
 	return &windowCount{keyOf: keySelector(op), size: size, slide: slide, mode: mode,
-		counts: map[windowKey]int64{}, changed: map[windowKey]struct{}{}}
+		windows: newWindowStore(windowsPerRecord(size, slide))}
 }
 
 // keySelector is what op counts per when it is not the record's own key
@@ -150,11 +148,17 @@ func keySelector(op jobspec.Operator) func(Record) string {
 // kept to jobspec's MinEventTime..MaxEventTime, where nothing wraps; the
 // count keeps the loop finite whatever it is given.
 func (w *windowCount) windowStarts(t int64, f func(start int64)) {
-	last := floorDiv(t, w.slide) * w.slide
-	first := last - w.size + w.slide
-	for i, n := int64(0), windowsPerRecord(w.size, w.slide); i < n; i++ {
-		f(first + i*w.slide)
+	first, n := w.windowRange(t)
+	for i := int64(0); i < n; i++ {
+		f((first + i) * w.slide)
 	}
+}
+
+// windowRange is the windows containing t: the first's start in slides
+// (k, starting at k·slide), and how many follow it one slide apart.
+func (w *windowCount) windowRange(t int64) (first, n int64) {
+	n = windowsPerRecord(w.size, w.slide)
+	return floorDiv(t, w.slide) - n + 1, n
 }
 
 // windowsPerRecord is how many windows of size, one every slide, contain
@@ -181,28 +185,25 @@ func (w *windowCount) record(r Record, _ emitter) {
 	if w.keyOf != nil {
 		key = w.keyOf(r)
 	}
-	counted, late := false, false
-	var lo, hi int64 // the starts of the final windows it missed
-	w.windowStarts(r.Time, func(start int64) {
-		if w.final(start) {
-			if !late {
-				lo, late = start, true
-			}
-			hi = start
-			return
-		}
-		k := windowKey{start, key}
-		w.counts[k]++
-		w.changed[k] = struct{}{}
-		counted = true
-	})
-	if late && w.onLate != nil {
-		w.onLate(key, lo, hi)
+	// The windows final already are the oldest ones (the watermark
+	// passed their ends): the record misses those and counts in the rest.
+	first, n := w.windowRange(r.Time)
+	missed := int64(0)
+	for missed < n && w.final((first+missed)*w.slide) {
+		missed++
 	}
-	if !counted {
+	if missed > 0 && w.onLate != nil {
+		w.onLate(key, first*w.slide, (first+missed-1)*w.slide)
+	}
+	if missed == n {
 		w.droppedLate++
+		return
 	}
+	w.windows.add(key, first+missed, n-missed)
 }
+
+// openWindows is how many windows of a key have a count: one timer each.
+func (w *windowCount) openWindows() int { return w.windows.open }
 
 // lastWindowCount is the last window count among ops, or nil.
 func lastWindowCount(ops []operator) *windowCount {
@@ -231,50 +232,27 @@ func (w *windowCount) watermark(wm int64, _ emitter) {
 }
 
 func (w *windowCount) trigger(out emitter) {
-	var keys []windowKey
+	rows := w.rows[:0]
 	switch w.mode {
 	case ModeUpdate:
-		for k := range w.changed {
-			keys = append(keys, k)
-		}
+		rows = w.windows.changedWindows(rows, w.slide)
 	case ModeAppend:
-		for k := range w.counts {
-			if w.final(k.start) {
-				keys = append(keys, k)
-			}
-		}
+		rows = w.windows.windows(rows, w.slide, w.final)
 	case ModeComplete:
-		for k := range w.counts {
-			keys = append(keys, k)
-		}
+		rows = w.windows.windows(rows, w.slide, nil)
 	}
-	slices.SortFunc(keys, compareWindowKeys)
-	for _, k := range keys {
+	slices.SortFunc(rows, func(a, b windowRow) int { return compareWindowKeys(a.k, b.k) })
+	for _, row := range rows {
+		k := row.k
 		out.emit(Record{Offset: -1, Key: k.key, Action: k.key, Time: k.start,
-			WindowStart: k.start, WindowEnd: k.start + w.size, Value: w.counts[k]})
+			WindowStart: k.start, WindowEnd: k.start + w.size, Value: row.count})
 	}
-	clear(w.changed)
+	w.rows = rows[:0]
+	w.windows.clearChanged()
 	w.firedWM, w.firedWithW = w.wm, w.hasWM
-	for k := range w.counts {
-		if w.final(k.start) {
-			delete(w.counts, k)
-			w.deleted++
-		}
+	if w.mode != ModeComplete && w.hasWM {
+		w.windows.drop(w.slide, w.final)
 	}
-	w.compact()
-}
-
-// compact makes the maps afresh once the windows dropped since the last
-// time outnumber those kept four to one: a Go map keeps the room of what
-// was deleted, and sliding windows come and go by the thousand, so the
-// maps would hold two to three times the windows open.
-func (w *windowCount) compact() {
-	if w.deleted <= 4*len(w.counts) {
-		return
-	}
-	w.counts = copyMap(w.counts)
-	w.changed = make(map[windowKey]struct{}, len(w.changed))
-	w.deleted = 0
 }
 
 // copyMap is m in a map of its own size.

@@ -166,6 +166,16 @@ func (s *Source) delay(id uint64) int64 {
 	return d
 }
 
+// maxDelay is the most delay gives: the disorder, and for a late event
+// the disorder again, one and its lateness.
+func (s *Source) maxDelay() int64 {
+	disorder := max(s.spec.Disorder.Milliseconds(), 0)
+	if lateBy := s.spec.LateBy.Milliseconds(); lateBy > 0 {
+		return 2*disorder + lateBy
+	}
+	return disorder
+}
+
 // mix is the SplitMix64 finalizer: a bijection on uint64 with good
 // avalanche, so hashing (seed, offset) gives independent-looking fields.
 func mix(x uint64) uint64 {

@@ -118,7 +118,8 @@
 //   - dataflow_record.go: what flows between nodes: events, results and
 //     markers.
 //   - dataflow_operator.go: parse, map, filter and the event-time window
-//     count.
+//     count; dataflow_window_store.go: its counts, in chunks of
+//     consecutive windows per key.
 //   - dataflow_dedup.go: the dedup stage and its membership filter
 //     (engine/filter).
 //   - dataflow_sink.go: the append-only log and the SQLite table
@@ -128,6 +129,8 @@
 // Executors, which run the nodes:
 //   - exec_graph.go: nodes, stages and the graph; how markers (triggers,
 //     checkpoint barriers, the end) are aligned across inputs.
+//   - exec_held.go: what a node holds back on an input while it aligns,
+//     kept encoded: thousands of rows can wait behind a trigger.
 //   - exec_deterministic.go: one scheduler stepping the nodes in a fixed
 //     order; lessons, scripts, grading and the lab use it.
 //   - exec_concurrent.go: a goroutine per node with batched channels, for

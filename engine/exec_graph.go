@@ -40,7 +40,7 @@ type node struct {
 	// replayed, and must not arrive to windows already closed without them.
 	frozen []bool
 	epoch  int64       // sequence number of the last marker aligned
-	held   [][]element // per input, what arrived after its marker
+	held   []heldQueue // per input, what arrived after its marker
 	// sorted nodes take each epoch's records in one fixed order (see
 	// orderSensitive and graph.fixedOrder): they gather them in epochRecs
 	// and hand them to the operator when the epoch closes, the watermark
@@ -85,7 +85,7 @@ func (heldBack) emit(Record) {}
 func newNode(name string, stage, index, inputs int, op operator) *node {
 	n := &node{name: name, stage: stage, index: index, op: op, wm: math.MinInt64, lastOffset: -1,
 		inWM: make([]int64, inputs), marks: make([]int64, inputs), kinds: make([]element, inputs),
-		alive: make([]bool, inputs), frozen: make([]bool, inputs), held: make([][]element, inputs)}
+		alive: make([]bool, inputs), frozen: make([]bool, inputs), held: make([]heldQueue, inputs)}
 	for i := range n.inWM {
 		n.inWM[i] = math.MinInt64
 		n.alive[i] = true
@@ -96,7 +96,7 @@ func newNode(name string, stage, index, inputs int, op operator) *node {
 // receive handles one element from input from.
 func (n *node) receive(from int, e element, out router) {
 	if n.marks[from] > n.epoch {
-		n.held[from] = append(n.held[from], e)
+		n.held[from].push(e)
 		return
 	}
 	if n.handle(from, e, out) {
@@ -256,22 +256,13 @@ func (n *node) release(out router) {
 	for progress := true; progress; {
 		progress = false
 		for i := range n.held {
-			for len(n.held[i]) > 0 && n.marks[i] <= n.epoch {
-				e := n.held[i][0]
-				n.held[i] = n.held[i][1:]
-				n.handle(i, e, out)
+			for n.held[i].len() > 0 && n.marks[i] <= n.epoch {
+				n.handle(i, n.held[i].pop(), out)
 				progress = true
-			}
-			if len(n.held[i]) == 0 && cap(n.held[i]) > maxIdleHeld {
-				n.held[i] = nil // give back what a long alignment took
 			}
 		}
 	}
 }
-
-// maxIdleHeld is the capacity an empty held-back buffer keeps for the next
-// alignment; a larger one (a burst of rows, a slow input) is given back.
-const maxIdleHeld = 1024
 
 // inputDown leaves an input out of alignment while its sender is dead;
 // what it delivered before dying still counts. With hold (rollback

@@ -67,6 +67,18 @@ type Ledger struct {
 	slide       int64
 	foldAt      int
 	unfolded    int // cells deleted from the map since it was made afresh
+	// windowTimes, when set, calls f with the event time of every record
+	// of key with a time from lo up to hi that the failure-free run's
+	// window count has taken, size being its windows': the fold then keeps
+	// foldBudget bytes of full blocks (the constant; tests set less),
+	// kept oldest first from keptHead, foldBytes in all (see
+	// dropOldBlocks).
+	windowTimes func(key string, lo, hi int64, f func(t int64))
+	size        int64
+	kept        []foldRef
+	keptHead    int
+	foldBytes   int
+	foldBudget  int
 	// over holds the cells whose got exceeds exp.
 	over map[windowKey]*cell
 	// late holds, per key, the records the failure-free run left out of
@@ -105,7 +117,7 @@ type LedgerTotals struct {
 
 func newLedger(events bool, mode Mode, sink string) *Ledger {
 	return &Ledger{events: events, mode: mode, keyed: events && sink == SinkTable && mode != ModeAppend,
-		cells: map[windowKey]*cell{}, foldedBelow: math.MinInt64}
+		cells: map[windowKey]*cell{}, foldedBelow: math.MinInt64, foldBudget: foldBudget}
 }
 
 // Totals returns the counts so far.

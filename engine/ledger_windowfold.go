@@ -19,13 +19,14 @@ import (
 // so far). A folded cell the real sink writes again is made again from
 // the step function (got == exp), so the counts are exactly those of
 // keeping every cell. The step function changes at most twice per record
-// counted (where a window starts or stops holding it), a couple of bytes
-// each; records the failure-free run left out as late are kept as ranges
-// of starts (lateRanges), one per late record.
+// counted (where a window starts or stops holding it), mostly by one and
+// a few slides after the change before: one byte each then, a few
+// otherwise; records the failure-free run left out as late are kept as
+// ranges of starts (lateRanges), one per late record.
 
 // foldPointsPerBlock is how many change points a block of a foldedKey
 // holds: a lookup decodes one block.
-const foldPointsPerBlock = 128
+const foldPointsPerBlock = 256
 
 // foldedKey is exp over the folded window starts of one key: a step
 // function stored as change points (start, value) in varint blocks. A
@@ -37,6 +38,9 @@ type foldedKey struct {
 	prev     int64 // the latest change point's start
 	anything bool  // a start has been folded
 	data     int64 // bytes the blocks' data take (see bytes)
+	// sealed lists the blocks filled since the ledger last took them
+	// (see dropOldBlocks): only a full block is ever dropped.
+	sealed []int
 }
 
 // bytes is the memory f takes: its blocks and their data.
@@ -45,12 +49,21 @@ func (f *foldedKey) bytes() int64 {
 }
 
 // foldBlock holds up to foldPointsPerBlock change points from first on,
-// each as the varint distance from the one before and the varint value.
+// each as its distance from the one before and its change of value (from
+// 0 at the block's first): one byte, 1 and the sign and the distance,
+// when the change is ±1 and the distance 1 to foldShortMax (most of
+// them), else a 0 byte, the uvarint distance and the varint change.
 type foldBlock struct {
 	first int64
 	n     int
 	data  []byte
+	// dropped: its points were given up (see dropOldBlocks) and are
+	// made again from the source when asked.
+	dropped bool
 }
+
+// foldShortMax is the longest distance a one-byte change point holds.
+const foldShortMax = 63
 
 // appendCell folds the cell of start s (after every start folded before)
 // with value v; slide is the distance between two windows' starts, so
@@ -74,38 +87,79 @@ func (f *foldedKey) point(s, v int64) {
 			f.data -= int64(cap(last.data))
 			last.data = slices.Clip(last.data)
 			f.data += int64(cap(last.data))
+			f.sealed = append(f.sealed, n-1)
 		}
 		f.blocks = append(f.blocks, foldBlock{first: s})
 		f.prev = s
 		n++
 	}
 	b := &f.blocks[n-1]
+	from := f.lastVal
+	if b.n == 0 {
+		from = 0
+	}
 	f.data -= int64(cap(b.data))
-	b.data = binary.AppendUvarint(b.data, uint64(s-f.prev))
-	b.data = binary.AppendVarint(b.data, v)
+	b.data = appendFoldPoint(b.data, s-f.prev, v-from)
 	f.data += int64(cap(b.data))
 	b.n++
 	f.prev, f.lastVal = s, v
 }
 
-// at is exp of the folded window starting at s.
-func (f *foldedKey) at(s int64) int64 {
+// appendFoldPoint appends a change point: distance d from the one before,
+// value changed by dv.
+func appendFoldPoint(data []byte, d, dv int64) []byte {
+	if 1 <= d && d <= foldShortMax && (dv == 1 || dv == -1) {
+		b := 0x80 | byte(d)
+		if dv < 0 {
+			b |= 0x40
+		}
+		return append(data, b)
+	}
+	data = append(data, 0)
+	data = binary.AppendUvarint(data, uint64(d))
+	return binary.AppendVarint(data, dv)
+}
+
+// readFoldPoint reads the change point at the start of data and returns
+// its distance, its change of value and what follows it.
+func readFoldPoint(data []byte) (d, dv int64, rest []byte) {
+	if b := data[0]; b&0x80 != 0 {
+		d, dv = int64(b&foldShortMax), 1
+		if b&0x40 != 0 {
+			dv = -1
+		}
+		return d, dv, data[1:]
+	}
+	u, n := binary.Uvarint(data[1:])
+	x, m := binary.Varint(data[1+n:])
+	return int64(u), x, data[1+n+m:]
+}
+
+// at is exp of the folded window starting at s, when its block is
+// there; ok is false when the block was dropped.
+func (f *foldedKey) at(s int64) (exp int64, block int, ok bool) {
 	if f == nil || !f.anything || s > f.last {
-		return 0
+		return 0, -1, true
 	}
 	i := sort.Search(len(f.blocks), func(i int) bool { return f.blocks[i].first > s }) - 1
 	if i < 0 {
-		return 0
+		return 0, -1, true
 	}
-	b := f.blocks[i]
+	if f.blocks[i].dropped {
+		return 0, i, false
+	}
+	return f.blocks[i].at(s), i, true
+}
+
+// at is the value at s, a start at or after the block's first.
+func (b *foldBlock) at(s int64) int64 {
 	start, v, data := b.first, int64(0), b.data
 	for range b.n {
-		d, n := binary.Uvarint(data)
-		x, m := binary.Varint(data[n:])
-		if start+int64(d) > s {
+		d, dv, rest := readFoldPoint(data)
+		if start+d > s {
 			break
 		}
-		start, v, data = start+int64(d), x, data[n+m:]
+		start, v, data = start+d, v+dv, rest
 	}
 	return v
 }
@@ -170,7 +224,7 @@ func (l *Ledger) windowCell(k windowKey) *cell {
 	if c == nil {
 		c = &cell{}
 		if k.start < l.foldedBelow {
-			e := l.folded[k.key].at(k.start)
+			e := l.foldedExp(k.key, k.start)
 			c.exp, c.got = e, e
 		}
 		l.cells[k] = c
@@ -184,7 +238,7 @@ func (l *Ledger) windowEffect(k windowKey) (exp, got int64, ok bool) {
 		return c.exp, c.got, true
 	}
 	if k.start < l.foldedBelow {
-		if e := l.folded[k.key].at(k.start); e != 0 {
+		if e := l.foldedExp(k.key, k.start); e != 0 {
 			return e, e, true
 		}
 	}
@@ -232,7 +286,7 @@ func (l *Ledger) foldWindows() {
 				delete(l.cells, k)
 				l.unfolded++
 			}
-		case c.got == c.exp && c.exp == l.folded[k.key].at(k.start):
+		case c.got == c.exp && c.exp == l.foldedExp(k.key, k.start):
 			delete(l.cells, k) // folded before, written again, agrees again
 			l.unfolded++
 		}
@@ -253,7 +307,15 @@ func (l *Ledger) foldWindows() {
 		l.foldedBytes -= f.bytes()
 		f.appendCell(c.k.start, c.exp, max(l.slide, 1))
 		l.foldedBytes += f.bytes()
+		if len(f.sealed) > 0 {
+			for _, i := range f.sealed {
+				l.kept = append(l.kept, foldRef{c.k.key, i})
+				l.foldBytes += len(f.blocks[i].data)
+			}
+			f.sealed = f.sealed[:0]
+		}
 	}
+	l.dropOldBlocks()
 	l.foldedBelow = below
 	l.foldAt = max(2*len(l.cells), foldChunk)
 	if l.unfolded > 4*len(l.cells) {
@@ -273,7 +335,7 @@ func (l *Ledger) foldedStarts(key string, start, clock int64, byClock bool) []in
 	}
 	var out []int64
 	try := func(s int64) {
-		if s < l.foldedBelow && f.at(s) > 0 {
+		if s < l.foldedBelow && l.foldedExp(key, s) > 0 {
 			out = append(out, s)
 		}
 	}
@@ -285,4 +347,102 @@ func (l *Ledger) foldedStarts(key string, start, clock int64, byClock bool) []in
 		try(day*dayMS + clock)
 	}
 	return out
+}
+
+// foldBudget is how many bytes of change points the fold keeps in full
+// blocks: past it the oldest give theirs up, and a block is made again
+// from the source when a window in it is asked for (a row the real sink
+// writes long after its window closed, or `why` of an old window). With
+// 1 ms slides the points take about 2.3 bytes a record, 23 MB at 10 M
+// records; the budget keeps the latest 450 000 records' or so.
+const foldBudget = 1 << 20
+
+// foldRef names a full block of the fold: its key's, by index.
+type foldRef struct {
+	key   string
+	block int
+}
+
+// dropOldBlocks gives up the points of the oldest full blocks until the
+// fold is within foldBudget, when the ledger can make them again.
+func (l *Ledger) dropOldBlocks() {
+	if l.windowTimes == nil {
+		return
+	}
+	for l.foldBytes > l.foldBudget && l.keptHead < len(l.kept) {
+		ref := l.kept[l.keptHead]
+		l.kept[l.keptHead] = foldRef{}
+		l.keptHead++
+		f := l.folded[ref.key]
+		b := &f.blocks[ref.block]
+		l.foldBytes -= len(b.data)
+		f.data -= int64(cap(b.data))
+		l.foldedBytes -= int64(cap(b.data))
+		b.data, b.n, b.dropped = nil, 0, true
+	}
+	if l.keptHead > 1024 && 2*l.keptHead > len(l.kept) {
+		n := copy(l.kept, l.kept[l.keptHead:])
+		clear(l.kept[n:])
+		l.kept, l.keptHead = l.kept[:n], 0
+	}
+}
+
+// foldedExp is exp of key's folded window starting at s, its block made
+// again first if it was dropped.
+func (l *Ledger) foldedExp(key string, s int64) int64 {
+	f := l.folded[key]
+	e, i, ok := f.at(s)
+	if !ok {
+		l.remakeBlock(key, f, i)
+		e, _, _ = f.at(s)
+	}
+	return e
+}
+
+// remakeBlock makes dropped block i of key's fold again from the records
+// the failure-free run's window count took: a window's exp is the records
+// of key in it, less those that came after it was final (late). The
+// change points are where a record's first window starts, after its last
+// one, and where a late record's missed windows begin and end.
+func (l *Ledger) remakeBlock(key string, f *foldedKey, i int) {
+	b := &f.blocks[i]
+	from, to := b.first, f.blocks[i+1].first // a full block has one after it
+	slide := max(l.slide, 1)
+	n := windowsPerRecord(l.size, slide)
+	var ins, outs, marks []int64
+	l.windowTimes(key, from, to-slide+l.size, func(t int64) {
+		last := floorDiv(t, slide)
+		in, out := (last-n+1)*slide, (last+1)*slide
+		ins, outs, marks = append(ins, in), append(outs, out), append(marks, in, out)
+	})
+	lr := l.late[key]
+	if lr != nil {
+		marks = append(marks, lr.los...)
+		for _, hi := range lr.his {
+			marks = append(marks, hi+slide)
+		}
+	}
+	marks = append(marks, from)
+	slices.Sort(ins)
+	slices.Sort(outs)
+	slices.Sort(marks)
+	var data []byte
+	points, prevS, prevV := 0, from, int64(0)
+	for _, s := range slices.Compact(marks) {
+		if s < from || s >= to {
+			continue
+		}
+		entered, _ := slices.BinarySearch(ins, s+1)
+		left, _ := slices.BinarySearch(outs, s+1)
+		v := int64(entered-left) - lr.at(s)
+		if points == 0 || v != prevV {
+			data = appendFoldPoint(data, s-prevS, v-prevV)
+			points, prevS, prevV = points+1, s, v
+		}
+	}
+	b.data, b.n, b.dropped = data, points, false
+	f.data += int64(cap(data))
+	l.foldedBytes += int64(cap(data))
+	l.kept = append(l.kept, foldRef{key, i})
+	l.foldBytes += len(data)
 }

@@ -230,34 +230,41 @@ func (r *Runtime) rowOffsets(p Provenance) []int64 {
 	if !p.Result {
 		return []int64{p.Offset}
 	}
+	var offs []int64
+	r.windowRecords(p.Key, p.WindowStart, p.WindowEnd, r.cur.limit, func(off, _ int64) { offs = append(offs, off) })
+	return offs
+}
+
+// windowRecords calls f with the offset and event time of every record
+// before offset upTo that the operators before the window count send to
+// it with key and a time from lo up to hi, in offset order.
+func (r *Runtime) windowRecords(key string, lo, hi, upTo int64, f func(off, t int64)) {
 	spec := r.spec
 	i := slices.IndexFunc(spec.Operators, func(o jobspec.Operator) bool { return o.Kind == jobspec.KindWindowCount })
 	spec.Operators = spec.Operators[:i]
 	sink := &sinkOp{writer: &logSink{}, events: true}
 	before := newChain(spec, r.newOp, nil, sink)
 	w := newWindowCount(r.windowOp(), r.cfg.Mode)
-	from, to := int64(0), r.cur.limit
-	if r.src.Len() < 0 { // generated: event time trails arrival by at most the disorder and lateness
-		slack := r.spec.Source.Disorder.Milliseconds() + r.spec.Source.LateBy.Milliseconds()
-		from = min(r.src.firstArrivingAtOrAfter(max(p.WindowStart-r.src.start, 0)), to)
-		to = min(r.src.firstArrivingAtOrAfter(max(p.WindowEnd-r.src.start+slack+1, 0)), to)
+	from, to := int64(0), upTo
+	if r.src.Len() < 0 { // generated: event time trails arrival by at most the source's delay
+		slack := r.src.maxDelay()
+		from = min(r.src.firstArrivingAtOrAfter(max(lo-r.src.start, 0)), to)
+		to = min(r.src.firstArrivingAtOrAfter(max(hi-r.src.start+slack+1, 0)), to)
 	}
-	var offs []int64
 	for off := from; off < to; off++ {
 		before.push(0, r.src.At(off))
 		for _, e := range sink.buf {
-			key := e.Key
+			k := e.Key
 			if w.keyOf != nil {
-				key = w.keyOf(e)
+				k = w.keyOf(e)
 			}
-			if key == p.Key && e.Time >= p.WindowStart && e.Time < p.WindowEnd {
-				offs = append(offs, off)
+			if k == key && e.Time >= lo && e.Time < hi {
+				f(off, e.Time)
 				break
 			}
 		}
 		sink.buf = sink.buf[:0]
 	}
-	return offs
 }
 
 func span(offs []int64) OffsetSpan {

@@ -430,12 +430,12 @@ func (rc *recovery) lose(n *node) {
 		}
 	}
 	for j := range n.held {
-		for _, e := range n.held[j] {
+		n.held[j].each(func(e element) {
 			if e.kind == kindRecord {
 				rc.lostFlight++
 			}
-		}
-		n.held[j] = nil
+		})
+		n.held[j].reset()
 	}
 	rc.lostFlight += int64(len(n.epochRecs)) // received, not yet handed to its operator
 	n.epochRecs = nil
@@ -686,7 +686,7 @@ func (rc *recovery) restoreAll(at int64) {
 		n.rep, n.standby = nil, false
 		n.epochRecs = nil
 		for j := range n.marks {
-			n.marks[j], n.kinds[j], n.alive[j], n.inWM[j], n.held[j] = r.cur.seq, element{}, true, math.MinInt64, nil
+			n.marks[j], n.kinds[j], n.alive[j], n.inWM[j], n.held[j] = r.cur.seq, element{}, true, math.MinInt64, heldQueue{}
 			n.frozen[j] = false
 		}
 	}

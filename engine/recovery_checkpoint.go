@@ -20,26 +20,21 @@ type stateful interface {
 
 func (w *windowCount) snapshot() any {
 	c := *w
-	c.counts = maps.Clone(w.counts)
-	c.changed = maps.Clone(w.changed)
+	c.windows = w.windows.clone()
+	c.rows = nil
 	return &c
 }
 
 func (w *windowCount) restore(state any) {
 	c := state.(*windowCount)
 	*w = *c
-	w.counts = maps.Clone(c.counts)
-	w.changed = maps.Clone(c.changed)
+	w.windows = c.windows.clone()
 }
 
 // stateBytes counts each window as written out: start (8), count (8), the
 // key and its length (8), plus the watermark and counters (24).
 func (w *windowCount) stateBytes() int64 {
-	n := int64(24)
-	for k := range w.counts {
-		n += 24 + int64(len(k.key))
-	}
-	return n
+	return 24 + w.windows.bytesWritten(func(key string) int64 { return 24 + int64(len(key)) })
 }
 
 // nodeSnapshot is one node's part of a checkpoint.

@@ -145,7 +145,12 @@ func New(spec jobspec.Spec, cfg Config) (*Runtime, error) {
 		}}
 		r.ref = newChain(spec, r.newOp, newCursor(src, r.cur.admissions, spec.Source.Trigger, spec.Source.Watermark), refSink)
 		if w := lastWindowCount(r.ref.ops); w != nil { // it writes the sink's rows
-			w.onLate, r.ledger.finalBelow, r.ledger.slide = r.ledger.addLate, w.finalBelow, w.slide
+			w.onLate, r.ledger.finalBelow, r.ledger.slide, r.ledger.size = r.ledger.addLate, w.finalBelow, w.slide, w.size
+			r.ledger.windowTimes = func(key string, lo, hi int64, f func(t int64)) {
+				// Only what it has read: a record it has yet to read
+				// comes too late for a folded window, and counts in none.
+				r.windowRecords(key, lo, hi, r.ref.cur.off, func(_, t int64) { f(t) })
+			}
 		}
 		if r.ledger.keyed && src.RepeatedIDs(src.Len()) > 0 {
 			// One row per id: the cell of an id's first event counts all of
@@ -588,7 +593,7 @@ func (r *Runtime) report() report.Report {
 		wm := int64(math.MaxInt64)
 		for _, nd := range r.g.nodes {
 			if w, ok := nd.op.(*windowCount); ok {
-				rep.Window.Open += int64(len(w.counts))
+				rep.Window.Open += int64(w.openWindows())
 				if w.hasWM {
 					wm = min(wm, w.wm)
 				} else {

@@ -69,7 +69,7 @@ func (r *Runtime) Timers() int64 {
 // windows.
 func openTimers(op operator) int64 {
 	if w, ok := op.(*windowCount); ok {
-		return int64(len(w.counts))
+		return int64(w.openWindows())
 	}
 	return 0
 }

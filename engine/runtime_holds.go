@@ -52,24 +52,23 @@ func mapEntry[K comparable, V any]() int64 {
 
 // Sizes of the entries Holds counts.
 var (
-	windowEntryBytes  = mapEntry[windowKey, int64]()
-	changedEntryBytes = mapEntry[windowKey, struct{}]()
-	truthEntryBytes   = mapEntry[uint64, struct{}]()
-	ledgerCellBytes   = mapEntry[windowKey, *cell]() + int64(unsafe.Sizeof(cell{}))
-	oddCellBytes      = mapEntry[int64, *cell]() + int64(unsafe.Sizeof(cell{}))
-	overEntryBytes    = mapEntry[windowKey, *cell]()
-	lineageRowBytes   = mapEntry[rowKey, *rowLineage]() + int64(unsafe.Sizeof(rowLineage{}))
-	rowCopyBytes      = int64(unsafe.Sizeof(rowCopy{}))
+	chunkEntryBytes = mapEntry[chunkID, int32]()
+	truthEntryBytes = mapEntry[uint64, struct{}]()
+	ledgerCellBytes = mapEntry[windowKey, *cell]() + int64(unsafe.Sizeof(cell{}))
+	oddCellBytes    = mapEntry[int64, *cell]() + int64(unsafe.Sizeof(cell{}))
+	overEntryBytes  = mapEntry[windowKey, *cell]()
+	lineageRowBytes = mapEntry[rowKey, *rowLineage]() + int64(unsafe.Sizeof(rowLineage{}))
+	rowCopyBytes    = int64(unsafe.Sizeof(rowCopy{}))
 )
 
-// operatorHolds is the memory op's state holds: a window count's open
-// windows and the set of those changed since the last trigger, and a
+// operatorHolds is the memory op's state holds: a window count's store
+// of open windows (and which changed since the last trigger), and a
 // dedup stage's record of the ids it has really seen; nothing for
 // stateless operators. A filter's bits are not in it (FilterStats).
 func operatorHolds(op operator) int64 {
 	switch o := op.(type) {
 	case *windowCount:
-		return int64(len(o.counts))*windowEntryBytes + int64(len(o.changed))*changedEntryBytes
+		return o.windows.holds()
 	case *dedupOp:
 		return int64(len(o.truth))*truthEntryBytes + int64(cap(o.seenOffsets))*8
 	}

@@ -142,7 +142,7 @@ func (p memoryParts) advice() string {
 		}
 		return fmt.Sprintf("most of it is %d open windows%s: a watermark closes them (set source.watermark), a longer slide opens fewer (set window.slide)", p.openWindows, copies)
 	case p.ledger:
-		return "most of it is the ledger, which keeps each row until its window is final: a watermark makes them final sooner (set source.watermark)"
+		return "most of it is the ledger, which keeps each window's count until the window is final: a watermark makes them final sooner (set source.watermark), a longer slide makes fewer (set window.slide)"
 	case p.backup:
 		return "most of it is the records upstream backup keeps until a checkpoint: checkpoint more often (set checkpoint.interval)"
 	case p.filter:

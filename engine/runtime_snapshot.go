@@ -216,12 +216,8 @@ func (r *Runtime) Snapshot() Snapshot {
 			}
 		}
 		for _, h := range n.held {
-			ns.Held += len(h)
-			for _, e := range h {
-				if e.kind == kindBarrier {
-					ns.Barriers++
-				}
-			}
+			ns.Held += h.len()
+			ns.Barriers += h.barriers
 		}
 		s.Nodes = append(s.Nodes, ns)
 	}

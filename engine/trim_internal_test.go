@@ -36,9 +36,7 @@ func naiveNeeds(u *upstreamBackup, d *node) func(backupEntry) bool {
 		held[it.e.rec.Offset] = true
 	}
 	for _, h := range d.held {
-		for _, e := range h {
-			held[e.rec.Offset] = true
-		}
+		h.each(func(e element) { held[e.rec.Offset] = true })
 	}
 	for _, rec := range d.epochRecs {
 		held[rec.Offset] = true

@@ -85,8 +85,8 @@ func FuzzEventTimeWindows(f *testing.F) {
 		w.watermark(r.Time-int64(math.MaxInt64/int64(time.Millisecond)), &out)
 		w.watermark(r.Time+size, &out)
 		w.trigger(&out)
-		if len(w.counts) != 0 {
-			t.Fatalf("time %d: %d windows still open past the watermark %d", tm, len(w.counts), r.Time+size)
+		if w.openWindows() != 0 {
+			t.Fatalf("time %d: %d windows still open past the watermark %d", tm, w.openWindows(), r.Time+size)
 		}
 	})
 }
