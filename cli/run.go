@@ -236,7 +236,7 @@ func finishRun(w io.Writer, format string, rep *report.Report, runErr error) err
 		return failed(errors.New("the script produced no report"))
 	}
 	if rep.ExpectationsHold() {
-		if rep.Job.State == engine.StateFailed && !checksState(rep) {
+		if engine.JobStateOf(rep.Job) == engine.StateFailed && !checksState(rep) {
 			return failed(fmt.Errorf("the job failed: %s", rep.Job.Error))
 		}
 		return nil

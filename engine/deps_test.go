@@ -70,7 +70,7 @@ func TestMissingDriverFailsTheSinkTask(t *testing.T) {
 		err = r.Run(context.Background())
 		rep := r.Report()
 		r.Close()
-		if err == nil || !strings.Contains(err.Error(), "java.lang.ClassNotFoundException") || rep.Job.State != engine.StateFailed {
+		if err == nil || !strings.Contains(err.Error(), "java.lang.ClassNotFoundException") || engine.JobStateOf(rep.Job) != engine.StateFailed {
 			t.Errorf("%s: got %v, state %s; want the job failed with the ClassNotFoundException", kind, err, rep.Job.State)
 		}
 		wantFailures := map[string]int64{restart.None: 1, restart.FixedDelay: 2}[kind]

@@ -152,7 +152,7 @@ func TestLedgerFailedJobIsNotCorrect(t *testing.T) {
 		t.Fatal("the job without a driver ran")
 	}
 	rep := rt.ReportSoFar()
-	if rep.Job.State != engine.StateFailed {
+	if engine.JobStateOf(rep.Job) != engine.StateFailed {
 		t.Fatalf("job %s", rep.Job.State)
 	}
 	if rep.Sink.Correct {
@@ -224,7 +224,7 @@ func TestFailedJobsTimelineEndsAtItsLedger(t *testing.T) {
 				t.Fatal("the job without restarts ran through its failure")
 			}
 			rep := rt.Report()
-			if rep.Job.State != engine.StateFailed {
+			if engine.JobStateOf(rep.Job) != engine.StateFailed {
 				t.Fatalf("job %s", rep.Job.State)
 			}
 			l, _ := rt.Ledger()

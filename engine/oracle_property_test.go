@@ -73,7 +73,7 @@ func TestSlidingWindowsUnderUpstreamBackup(t *testing.T) {
 			})
 		}
 		o := s.run(t, 0)
-		if o.rep.Job.State == engine.StateFailed {
+		if engine.JobStateOf(o.rep.Job) == engine.StateFailed {
 			t.Fatalf("job failed: %s (%v)", o.rep.Job.Error, s.desc)
 		}
 		if o.rep.Sink.Pending != 0 || o.rep.Sink.Lost != 0 {
@@ -162,7 +162,7 @@ func TestJobManagerKilledMidCheckpoint(t *testing.T) {
 			},
 		}
 		o := s.run(t, 0)
-		if o.rep.Job.State == engine.StateFailed {
+		if engine.JobStateOf(o.rep.Job) == engine.StateFailed {
 			t.Fatalf("job failed: %s (%v)", o.rep.Job.Error, s.desc)
 		}
 		if o.rep.Sink.Pending != 0 {

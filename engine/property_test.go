@@ -262,7 +262,7 @@ func (s scenario) run(t *rapid.T, rounds int) outcome {
 		t.Fatalf("%v", err)
 	}
 	o := outcome{rep: rt.Report(), rounds: rounds}
-	if cfg.Sink != engine.SinkTable || o.rep.Job.State == engine.StateFailed {
+	if cfg.Sink != engine.SinkTable || engine.JobStateOf(o.rep.Job) == engine.StateFailed {
 		return o
 	}
 	var dump bytes.Buffer
@@ -423,7 +423,7 @@ func TestGuaranteesUnderFailures(t *testing.T) {
 				s := drawScenario(t, semantics, dir)
 				o := s.run(t, 0)
 				rep := o.rep
-				if rep.Job.State == engine.StateFailed {
+				if engine.JobStateOf(rep.Job) == engine.StateFailed {
 					if acceptableFailure(rep, s.cfg) {
 						return
 					}
@@ -460,7 +460,7 @@ func TestGuaranteesUnderFailures(t *testing.T) {
 					// cannot place a kill at a commit.)
 					s.cfg.Executor = engine.ExecConcurrent
 					c := s.run(t, 0)
-					if c.rep.Job.State == engine.StateFailed {
+					if engine.JobStateOf(c.rep.Job) == engine.StateFailed {
 						if acceptableFailure(c.rep, s.cfg) {
 							return
 						}

@@ -87,10 +87,10 @@ func TestReplayedFilesMatchTheModel(t *testing.T) {
 		if !s.Correct || s.Lost != 0 || s.Duplicates != 0 || s.Pending != 0 {
 			t.Fatalf("a failure-free run of %d replayed events: sink %+v", len(file.lines), s)
 		}
-		if len(file.lines) == 0 && (m.rep.Job.State != engine.StateFinished || m.rep.Source.Records != 0 || s.Rows != 0) {
+		if len(file.lines) == 0 && (engine.JobStateOf(m.rep.Job) != engine.StateFinished || m.rep.Source.Records != 0 || s.Rows != 0) {
 			t.Fatalf("an empty file: job %s, source %+v, sink %+v", m.rep.Job.State, m.rep.Source, s)
 		}
-		if m.rep.Source.Records == int64(len(file.lines)) && m.rep.Job.State != engine.StateFinished {
+		if m.rep.Source.Records == int64(len(file.lines)) && engine.JobStateOf(m.rep.Job) != engine.StateFinished {
 			t.Fatalf("all %d events read, yet the job is %s", len(file.lines), m.rep.Job.State)
 		}
 	}

@@ -11,7 +11,7 @@ import (
 // draw: it shares no memory with the runtime.
 type Snapshot struct {
 	Job      string
-	State    string
+	State    JobState
 	Executor string
 	Mode     Mode
 	Sink     string

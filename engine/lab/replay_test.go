@@ -79,7 +79,7 @@ func TestEmptySourceFileIsAnEmptyFinishedStream(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if rep.Job.State != engine.StateFinished || rep.Source.Records != 0 || rep.Sink.Rows != 0 || rep.Sink.Expected != 0 {
+			if engine.JobStateOf(rep.Job) != engine.StateFinished || rep.Source.Records != 0 || rep.Sink.Rows != 0 || rep.Sink.Expected != 0 {
 				t.Fatalf("job %s, source %+v, sink %+v; want finished and empty", rep.Job.State, rep.Source, rep.Sink)
 			}
 			if b, err := os.ReadFile(dump); err != nil || len(b) != 0 {
@@ -113,7 +113,7 @@ func TestEventTimesOutsideTheYears1To9999AreRefused(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if rep.Job.State != engine.StateFinished || rep.Sink.Lost != 0 || !rep.Sink.Correct {
+			if engine.JobStateOf(rep.Job) != engine.StateFinished || rep.Sink.Lost != 0 || !rep.Sink.Correct {
 				t.Fatalf("job %s, sink %+v", rep.Job.State, rep.Sink)
 			}
 			// Each event is in two 10 s windows sliding by 5 s: those

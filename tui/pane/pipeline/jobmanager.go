@@ -25,7 +25,8 @@ func (m Model) footer(w int) string {
 // or its job manager changes, and while a lease runs out, with the clock.
 type footerKey struct {
 	w                   int
-	state, err          string
+	state               engine.JobState
+	err                 string
 	failedAtMS, clockMS int64
 	jm                  engine.JobManagerSnapshot
 }
