@@ -19,7 +19,7 @@ func failureSchedule(t *testing.T, ha string, seed uint64) (*Runtime, []bus.Even
 	t.Helper()
 	spec, _ := jobspec.Builtin("clicks")
 	cfg := DefaultConfig()
-	cfg.HA, cfg.Semantics = ha, map[string]string{HANone: AtMostOnce, HAUpstreamBackup: AtLeastOnce,
+	cfg.HA, cfg.Semantics = ha, map[string]Semantics{HANone: AtMostOnce, HAUpstreamBackup: AtLeastOnce,
 		HAPassiveStandby: ExactlyOnce, HAActiveStandby: AtLeastOnce}[ha]
 	cfg.JobManagerHA, cfg.Lease = JobManagerHAStandby, 15*time.Second
 	cfg.Deployment = DeployManaged

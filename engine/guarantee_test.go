@@ -13,7 +13,7 @@ import (
 // upstream backup, which it refuses).
 func TestRefusedHASuggestsOnlyWhatRuns(t *testing.T) {
 	spec, _ := jobspec.Builtin("clicks")
-	for _, sem := range []string{engine.AtLeastOnce, engine.ExactlyOnce} {
+	for _, sem := range []engine.Semantics{engine.AtLeastOnce, engine.ExactlyOnce} {
 		for _, exec := range []string{engine.ExecDeterministic, engine.ExecConcurrent} {
 			cfg := engine.DefaultConfig()
 			cfg.Semantics, cfg.HA, cfg.Executor = sem, engine.HANone, exec

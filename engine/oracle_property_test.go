@@ -168,7 +168,7 @@ func TestJobManagerKilledMidCheckpoint(t *testing.T) {
 		if o.rep.Sink.Pending != 0 {
 			t.Fatalf("every node is up, yet %d pending: %+v after %v", o.rep.Sink.Pending, o.rep.Sink, s.desc)
 		}
-		if o.rep.Config.Semantics != engine.ExactlyOnce {
+		if o.rep.Config.Semantics != string(engine.ExactlyOnce) {
 			t.Fatalf("exactly-once in effect expected, got %s: %s", o.rep.Config.Semantics, o.rep.Config.Note)
 		}
 		checkAgainstModel(t, o, s.desc)

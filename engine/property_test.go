@@ -103,7 +103,7 @@ func drawRestart(t *rapid.T) restart.Strategy {
 	return s
 }
 
-func drawScenario(t *rapid.T, semantics, dir string) scenario {
+func drawScenario(t *rapid.T, semantics engine.Semantics, dir string) scenario {
 	spec := drawSpec(t)
 	spec.Source.Rate = rapid.SampledFrom([]int{50, 100, 200}).Draw(t, "rate")
 	cfg := engine.DefaultConfig()
@@ -366,7 +366,7 @@ func checkAgainstModel(t *rapid.T, o outcome, desc []string) {
 	if e.lateCounted != rep.Sink.LateCounted {
 		t.Fatalf("the report counts %d late records counted, the table and the model %d (%+v), after %v", rep.Sink.LateCounted, e.lateCounted, e, desc)
 	}
-	switch rep.Config.Semantics {
+	switch engine.Semantics(rep.Config.Semantics) {
 	case engine.ExactlyOnce:
 		m := modelRun{rep: rep, got: o.table, want: o.want}
 		if d := m.diff(); d != "" {
@@ -416,8 +416,8 @@ func acceptableFailure(rep report.Report, cfg engine.Config) bool {
 // scheme documents. Passive standby is also checked on the concurrent
 // executor, where the schedule allows it.
 func TestGuaranteesUnderFailures(t *testing.T) {
-	for _, semantics := range []string{engine.AtMostOnce, engine.AtLeastOnce, engine.ExactlyOnce} {
-		t.Run(semantics, func(t *testing.T) {
+	for _, semantics := range []engine.Semantics{engine.AtMostOnce, engine.AtLeastOnce, engine.ExactlyOnce} {
+		t.Run(string(semantics), func(t *testing.T) {
 			dir := t.TempDir()
 			rapid.Check(t, func(t *rapid.T) {
 				s := drawScenario(t, semantics, dir)
@@ -433,7 +433,7 @@ func TestGuaranteesUnderFailures(t *testing.T) {
 				if sk.Pending != 0 {
 					t.Fatalf("every node is up, yet %d pending: %+v after %v", sk.Pending, sk, s.desc)
 				}
-				switch rep.Config.Semantics {
+				switch engine.Semantics(rep.Config.Semantics) {
 				case engine.ExactlyOnce:
 					if sk.Lost != 0 || sk.Duplicates != 0 || !sk.Correct {
 						t.Fatalf("exactly-once broken: %+v after %v", sk, s.desc)

@@ -53,8 +53,9 @@ type Runtime struct {
 	late     int64 // admitted records generated late
 	wmOut    int64 // the sink's last published watermark
 	// semantics and ha are in effect; note says why when weaker than asked.
-	semantics, ha, note string
-	drops               int64 // last published dropped-late count
+	semantics Semantics
+	ha, note  string
+	drops     int64 // last published dropped-late count
 	// noDriver is the ClassNotFoundException the sink task meets whenever
 	// it opens its connection (MissingDriver), or nil.
 	noDriver error
@@ -555,7 +556,7 @@ func (r *Runtime) report() report.Report {
 	}
 	rep := report.Report{
 		Job: report.JobReport{Name: r.spec.Name, State: string(r.reportedState()), Seed: r.cfg.Seed, Executor: r.cfg.Executor},
-		Config: report.ConfigReport{Semantics: r.semantics, Requested: r.cfg.Semantics, HA: r.ha, Note: r.note, Mode: string(r.cfg.Mode),
+		Config: report.ConfigReport{Semantics: string(r.semantics), Requested: string(r.cfg.Semantics), HA: r.ha, Note: r.note, Mode: string(r.cfg.Mode),
 			Sink: r.cfg.Sink, Filter: filter.KindNone, Restart: r.cfg.Restart.String(), Deployment: r.cfg.Deployment,
 			JobManagerHA: r.jobManagerHA()},
 		Source: report.SourceReport{Records: r.cur.off, Offset: r.cur.off, Late: r.late, TimeMS: r.cur.clock, RepeatedIDs: r.src.RepeatedIDs(r.cur.off)},

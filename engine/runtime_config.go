@@ -87,7 +87,7 @@ type Config struct {
 	QueueCap int
 	// Semantics is the guarantee asked for; HA the mechanism ("" picks the
 	// semantics' default).
-	Semantics string
+	Semantics Semantics
 	HA        string
 	// Restart decides whether and when failed tasks restart; its zero
 	// value (Kind "") is "nothing configured", which New resolves as Flink
@@ -125,12 +125,21 @@ type Config struct {
 	MemoryBudget int64
 }
 
-// Semantics, HA schemes, deployments and sink commit protocols.
-const (
-	AtMostOnce  = "at-most-once"
-	AtLeastOnce = "at-least-once"
-	ExactlyOnce = "exactly-once"
+// Semantics is a delivery guarantee: what a failure may do to the output.
+type Semantics string
 
+// The guarantees, weakest first.
+const (
+	AtMostOnce  Semantics = "at-most-once"
+	AtLeastOnce Semantics = "at-least-once"
+	ExactlyOnce Semantics = "exactly-once"
+)
+
+// AllSemantics lists the guarantees, weakest first.
+var AllSemantics = []Semantics{AtMostOnce, AtLeastOnce, ExactlyOnce}
+
+// HA schemes, deployments and sink commit protocols.
+const (
 	HANone           = "none"
 	HAUpstreamBackup = "upstream-backup"
 	HAPassiveStandby = "passive-standby"
@@ -179,7 +188,7 @@ func DefaultRestart(ha string) restart.Strategy {
 }
 
 // DefaultHA is the mechanism each guarantee uses unless told otherwise.
-func DefaultHA(semantics string) string {
+func DefaultHA(semantics Semantics) string {
 	switch semantics {
 	case AtLeastOnce:
 		return HAUpstreamBackup
@@ -192,13 +201,13 @@ func DefaultHA(semantics string) string {
 // Guarantee works out which guarantee a configuration really gives, with
 // a note saying why when that is weaker than asked; a combination whose
 // mechanism cannot even try for the guarantee is an error that says why.
-func Guarantee(cfg Config, spec jobspec.Spec) (semantics, ha, note string, err error) {
+func Guarantee(cfg Config, spec jobspec.Spec) (semantics Semantics, ha, note string, err error) {
 	ha = cfg.HA
 	if ha == "" {
 		ha = DefaultHA(cfg.Semantics)
 	}
 	switch {
-	case !slices.Contains([]string{AtMostOnce, AtLeastOnce, ExactlyOnce}, cfg.Semantics):
+	case !slices.Contains(AllSemantics, cfg.Semantics):
 		return "", "", "", badConfig("unknown semantics %q; expected at-most-once, at-least-once or exactly-once", cfg.Semantics)
 	case !slices.Contains([]string{HANone, HAUpstreamBackup, HAPassiveStandby, HAActiveStandby}, ha):
 		return "", "", "", badConfig("unknown ha %q; expected none, upstream-backup, passive-standby or active-standby", ha)

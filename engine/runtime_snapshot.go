@@ -36,7 +36,7 @@ type Snapshot struct {
 	Ledger    LedgerTotals
 	HasLedger bool
 	// Semantics and HA are the guarantee and mechanism in effect.
-	Semantics string
+	Semantics Semantics
 	HA        string
 	Failures  int64
 	// Checkpoints counts completed checkpoints; Backup the records upstream

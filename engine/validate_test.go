@@ -20,7 +20,7 @@ func TestValidateAgreesWithNew(t *testing.T) {
 	tried, refused := 0, 0
 	for _, job := range jobspec.Names() {
 		spec, _ := jobspec.Builtin(job)
-		for _, sem := range []string{engine.AtMostOnce, engine.AtLeastOnce, engine.ExactlyOnce, "twice"} {
+		for _, sem := range []engine.Semantics{engine.AtMostOnce, engine.AtLeastOnce, engine.ExactlyOnce, "twice"} {
 			for _, ha := range []string{"", engine.HANone, engine.HAUpstreamBackup, engine.HAPassiveStandby, engine.HAActiveStandby} {
 				for _, mode := range []engine.Mode{engine.ModeAppend, engine.ModeUpdate, engine.ModeComplete} {
 					for _, sink := range []string{engine.SinkLog, engine.SinkTable, "pipe"} {

@@ -353,7 +353,7 @@ func TestLessonsQuoteTheEngine(t *testing.T) {
 	}
 	// Exactly-once into the log is at-least-once, and the report says why.
 	rep, err = run("job passthrough\nset semantics exactly-once\nrun 10\n")
-	if err != nil || rep.Config.Semantics != engine.AtLeastOnce || !strings.Contains(rep.Config.Note, "the log sink is append-only") {
+	if err != nil || rep.Config.Semantics != string(engine.AtLeastOnce) || !strings.Contains(rep.Config.Note, "the log sink is append-only") {
 		t.Errorf("exactly-once into a log: %v %+v", err, rep.Config)
 	}
 }

@@ -113,9 +113,9 @@ var settings = []Setting{
 		return nil
 	}},
 	{Key: "semantics", Doc: "the guarantee asked for", Choices: []Choice{
-		{engine.AtMostOnce, "gap recovery: may lose"},
-		{engine.AtLeastOnce, "rollback recovery: may duplicate"},
-		{engine.ExactlyOnce, "precise recovery"},
+		{string(engine.AtMostOnce), "gap recovery: may lose"},
+		{string(engine.AtLeastOnce), "rollback recovery: may duplicate"},
+		{string(engine.ExactlyOnce), "precise recovery"},
 	}, apply: func(s *Session, c script.Command, v script.Arg) error {
 		return oneOf(&s.cfg.Semantics, v.Text, "semantics", engine.AtMostOnce, engine.AtLeastOnce, engine.ExactlyOnce)
 	}},
@@ -374,11 +374,16 @@ func (s *Session) set(c script.Command) error {
 	return nil
 }
 
-// oneOf sets *dst to v when v is one of the allowed values.
-func oneOf(dst *string, v, what string, allowed ...string) error {
-	if !slices.Contains(allowed, v) {
-		return fmt.Errorf("unknown %s %q; expected one of %s", what, v, strings.Join(allowed, ", "))
+// oneOf sets *dst to v when v is one of the allowed values: the one place
+// a setting's text becomes the engine's typed value.
+func oneOf[T ~string](dst *T, v, what string, allowed ...T) error {
+	if !slices.Contains(allowed, T(v)) {
+		words := make([]string, len(allowed))
+		for i, a := range allowed {
+			words[i] = string(a)
+		}
+		return fmt.Errorf("unknown %s %q; expected one of %s", what, v, strings.Join(words, ", "))
 	}
-	*dst = v
+	*dst = T(v)
 	return nil
 }

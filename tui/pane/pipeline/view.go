@@ -48,7 +48,7 @@ func (m Model) title(w int) string {
 	}
 	parts := []string{"Pipeline · " + s.Job}
 	if s.Semantics != "" {
-		mech := s.Semantics
+		mech := string(s.Semantics)
 		switch s.HA {
 		case "":
 		case engine.HANone:
