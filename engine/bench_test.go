@@ -190,7 +190,7 @@ func BenchmarkRecovery(b *testing.B) {
 	var pairs [][3]string
 	for _, job := range benchJobs {
 		spec, _ := jobspec.Builtin(job)
-		run := func(semantics Semantics, ha string, interval int64) func(int) {
+		run := func(semantics Semantics, ha HAScheme, interval int64) func(int) {
 			return func(n int) {
 				cfg := DefaultConfig()
 				cfg.NoLedger, cfg.Semantics, cfg.HA, cfg.CheckpointInterval = true, semantics, ha, interval

@@ -27,7 +27,7 @@ func TestRefusedHASuggestsOnlyWhatRuns(t *testing.T) {
 			}
 			for _, ha := range strings.Split(suggested, " or ") {
 				c := cfg
-				c.HA = ha
+				c.HA = engine.HAScheme(ha)
 				if _, _, _, err := engine.Guarantee(c, spec); err != nil {
 					t.Errorf("%s, %s: ha none's refusal suggests %s, which is refused: %v", sem, exec, ha, err)
 				}

@@ -121,12 +121,12 @@ func drawScenario(t *rapid.T, semantics engine.Semantics, dir string) scenario {
 	switch semantics {
 	case engine.ExactlyOnce:
 		cfg.Sink = engine.SinkTable
-		cfg.HA = rapid.SampledFrom([]string{engine.HAPassiveStandby, engine.HAActiveStandby}).Draw(t, "ha")
+		cfg.HA = rapid.SampledFrom([]engine.HAScheme{engine.HAPassiveStandby, engine.HAActiveStandby}).Draw(t, "ha")
 		if cfg.Mode != engine.ModeAppend {
 			cfg.SinkCommit = rapid.SampledFrom([]string{engine.CommitTransactional, engine.CommitIdempotent}).Draw(t, "commit")
 		}
 	case engine.AtLeastOnce:
-		cfg.HA = rapid.SampledFrom([]string{engine.HAUpstreamBackup, engine.HAPassiveStandby, engine.HAActiveStandby}).Draw(t, "ha")
+		cfg.HA = rapid.SampledFrom([]engine.HAScheme{engine.HAUpstreamBackup, engine.HAPassiveStandby, engine.HAActiveStandby}).Draw(t, "ha")
 	}
 	cfg.Deployment = rapid.SampledFrom([]string{engine.DeployManaged, engine.DeployManaged, engine.DeployStandalone}).Draw(t, "deployment")
 	cfg.CheckpointInterval = rapid.Int64Range(50, 800).Draw(t, "interval")
@@ -400,7 +400,7 @@ func checkAgainstModel(t *rapid.T, o outcome, desc []string) {
 // scheme documents.
 func acceptableFailure(rep report.Report, cfg engine.Config) bool {
 	switch {
-	case rep.Config.HA == engine.HAActiveStandby && strings.Contains(rep.Job.Error, "no active standby left"):
+	case rep.Config.HA == string(engine.HAActiveStandby) && strings.Contains(rep.Job.Error, "no active standby left"):
 		return true // a second failure before a new standby was up: the scheme gives up, as it says
 	case cfg.JobManagerHA == engine.JobManagerHANone && strings.Contains(rep.Job.Error, "high availability is off"):
 		return true // without HA the job fails with its job manager, as Flink's does
@@ -452,7 +452,7 @@ func TestGuaranteesUnderFailures(t *testing.T) {
 				if o.hasTable {
 					checkAgainstModel(t, o, s.desc)
 				}
-				if rep.Config.HA == engine.HAPassiveStandby && o.hasTable && !slices.Contains(s.desc, "kill sink at commit") {
+				if rep.Config.HA == string(engine.HAPassiveStandby) && o.hasTable && !slices.Contains(s.desc, "kill sink at commit") {
 					// The concurrent executor fails over from the same
 					// checkpoints, wherever its goroutines had got to, and
 					// its table must pass the same check against the model.

@@ -129,7 +129,7 @@ type recovery struct {
 	ckpt *coordinator
 }
 
-func newRecovery(r *Runtime, ha string) *recovery {
+func newRecovery(r *Runtime, ha HAScheme) *recovery {
 	rc := &recovery{r: r, backoff: restart.NewBackoff(r.cfg.Restart, r.cfg.Seed)}
 	rc.s = newScheme(rc, ha)
 	for _, n := range r.g.nodes {

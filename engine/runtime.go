@@ -54,7 +54,8 @@ type Runtime struct {
 	wmOut    int64 // the sink's last published watermark
 	// semantics and ha are in effect; note says why when weaker than asked.
 	semantics Semantics
-	ha, note  string
+	ha        HAScheme
+	note      string
 	drops     int64 // last published dropped-late count
 	// noDriver is the ClassNotFoundException the sink task meets whenever
 	// it opens its connection (MissingDriver), or nil.
@@ -556,7 +557,7 @@ func (r *Runtime) report() report.Report {
 	}
 	rep := report.Report{
 		Job: report.JobReport{Name: r.spec.Name, State: string(r.reportedState()), Seed: r.cfg.Seed, Executor: r.cfg.Executor},
-		Config: report.ConfigReport{Semantics: string(r.semantics), Requested: string(r.cfg.Semantics), HA: r.ha, Note: r.note, Mode: string(r.cfg.Mode),
+		Config: report.ConfigReport{Semantics: string(r.semantics), Requested: string(r.cfg.Semantics), HA: string(r.ha), Note: r.note, Mode: string(r.cfg.Mode),
 			Sink: r.cfg.Sink, Filter: filter.KindNone, Restart: r.cfg.Restart.String(), Deployment: r.cfg.Deployment,
 			JobManagerHA: r.jobManagerHA()},
 		Source: report.SourceReport{Records: r.cur.off, Offset: r.cur.off, Late: r.late, TimeMS: r.cur.clock, RepeatedIDs: r.src.RepeatedIDs(r.cur.off)},

@@ -88,7 +88,7 @@ type Config struct {
 	// Semantics is the guarantee asked for; HA the mechanism ("" picks the
 	// semantics' default).
 	Semantics Semantics
-	HA        string
+	HA        HAScheme
 	// Restart decides whether and when failed tasks restart; its zero
 	// value (Kind "") is "nothing configured", which New resolves as Flink
 	// does (DefaultRestart).
@@ -138,13 +138,22 @@ const (
 // AllSemantics lists the guarantees, weakest first.
 var AllSemantics = []Semantics{AtMostOnce, AtLeastOnce, ExactlyOnce}
 
-// HA schemes, deployments and sink commit protocols.
-const (
-	HANone           = "none"
-	HAUpstreamBackup = "upstream-backup"
-	HAPassiveStandby = "passive-standby"
-	HAActiveStandby  = "active-standby"
+// HAScheme is the mechanism that recovers a failed task's work.
+type HAScheme string
 
+// HA schemes, from keeping nothing to a twin that keeps everything.
+const (
+	HANone           HAScheme = "none"
+	HAUpstreamBackup HAScheme = "upstream-backup"
+	HAPassiveStandby HAScheme = "passive-standby"
+	HAActiveStandby  HAScheme = "active-standby"
+)
+
+// HASchemes lists the HA schemes.
+var HASchemes = []HAScheme{HANone, HAUpstreamBackup, HAPassiveStandby, HAActiveStandby}
+
+// Deployments and sink commit protocols.
+const (
 	DeployStandalone = "standalone"
 	DeployManaged    = "managed"
 
@@ -178,7 +187,7 @@ func DefaultConfig() Config {
 // attempts. Here gap recovery (ha none) is the job without checkpoints.
 // Upstream backup and active standby have no Flink counterpart; they exist
 // to recover, and get exponential-delay like a checkpointed job.
-func DefaultRestart(ha string) restart.Strategy {
+func DefaultRestart(ha HAScheme) restart.Strategy {
 	kind := restart.Exponential
 	if ha == HANone {
 		kind = restart.None
@@ -188,7 +197,7 @@ func DefaultRestart(ha string) restart.Strategy {
 }
 
 // DefaultHA is the mechanism each guarantee uses unless told otherwise.
-func DefaultHA(semantics Semantics) string {
+func DefaultHA(semantics Semantics) HAScheme {
 	switch semantics {
 	case AtLeastOnce:
 		return HAUpstreamBackup
@@ -201,7 +210,7 @@ func DefaultHA(semantics Semantics) string {
 // Guarantee works out which guarantee a configuration really gives, with
 // a note saying why when that is weaker than asked; a combination whose
 // mechanism cannot even try for the guarantee is an error that says why.
-func Guarantee(cfg Config, spec jobspec.Spec) (semantics Semantics, ha, note string, err error) {
+func Guarantee(cfg Config, spec jobspec.Spec) (semantics Semantics, ha HAScheme, note string, err error) {
 	ha = cfg.HA
 	if ha == "" {
 		ha = DefaultHA(cfg.Semantics)
@@ -209,7 +218,7 @@ func Guarantee(cfg Config, spec jobspec.Spec) (semantics Semantics, ha, note str
 	switch {
 	case !slices.Contains(AllSemantics, cfg.Semantics):
 		return "", "", "", badConfig("unknown semantics %q; expected at-most-once, at-least-once or exactly-once", cfg.Semantics)
-	case !slices.Contains([]string{HANone, HAUpstreamBackup, HAPassiveStandby, HAActiveStandby}, ha):
+	case !slices.Contains(HASchemes, ha):
 		return "", "", "", badConfig("unknown ha %q; expected none, upstream-backup, passive-standby or active-standby", ha)
 	case ha == HANone && cfg.Semantics != AtMostOnce:
 		return "", "", "", badConfig("%s needs preserved input, but ha none (gap recovery) keeps nothing: a replacement starts empty from the current input; use ha %s", cfg.Semantics, strings.Join(preservingHA(cfg, spec), " or "))
@@ -253,11 +262,11 @@ func Guarantee(cfg Config, spec jobspec.Spec) (semantics Semantics, ha, note str
 // (upstream backup under exactly-once or the concurrent executor).
 func preservingHA(cfg Config, spec jobspec.Spec) []string {
 	var out []string
-	for _, ha := range []string{HAUpstreamBackup, HAPassiveStandby} {
+	for _, ha := range []HAScheme{HAUpstreamBackup, HAPassiveStandby} {
 		c := cfg
 		c.HA = ha
 		if _, _, _, err := Guarantee(c, spec); err == nil {
-			out = append(out, ha)
+			out = append(out, string(ha))
 		}
 	}
 	return out

@@ -37,7 +37,7 @@ type Snapshot struct {
 	HasLedger bool
 	// Semantics and HA are the guarantee and mechanism in effect.
 	Semantics Semantics
-	HA        string
+	HA        HAScheme
 	Failures  int64
 	// Checkpoints counts completed checkpoints; Backup the records upstream
 	// output queues hold now.

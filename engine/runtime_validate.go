@@ -14,7 +14,8 @@ type Validated struct {
 	// Semantics and HA are what the job runs with; Note says why the
 	// semantics are weaker than asked, when they are.
 	Semantics Semantics
-	HA, Note  string
+	HA        HAScheme
+	Note      string
 }
 
 // Validate says whether New would accept spec and cfg, and with which

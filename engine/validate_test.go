@@ -21,7 +21,7 @@ func TestValidateAgreesWithNew(t *testing.T) {
 	for _, job := range jobspec.Names() {
 		spec, _ := jobspec.Builtin(job)
 		for _, sem := range []engine.Semantics{engine.AtMostOnce, engine.AtLeastOnce, engine.ExactlyOnce, "twice"} {
-			for _, ha := range []string{"", engine.HANone, engine.HAUpstreamBackup, engine.HAPassiveStandby, engine.HAActiveStandby} {
+			for _, ha := range []engine.HAScheme{"", engine.HANone, engine.HAUpstreamBackup, engine.HAPassiveStandby, engine.HAActiveStandby} {
 				for _, mode := range []engine.Mode{engine.ModeAppend, engine.ModeUpdate, engine.ModeComplete} {
 					for _, sink := range []string{engine.SinkLog, engine.SinkTable, "pipe"} {
 						for _, exec := range []string{engine.ExecDeterministic, engine.ExecConcurrent} {

@@ -72,7 +72,8 @@ type Plan struct {
 	// Semantics and HA are what the lab says is in effect (engine.Guarantee),
 	// Note why that differs from what was asked, if it does.
 	Semantics engine.Semantics
-	HA, Note  string
+	HA        engine.HAScheme
+	Note      string
 	// Events is the source log as JSON Lines; Records how many lines.
 	Events  []byte
 	Records int64

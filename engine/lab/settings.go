@@ -120,10 +120,10 @@ var settings = []Setting{
 		return oneOf(&s.cfg.Semantics, v.Text, "semantics", engine.AtMostOnce, engine.AtLeastOnce, engine.ExactlyOnce)
 	}},
 	{Key: "ha", Doc: "the mechanism (default: the semantics' own)", Choices: []Choice{
-		{engine.HANone, "amnesia: state is lost"},
-		{engine.HAUpstreamBackup, "upstream replays its buffer"},
-		{engine.HAPassiveStandby, "checkpoints, restore on failure"},
-		{engine.HAActiveStandby, "a twin processes everything"},
+		{string(engine.HANone), "amnesia: state is lost"},
+		{string(engine.HAUpstreamBackup), "upstream replays its buffer"},
+		{string(engine.HAPassiveStandby), "checkpoints, restore on failure"},
+		{string(engine.HAActiveStandby), "a twin processes everything"},
 	}, apply: func(s *Session, c script.Command, v script.Arg) error {
 		return oneOf(&s.cfg.HA, v.Text, "ha", engine.HANone, engine.HAUpstreamBackup, engine.HAPassiveStandby, engine.HAActiveStandby)
 	}},

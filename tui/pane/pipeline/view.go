@@ -54,7 +54,7 @@ func (m Model) title(w int) string {
 		case engine.HANone:
 			mech += ", no HA"
 		default:
-			mech += " via " + s.HA
+			mech += " via " + string(s.HA)
 		}
 		parts = append(parts, mech)
 	}
