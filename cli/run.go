@@ -104,7 +104,7 @@ func (o *runOptions) run(ctx context.Context, args []string) error {
 	opts.Explain = rows
 	res, err := lab.RunScript(ctx, name, src, opts)
 	rep, why := res.Report, explainedRows(res)
-	if rep != nil && cfg.DB != "" && rep.Config.Sink != engine.SinkTable {
+	if rep != nil && cfg.DB != "" && rep.Config.Sink != string(engine.SinkTable) {
 		fmt.Fprintf(c.stderr, "streamlab: note: the database %s was not written: --db keeps the table sink's database, and this script uses the %s sink (set sink table)\n", cfg.DB, rep.Config.Sink)
 	}
 	runErr := finishRun(c.stdout, cfg.Format, rep, err)

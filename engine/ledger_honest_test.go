@@ -47,7 +47,7 @@ func stepAll(t *testing.T, rt *engine.Runtime, each func(step int, l engine.Ledg
 // (its transactions commit on checkpoints).
 var semanticsCases = []struct {
 	semantics engine.Semantics
-	sink      string
+	sink      engine.SinkKind
 }{
 	{engine.AtMostOnce, engine.SinkLog},
 	{engine.AtLeastOnce, engine.SinkLog},
@@ -60,7 +60,7 @@ var semanticsCases = []struct {
 func TestLedgerFailureFreeIsCorrectAtEveryStep(t *testing.T) {
 	for _, job := range []string{"clicks", "passthrough", "passwords"} {
 		for _, c := range semanticsCases {
-			t.Run(job+"/"+string(c.semantics)+"/"+c.sink, func(t *testing.T) {
+			t.Run(job+"/"+string(c.semantics)+"/"+string(c.sink), func(t *testing.T) {
 				cfg := engine.DefaultConfig()
 				cfg.Semantics, cfg.Sink = c.semantics, c.sink
 				rt := honestRun(t, job, cfg, 1500)
@@ -218,7 +218,7 @@ func sameSeries(a, b engine.LedgerTotals) bool {
 // job's clock stops there), not at the last batch before it.
 func TestFailedJobsTimelineEndsAtItsLedger(t *testing.T) {
 	for _, c := range semanticsCases {
-		t.Run(string(c.semantics)+"/"+c.sink, func(t *testing.T) {
+		t.Run(string(c.semantics)+"/"+string(c.sink), func(t *testing.T) {
 			cfg := engine.DefaultConfig()
 			cfg.Semantics, cfg.Sink = c.semantics, c.sink
 			cfg.Restart, _ = restart.Default(restart.None) // the first failure fails the job

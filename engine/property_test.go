@@ -117,7 +117,7 @@ func drawScenario(t *rapid.T, semantics engine.Semantics, dir string) scenario {
 	cfg.Mode = rapid.SampledFrom(modes).Draw(t, "mode")
 	// The table is read back and compared with the reference model; the
 	// log is checked through the engine's own ledger only.
-	cfg.Sink = rapid.SampledFrom([]string{engine.SinkLog, engine.SinkTable, engine.SinkTable}).Draw(t, "sink")
+	cfg.Sink = rapid.SampledFrom([]engine.SinkKind{engine.SinkLog, engine.SinkTable, engine.SinkTable}).Draw(t, "sink")
 	switch semantics {
 	case engine.ExactlyOnce:
 		cfg.Sink = engine.SinkTable

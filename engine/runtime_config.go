@@ -61,10 +61,14 @@ const (
 // Modes lists the output modes.
 var Modes = []Mode{ModeAppend, ModeUpdate, ModeComplete}
 
+// SinkKind is where a job's output goes, which decides whether a replayed
+// row is a duplicate or overwrites itself.
+type SinkKind string
+
 // Sink kinds.
 const (
-	SinkLog   = "log"   // append-only: every write is a new line
-	SinkTable = "table" // a SQLite table updated in place
+	SinkLog   SinkKind = "log"   // append-only: every write is a new line
+	SinkTable SinkKind = "table" // a SQLite table updated in place
 )
 
 // Executor kinds.
@@ -78,7 +82,7 @@ type Config struct {
 	Seed     int64
 	Executor string
 	Mode     Mode
-	Sink     string
+	Sink     SinkKind
 	// DBPath keeps the table sink's database at this path ("" = temporary).
 	DBPath string
 	// NoLedger turns the failure-free comparison off (for benchmarks).

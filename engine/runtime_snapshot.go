@@ -14,7 +14,7 @@ type Snapshot struct {
 	State    JobState
 	Executor string
 	Mode     Mode
-	Sink     string
+	Sink     SinkKind
 	// TimeMS is the virtual time of the last admission, ms since the start.
 	TimeMS int64
 	// Admitted is how many records the source has let in; Offset is the next

@@ -23,7 +23,7 @@ func TestValidateAgreesWithNew(t *testing.T) {
 		for _, sem := range []engine.Semantics{engine.AtMostOnce, engine.AtLeastOnce, engine.ExactlyOnce, "twice"} {
 			for _, ha := range []engine.HAScheme{"", engine.HANone, engine.HAUpstreamBackup, engine.HAPassiveStandby, engine.HAActiveStandby} {
 				for _, mode := range []engine.Mode{engine.ModeAppend, engine.ModeUpdate, engine.ModeComplete} {
-					for _, sink := range []string{engine.SinkLog, engine.SinkTable, "pipe"} {
+					for _, sink := range []engine.SinkKind{engine.SinkLog, engine.SinkTable, "pipe"} {
 						for _, exec := range []string{engine.ExecDeterministic, engine.ExecConcurrent} {
 							for _, f := range filters {
 								cfg := engine.DefaultConfig()

@@ -93,13 +93,14 @@ var settings = []Setting{
 		return nil
 	}},
 	{Key: "sink", Doc: "an append-only log, or a SQLite table updated in place", Choices: []Choice{
-		{engine.SinkLog, "append-only lines"},
-		{engine.SinkTable, "SQLite table updated in place"},
+		{string(engine.SinkLog), "append-only lines"},
+		{string(engine.SinkTable), "SQLite table updated in place"},
 	}, apply: func(s *Session, c script.Command, v script.Arg) error {
-		if v.Text != engine.SinkLog && v.Text != engine.SinkTable {
+		sink := engine.SinkKind(v.Text)
+		if sink != engine.SinkLog && sink != engine.SinkTable {
 			return fmt.Errorf("unknown sink %q; expected log or table", v.Text)
 		}
-		s.cfg.Sink = v.Text
+		s.cfg.Sink = sink
 		return nil
 	}},
 	{Key: "executor", Doc: "what runs the nodes", Choices: []Choice{

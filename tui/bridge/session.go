@@ -162,7 +162,7 @@ func noteSetting(m map[string]string, c script.Command) {
 func (b *Bridge) effectiveSettings(set map[string]string) map[string]string {
 	cfg := b.sess.Config()
 	out := map[string]string{
-		"job": b.sess.Spec().Name, "mode": string(cfg.Mode), "sink": cfg.Sink,
+		"job": b.sess.Spec().Name, "mode": string(cfg.Mode), "sink": string(cfg.Sink),
 		"executor": cfg.Executor, "seed": fmt.Sprint(cfg.Seed),
 		"semantics": "at-most-once", "ha": "none", "filter": "none", "restart": "none",
 	}
