@@ -92,7 +92,7 @@ func (o *runOptions) run(ctx context.Context, args []string) error {
 			return badInput(fmt.Errorf("--db: %w", err))
 		}
 	}
-	opts := lab.Options{DBPath: cfg.DB, DumpSource: o.dump, Force: o.force, Executor: cfg.Executor, Log: c.stdout}
+	opts := lab.Options{DBPath: cfg.DB, DumpSource: o.dump, Force: o.force, Executor: cfg.engineExecutor(), Log: c.stdout}
 	if cfg.Format == "json" {
 		opts.Log = c.stderr // standard output carries one JSON object
 	}

@@ -66,7 +66,7 @@ func drawFailureFree(t *rapid.T, dir string) failureFree {
 
 // run plays s on executor, returning the report with the executor's name
 // left out and the table read back with SQL.
-func (s failureFree) run(t *rapid.T, executor string) (report.Report, table) {
+func (s failureFree) run(t *rapid.T, executor engine.Executor) (report.Report, table) {
 	cfg := s.cfg
 	cfg.Executor = executor
 	cfg.DBPath = filepath.Join(s.dir, fmt.Sprintf("run%d.db", dbCount.Add(1)))

@@ -14,7 +14,7 @@ import (
 func TestRefusedHASuggestsOnlyWhatRuns(t *testing.T) {
 	spec, _ := jobspec.Builtin("clicks")
 	for _, sem := range []engine.Semantics{engine.AtLeastOnce, engine.ExactlyOnce} {
-		for _, exec := range []string{engine.ExecDeterministic, engine.ExecConcurrent} {
+		for _, exec := range []engine.Executor{engine.ExecDeterministic, engine.ExecConcurrent} {
 			cfg := engine.DefaultConfig()
 			cfg.Semantics, cfg.HA, cfg.Executor = sem, engine.HANone, exec
 			_, _, _, err := engine.Guarantee(cfg, spec)

@@ -121,8 +121,8 @@ func TestReplayedFilesMatchTheModel(t *testing.T) {
 			line(2, at(20_000), "open"), line(3, at(5_000), "open")}}, engine.ModeAppend},
 	}
 	for _, c := range corpus {
-		for _, exec := range []string{engine.ExecDeterministic, engine.ExecConcurrent} {
-			t.Run(c.name+"/"+exec, func(t *testing.T) {
+		for _, exec := range []engine.Executor{engine.ExecDeterministic, engine.ExecConcurrent} {
+			t.Run(c.name+"/"+string(exec), func(t *testing.T) {
 				cfg := engine.DefaultConfig()
 				cfg.Seed, cfg.Mode, cfg.Executor = 3, c.mode, exec
 				check(t, c.spec, c.file, cfg, []admission{{n: 30}, {n: 500}, {d: 20 * time.Second}})
@@ -150,7 +150,7 @@ func TestReplayedFilesMatchTheModel(t *testing.T) {
 			}
 		}
 		cfg.Mode = rapid.SampledFrom(modes).Draw(rt, "mode")
-		cfg.Executor = rapid.SampledFrom([]string{engine.ExecDeterministic, engine.ExecConcurrent}).Draw(rt, "executor")
+		cfg.Executor = rapid.SampledFrom([]engine.Executor{engine.ExecDeterministic, engine.ExecConcurrent}).Draw(rt, "executor")
 		windowed := slices.ContainsFunc(spec.Operators, func(o jobspec.Operator) bool { return o.Kind == jobspec.KindWindowCount })
 		file := drawReplay(rt, spec, windowed || cfg.Mode == engine.ModeAppend)
 		check(rt, spec, file, cfg, drawSchedule(rt))

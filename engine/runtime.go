@@ -556,7 +556,7 @@ func (r *Runtime) report() report.Report {
 		r.state, r.err = StateFailed, err
 	}
 	rep := report.Report{
-		Job: report.JobReport{Name: r.spec.Name, State: string(r.reportedState()), Seed: r.cfg.Seed, Executor: r.cfg.Executor},
+		Job: report.JobReport{Name: r.spec.Name, State: string(r.reportedState()), Seed: r.cfg.Seed, Executor: string(r.cfg.Executor)},
 		Config: report.ConfigReport{Semantics: string(r.semantics), Requested: string(r.cfg.Semantics), HA: string(r.ha), Note: r.note, Mode: string(r.cfg.Mode),
 			Sink: string(r.cfg.Sink), Filter: filter.KindNone, Restart: r.cfg.Restart.String(), Deployment: r.cfg.Deployment,
 			JobManagerHA: r.jobManagerHA()},

@@ -71,16 +71,20 @@ const (
 	SinkTable SinkKind = "table" // a SQLite table updated in place
 )
 
+// Executor is what runs the nodes: one at a time in a seeded order, or a
+// goroutine each.
+type Executor string
+
 // Executor kinds.
 const (
-	ExecDeterministic = "deterministic"
-	ExecConcurrent    = "concurrent"
+	ExecDeterministic Executor = "deterministic"
+	ExecConcurrent    Executor = "concurrent"
 )
 
 // Config is how a job runs. The zero value is not valid; use DefaultConfig.
 type Config struct {
 	Seed     int64
-	Executor string
+	Executor Executor
 	Mode     Mode
 	Sink     SinkKind
 	// DBPath keeps the table sink's database at this path ("" = temporary).

@@ -12,7 +12,7 @@ import (
 type Snapshot struct {
 	Job      string
 	State    JobState
-	Executor string
+	Executor Executor
 	Mode     Mode
 	Sink     SinkKind
 	// TimeMS is the virtual time of the last admission, ms since the start.

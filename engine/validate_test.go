@@ -24,7 +24,7 @@ func TestValidateAgreesWithNew(t *testing.T) {
 			for _, ha := range []engine.HAScheme{"", engine.HANone, engine.HAUpstreamBackup, engine.HAPassiveStandby, engine.HAActiveStandby} {
 				for _, mode := range []engine.Mode{engine.ModeAppend, engine.ModeUpdate, engine.ModeComplete} {
 					for _, sink := range []engine.SinkKind{engine.SinkLog, engine.SinkTable, "pipe"} {
-						for _, exec := range []string{engine.ExecDeterministic, engine.ExecConcurrent} {
+						for _, exec := range []engine.Executor{engine.ExecDeterministic, engine.ExecConcurrent} {
 							for _, f := range filters {
 								cfg := engine.DefaultConfig()
 								cfg.Semantics, cfg.HA, cfg.Mode, cfg.Sink, cfg.Executor, cfg.Filter = sem, ha, mode, sink, exec, f

@@ -71,8 +71,8 @@ func runReplay(t *testing.T, path string, opts lab.Options) (*report.Report, err
 // An empty source file is an empty stream that has ended: nothing is
 // generated in its place, nothing reaches the sink, and the dump is empty.
 func TestEmptySourceFileIsAnEmptyFinishedStream(t *testing.T) {
-	for _, exec := range []string{engine.ExecDeterministic, engine.ExecConcurrent} {
-		t.Run(exec, func(t *testing.T) {
+	for _, exec := range []engine.Executor{engine.ExecDeterministic, engine.ExecConcurrent} {
+		t.Run(string(exec), func(t *testing.T) {
 			path := replayJob(t, "", "job job.yaml\nset sink table\nrun 200\nrun 10s\nexpect sink.rows == 0\n")
 			dump := filepath.Join(t.TempDir(), "dump.jsonl")
 			rep, err := runReplay(t, path, lab.Options{Executor: exec, DumpSource: dump})

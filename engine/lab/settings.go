@@ -104,13 +104,14 @@ var settings = []Setting{
 		return nil
 	}},
 	{Key: "executor", Doc: "what runs the nodes", Choices: []Choice{
-		{engine.ExecDeterministic, "one node at a time in a seeded order: reproducible"},
-		{engine.ExecConcurrent, "a goroutine per node, for throughput"},
+		{string(engine.ExecDeterministic), "one node at a time in a seeded order: reproducible"},
+		{string(engine.ExecConcurrent), "a goroutine per node, for throughput"},
 	}, apply: func(s *Session, c script.Command, v script.Arg) error {
-		if v.Text != engine.ExecDeterministic && v.Text != engine.ExecConcurrent {
+		exec := engine.Executor(v.Text)
+		if exec != engine.ExecDeterministic && exec != engine.ExecConcurrent {
 			return fmt.Errorf("unknown executor %q; expected deterministic or concurrent", v.Text)
 		}
-		s.cfg.Executor = v.Text
+		s.cfg.Executor = exec
 		return nil
 	}},
 	{Key: "semantics", Doc: "the guarantee asked for", Choices: []Choice{
