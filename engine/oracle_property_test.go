@@ -48,7 +48,7 @@ func TestSlidingWindowsUnderUpstreamBackup(t *testing.T) {
 		cfg.Semantics, cfg.HA, cfg.Sink = engine.AtLeastOnce, engine.HAUpstreamBackup, engine.SinkTable
 		cfg.Mode = rapid.SampledFrom([]engine.Mode{engine.ModeAppend, engine.ModeUpdate, engine.ModeComplete}).Draw(t, "mode")
 		cfg.Restart = drawRestart(t)
-		cfg.Deployment = rapid.SampledFrom([]string{engine.DeployManaged, engine.DeployStandalone}).Draw(t, "deployment")
+		cfg.Deployment = rapid.SampledFrom([]engine.Deployment{engine.DeployManaged, engine.DeployStandalone}).Draw(t, "deployment")
 		cfg.Provision = time.Duration(rapid.IntRange(0, 30_000).Draw(t, "provision")) * time.Millisecond
 		// Deterministic executor only: the engine refuses upstream backup
 		// under the concurrent executor (it trims and replays per channel).
@@ -123,7 +123,7 @@ func TestJobManagerKilledMidCheckpoint(t *testing.T) {
 		cfg.JobManagerHA = engine.JobManagerHAStandby
 		cfg.Lease = time.Duration(rapid.IntRange(1, 20).Draw(t, "lease")) * time.Second
 		cfg.Restart = drawRestart(t)
-		cfg.Deployment = rapid.SampledFrom([]string{engine.DeployManaged, engine.DeployStandalone}).Draw(t, "deployment")
+		cfg.Deployment = rapid.SampledFrom([]engine.Deployment{engine.DeployManaged, engine.DeployStandalone}).Draw(t, "deployment")
 		before := rapid.Int64Range(0, 1500).Draw(t, "before")
 		extra := rapid.IntRange(0, 40).Draw(t, "extra steps")
 		after := rapid.Int64Range(1, 1500).Draw(t, "after")

@@ -128,7 +128,7 @@ func drawScenario(t *rapid.T, semantics engine.Semantics, dir string) scenario {
 	case engine.AtLeastOnce:
 		cfg.HA = rapid.SampledFrom([]engine.HAScheme{engine.HAUpstreamBackup, engine.HAPassiveStandby, engine.HAActiveStandby}).Draw(t, "ha")
 	}
-	cfg.Deployment = rapid.SampledFrom([]string{engine.DeployManaged, engine.DeployManaged, engine.DeployStandalone}).Draw(t, "deployment")
+	cfg.Deployment = rapid.SampledFrom([]engine.Deployment{engine.DeployManaged, engine.DeployManaged, engine.DeployStandalone}).Draw(t, "deployment")
 	cfg.CheckpointInterval = rapid.Int64Range(50, 800).Draw(t, "interval")
 	cfg.Restart = drawRestart(t)
 	cfg.Provision = time.Duration(rapid.IntRange(0, 60_000).Draw(t, "provision")) * time.Millisecond

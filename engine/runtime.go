@@ -558,7 +558,7 @@ func (r *Runtime) report() report.Report {
 	rep := report.Report{
 		Job: report.JobReport{Name: r.spec.Name, State: string(r.reportedState()), Seed: r.cfg.Seed, Executor: string(r.cfg.Executor)},
 		Config: report.ConfigReport{Semantics: string(r.semantics), Requested: string(r.cfg.Semantics), HA: string(r.ha), Note: r.note, Mode: string(r.cfg.Mode),
-			Sink: string(r.cfg.Sink), Filter: filter.KindNone, Restart: r.cfg.Restart.String(), Deployment: r.cfg.Deployment,
+			Sink: string(r.cfg.Sink), Filter: filter.KindNone, Restart: r.cfg.Restart.String(), Deployment: string(r.cfg.Deployment),
 			JobManagerHA: r.jobManagerHA()},
 		Source: report.SourceReport{Records: r.cur.off, Offset: r.cur.off, Late: r.late, TimeMS: r.cur.clock, RepeatedIDs: r.src.RepeatedIDs(r.cur.off)},
 		Sink:   report.SinkReport{Rows: rows, Batches: r.sink.batches},

@@ -105,7 +105,7 @@ type Config struct {
 	// standalone cluster (someone starts one: `restart NODE`), a resource
 	// manager's new one after Provision when managed. A task that fails by
 	// itself keeps its task manager either way.
-	Deployment string
+	Deployment Deployment
 	Provision  time.Duration
 	// SlotRequestTimeout is how long a restarted task waits for a slot
 	// before its request fails with NoResourceAvailableException, a new
@@ -160,11 +160,18 @@ const (
 // HASchemes lists the HA schemes.
 var HASchemes = []HAScheme{HANone, HAUpstreamBackup, HAPassiveStandby, HAActiveStandby}
 
-// Deployments and sink commit protocols.
-const (
-	DeployStandalone = "standalone"
-	DeployManaged    = "managed"
+// Deployment is what replaces a lost task manager: nobody, or a resource
+// manager.
+type Deployment string
 
+// Deployments.
+const (
+	DeployStandalone Deployment = "standalone"
+	DeployManaged    Deployment = "managed"
+)
+
+// Sink commit protocols and job manager HA.
+const (
 	CommitTransactional = "transactional"
 	CommitIdempotent    = "idempotent"
 

@@ -171,15 +171,15 @@ var settings = []Setting{
 		return nil
 	}},
 	{Key: "deployment", Values: "standalone | managed [provision=DURATION]", Doc: "who replaces a lost task manager (kill): nobody on a standalone cluster (restart NODE starts one), a resource manager after provision (5s) when managed", Choices: []Choice{
-		{engine.DeployStandalone, "nobody replaces a lost task manager"},
-		{engine.DeployManaged, "a resource manager provisions a new one"},
+		{string(engine.DeployStandalone), "nobody replaces a lost task manager"},
+		{string(engine.DeployManaged), "a resource manager provisions a new one"},
 	}, apply: func(s *Session, c script.Command, v script.Arg) error {
 		if err := oneOf(&s.cfg.Deployment, v.Text, "deployment", engine.DeployStandalone, engine.DeployManaged); err != nil {
 			return err
 		}
 		for _, p := range c.Params {
 			d, err := time.ParseDuration(p.Value)
-			if p.Name != "provision" || v.Text != engine.DeployManaged {
+			if p.Name != "provision" || s.cfg.Deployment != engine.DeployManaged {
 				return fmt.Errorf("deployment %s takes no parameter %q (managed takes provision=DURATION)", v.Text, p.Name)
 			}
 			if err != nil || d < 0 {
