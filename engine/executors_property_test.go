@@ -43,7 +43,7 @@ func drawFailureFree(t *rapid.T, dir string) failureFree {
 	}
 	cfg.Mode = rapid.SampledFrom(modes).Draw(t, "mode")
 	if cfg.Mode != engine.ModeAppend {
-		cfg.SinkCommit = rapid.SampledFrom([]string{engine.CommitTransactional, engine.CommitIdempotent}).Draw(t, "commit")
+		cfg.SinkCommit = rapid.SampledFrom([]engine.SinkCommit{engine.CommitTransactional, engine.CommitIdempotent}).Draw(t, "commit")
 	}
 	if cfg.Mode != engine.ModeComplete {
 		cfg.Filter = rapid.SampledFrom([]filter.Spec{

@@ -117,7 +117,7 @@ func TestJobManagerKilledMidCheckpoint(t *testing.T) {
 		}
 		cfg.Mode = rapid.SampledFrom(modes).Draw(t, "mode")
 		if cfg.Mode != engine.ModeAppend {
-			cfg.SinkCommit = rapid.SampledFrom([]string{engine.CommitTransactional, engine.CommitIdempotent}).Draw(t, "commit")
+			cfg.SinkCommit = rapid.SampledFrom([]engine.SinkCommit{engine.CommitTransactional, engine.CommitIdempotent}).Draw(t, "commit")
 		}
 		cfg.CheckpointInterval = rapid.Int64Range(50, 400).Draw(t, "interval")
 		cfg.JobManagerHA = engine.JobManagerHAStandby

@@ -123,7 +123,7 @@ func drawScenario(t *rapid.T, semantics engine.Semantics, dir string) scenario {
 		cfg.Sink = engine.SinkTable
 		cfg.HA = rapid.SampledFrom([]engine.HAScheme{engine.HAPassiveStandby, engine.HAActiveStandby}).Draw(t, "ha")
 		if cfg.Mode != engine.ModeAppend {
-			cfg.SinkCommit = rapid.SampledFrom([]string{engine.CommitTransactional, engine.CommitIdempotent}).Draw(t, "commit")
+			cfg.SinkCommit = rapid.SampledFrom([]engine.SinkCommit{engine.CommitTransactional, engine.CommitIdempotent}).Draw(t, "commit")
 		}
 	case engine.AtLeastOnce:
 		cfg.HA = rapid.SampledFrom([]engine.HAScheme{engine.HAUpstreamBackup, engine.HAPassiveStandby, engine.HAActiveStandby}).Draw(t, "ha")

@@ -116,7 +116,7 @@ type Config struct {
 	CheckpointInterval int64
 	// SinkCommit is how an exactly-once table sink commits: transactional
 	// (two-phase commit at checkpoints) or idempotent (upserts).
-	SinkCommit string
+	SinkCommit SinkCommit
 	// Filter is the membership filter of a dedup stage before the sink
 	// (none: no stage).
 	Filter filter.Spec
@@ -170,11 +170,17 @@ const (
 	DeployManaged    Deployment = "managed"
 )
 
-// Sink commit protocols and job manager HA.
-const (
-	CommitTransactional = "transactional"
-	CommitIdempotent    = "idempotent"
+// SinkCommit is how an exactly-once table sink makes its writes final.
+type SinkCommit string
 
+// Sink commit protocols.
+const (
+	CommitTransactional SinkCommit = "transactional"
+	CommitIdempotent    SinkCommit = "idempotent"
+)
+
+// Job manager HA.
+const (
 	JobManagerHANone    = "none"
 	JobManagerHAStandby = "standby"
 )

@@ -226,8 +226,8 @@ var settings = []Setting{
 		return nil
 	}},
 	{Key: "sink.commit", Doc: "how an exactly-once table sink commits", Choices: []Choice{
-		{engine.CommitTransactional, "a checkpoint's rows commit in one transaction"},
-		{engine.CommitIdempotent, "rows are written at once, without a transaction"},
+		{string(engine.CommitTransactional), "a checkpoint's rows commit in one transaction"},
+		{string(engine.CommitIdempotent), "rows are written at once, without a transaction"},
 	}, apply: func(s *Session, c script.Command, v script.Arg) error {
 		return oneOf(&s.cfg.SinkCommit, v.Text, "sink.commit", engine.CommitTransactional, engine.CommitIdempotent)
 	}},
