@@ -132,7 +132,7 @@ func drawScenario(t *rapid.T, semantics engine.Semantics, dir string) scenario {
 	cfg.CheckpointInterval = rapid.Int64Range(50, 800).Draw(t, "interval")
 	cfg.Restart = drawRestart(t)
 	cfg.Provision = time.Duration(rapid.IntRange(0, 60_000).Draw(t, "provision")) * time.Millisecond
-	cfg.JobManagerHA = rapid.SampledFrom([]string{engine.JobManagerHAStandby, engine.JobManagerHAStandby, engine.JobManagerHANone}).Draw(t, "jobmanager.ha")
+	cfg.JobManagerHA = rapid.SampledFrom([]engine.JobManagerHA{engine.JobManagerHAStandby, engine.JobManagerHAStandby, engine.JobManagerHANone}).Draw(t, "jobmanager.ha")
 	cfg.Lease = time.Duration(rapid.IntRange(1, 20).Draw(t, "lease")) * time.Second
 
 	nodes := spec.Nodes()

@@ -399,7 +399,7 @@ func (r *Runtime) Run(ctx context.Context) error {
 // jobManagerHA describes the job manager's high availability for reports.
 func (r *Runtime) jobManagerHA() string {
 	if r.cfg.JobManagerHA != JobManagerHAStandby {
-		return JobManagerHANone
+		return string(JobManagerHANone)
 	}
 	return fmt.Sprintf("%s lease=%s", JobManagerHAStandby, r.cfg.Lease)
 }

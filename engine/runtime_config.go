@@ -124,7 +124,7 @@ type Config struct {
 	// job manager is a single point of failure: its job fails with it) or
 	// standby (a standby job manager becomes leader once the failed
 	// leader's lease has run out, and restarts the job).
-	JobManagerHA string
+	JobManagerHA JobManagerHA
 	Lease        time.Duration
 	// MemoryBudget, when above 0, bounds the memory the run's state may
 	// hold, in bytes (see Runtime.MemoryHeld): a filter bigger than it is
@@ -179,10 +179,14 @@ const (
 	CommitIdempotent    SinkCommit = "idempotent"
 )
 
+// JobManagerHA is whether a standby job manager takes over from a failed
+// leader (Flink's high-availability.type, in two words).
+type JobManagerHA string
+
 // Job manager HA.
 const (
-	JobManagerHANone    = "none"
-	JobManagerHAStandby = "standby"
+	JobManagerHANone    JobManagerHA = "none"
+	JobManagerHAStandby JobManagerHA = "standby"
 )
 
 // DefaultLease is how long a follower waits for a silent leader before

@@ -11,7 +11,7 @@ import (
 )
 
 // newClicks starts clicks under ha (with its semantics) and jmHA.
-func newClicks(t *testing.T, semantics Semantics, ha HAScheme, jmHA string, rs restart.Strategy) *Runtime {
+func newClicks(t *testing.T, semantics Semantics, ha HAScheme, jmHA JobManagerHA, rs restart.Strategy) *Runtime {
 	t.Helper()
 	spec, _ := jobspec.Builtin("clicks")
 	cfg := DefaultConfig()

@@ -198,15 +198,15 @@ var settings = []Setting{
 		return nil
 	}},
 	{Key: "jobmanager.ha", Values: "none | standby [lease=DURATION]", Doc: "the job manager's high availability: none (Flink's default: the job fails with its job manager) or standby (a new leader restarts the job after the lease, 15s by default)", Choices: []Choice{
-		{engine.JobManagerHANone, "the job fails with its job manager"},
-		{engine.JobManagerHAStandby, "a standby leads once the lease runs out"},
+		{string(engine.JobManagerHANone), "the job fails with its job manager"},
+		{string(engine.JobManagerHAStandby), "a standby leads once the lease runs out"},
 	}, apply: func(s *Session, c script.Command, v script.Arg) error {
 		if err := oneOf(&s.cfg.JobManagerHA, v.Text, "jobmanager.ha", engine.JobManagerHANone, engine.JobManagerHAStandby); err != nil {
 			return err
 		}
 		s.cfg.Lease = engine.DefaultLease
 		for _, p := range c.Params {
-			if p.Name != "lease" || v.Text != engine.JobManagerHAStandby {
+			if p.Name != "lease" || s.cfg.JobManagerHA != engine.JobManagerHAStandby {
 				return fmt.Errorf("jobmanager.ha %s takes no parameter %q (standby takes lease=DURATION)", v.Text, p.Name)
 			}
 			d, err := time.ParseDuration(p.Value)
