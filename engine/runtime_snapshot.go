@@ -100,7 +100,7 @@ type NodeSnapshot struct {
 	Name  string
 	Stage int
 	Index int
-	State string
+	State NodeState
 	// In and Out count records received and emitted.
 	In, Out int64
 	// Queue is what waits in its input queue, of QueueCap.
