@@ -62,18 +62,21 @@ type Snapshot struct {
 	Holds int64
 }
 
+// JobManagerState is whether a job manager leads the job.
+type JobManagerState string
+
 // Job manager states a snapshot shows.
 const (
-	JobManagerLeader   = "leader"    // it leads the job
-	JobManagerNoLeader = "no leader" // the leader died; a standby waits for its lease to run out
-	JobManagerDead     = "dead"      // it died with no standby, and the job with it
+	JobManagerLeader   JobManagerState = "leader"    // it leads the job
+	JobManagerNoLeader JobManagerState = "no leader" // the leader died; a standby waits for its lease to run out
+	JobManagerDead     JobManagerState = "dead"      // it died with no standby, and the job with it
 )
 
 // JobManagerSnapshot is the job manager: whether a leader holds the job,
 // its standbys, and while there is none when the dead leader's lease runs
 // out.
 type JobManagerSnapshot struct {
-	State string
+	State JobManagerState
 	// Standbys is how many standby job managers wait to take over (Flink's
 	// high availability); 0 without it.
 	Standbys int

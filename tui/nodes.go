@@ -26,7 +26,7 @@ func (m *Model) openTargets(verb string) {
 		o.Refused = refusal(verb, n.Name, n.State, snap)
 		opts = append(opts, o)
 	}
-	jm := picker.Option{Value: engine.JobManager, Doc: "coordinates checkpoints and restarts · " + snap.JobManager.State}
+	jm := picker.Option{Value: engine.JobManager, Doc: "coordinates checkpoints and restarts · " + string(snap.JobManager.State)}
 	jm.Refused = jobManagerRefusal(verb, snap)
 	opts = append(opts, jm)
 	title := "Kill which node?"

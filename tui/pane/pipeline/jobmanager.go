@@ -66,7 +66,7 @@ func (m Model) jobManagerLine(w int) string {
 		state = st.Bad.Render("✗ dead")
 		rest = st.Muted.Render("no standby: its job failed with it")
 	default:
-		state = st.OK.Render("● " + jm.State)
+		state = st.OK.Render("● " + string(jm.State))
 		rest = st.Muted.Render("no standby job manager (jobmanager.ha none)")
 		short = st.Muted.Render("no standby")
 		if jm.Standbys > 0 {
