@@ -57,7 +57,7 @@ func bloom(t *testing.T, s filter.Spec) filter.Stats {
 	return f.Stats()
 }
 
-func restartDefaults(t *testing.T, kind string) restart.Strategy {
+func restartDefaults(t *testing.T, kind restart.Kind) restart.Strategy {
 	s, err := restart.Default(kind)
 	if err != nil {
 		t.Fatal(err)
@@ -272,7 +272,7 @@ func TestEveryNumberIsVouchedFor(t *testing.T) {
 // Flink's restart strategy defaults, as REFERENCES.md gives them from
 // Flink's documentation ("Task Failure Recovery"), are the engine's.
 func TestFlinkRestartDefaults(t *testing.T) {
-	want := map[string]restart.Strategy{
+	want := map[restart.Kind]restart.Strategy{
 		restart.None:        {Kind: restart.None},
 		restart.FixedDelay:  {Kind: restart.FixedDelay, Attempts: 1, Delay: time.Second},
 		restart.FailureRate: {Kind: restart.FailureRate, Max: 1, Interval: time.Minute, Delay: time.Second},

@@ -130,16 +130,16 @@ var settings = []Setting{
 		return oneOf(&s.cfg.HA, v.Text, "ha", engine.HANone, engine.HAUpstreamBackup, engine.HAPassiveStandby, engine.HAActiveStandby)
 	}},
 	{Key: "restart", Values: "none | fixed-delay | failure-rate | exponential-delay [name=value ...]", Doc: "the restart strategy, with Flink's parameters (unset: none without checkpoints, exponential-delay with them, as Flink 2.3)", Choices: []Choice{
-		{restart.None, "the first failure fails the job"},
-		{restart.FixedDelay, "a fixed wait, a number of attempts"},
-		{restart.FailureRate, "at most so many failures in an interval"},
-		{restart.Exponential, "waits that grow after each failure"},
+		{string(restart.None), "the first failure fails the job"},
+		{string(restart.FixedDelay), "a fixed wait, a number of attempts"},
+		{string(restart.FailureRate), "at most so many failures in an interval"},
+		{string(restart.Exponential), "waits that grow after each failure"},
 	}, apply: func(s *Session, c script.Command, v script.Arg) error {
 		params := map[string]string{}
 		for _, p := range c.Params {
 			params[p.Name] = p.Value
 		}
-		st, err := restart.Parse(v.Text, params)
+		st, err := restart.Parse(restart.Kind(v.Text), params)
 		if err != nil {
 			return err
 		}
