@@ -58,7 +58,7 @@ func checkExecutorLine(line string) error {
 	if err != nil || c.Verb != script.VerbSet || len(c.Args) < 2 {
 		return nil
 	}
-	if c.Args[0].Text == "executor" && c.Args[1].Text == engine.ExecConcurrent {
+	if c.Args[0].Text == "executor" && engine.Executor(c.Args[1].Text) == engine.ExecConcurrent {
 		return errConcurrent
 	}
 	return nil

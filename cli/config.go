@@ -20,6 +20,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/streamlab/streamlab/assets"
+	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/jobspec"
 	"github.com/streamlab/streamlab/engine/lab"
 	"github.com/streamlab/streamlab/internal/untrusted"
@@ -368,6 +369,10 @@ func checkConfig(v *viper.Viper, src sources) error {
 	}
 	return nil
 }
+
+// engineExecutor is the executor setting as the engine's type: the text
+// is checked against the lab's choices when the config is decoded.
+func (c Config) engineExecutor() engine.Executor { return engine.Executor(c.Executor) }
 
 // validateConfig checks the values of a decoded Config.
 func validateConfig(cfg Config, src sources, formats []string) error {

@@ -91,7 +91,7 @@ func (c *cli) runTUI(cfg Config, start string) error {
 	}
 	opts := tui.Options{
 		Theme: cfg.Theme, Mouse: cfg.Mouse, Speed: cfg.Speed, Job: cfg.Job,
-		Executor: cfg.Executor, Seed: cfg.Seed, DB: cfg.DB, ConfigFile: cfg.File,
+		Executor: cfg.engineExecutor(), Seed: cfg.Seed, DB: cfg.DB, ConfigFile: cfg.File,
 		Start: start,
 	}
 	if err := tui.Run(context.Background(), opts, c.stdin, c.stdout); err != nil {

@@ -92,7 +92,7 @@ func (o *runOptions) run(ctx context.Context, args []string) error {
 			return badInput(fmt.Errorf("--db: %w", err))
 		}
 	}
-	opts := lab.Options{DBPath: cfg.DB, DumpSource: o.dump, Force: o.force, Executor: cfg.Executor, Log: c.stdout}
+	opts := lab.Options{DBPath: cfg.DB, DumpSource: o.dump, Force: o.force, Executor: cfg.engineExecutor(), Log: c.stdout}
 	if cfg.Format == "json" {
 		opts.Log = c.stderr // standard output carries one JSON object
 	}
@@ -106,7 +106,7 @@ func (o *runOptions) run(ctx context.Context, args []string) error {
 	res, err := lab.RunScript(ctx, name, src, opts)
 	stopLimit()
 	rep, why := res.Report, explainedRows(res)
-	if rep != nil && cfg.DB != "" && rep.Config.Sink != engine.SinkTable {
+	if rep != nil && cfg.DB != "" && rep.Config.Sink != string(engine.SinkTable) {
 		fmt.Fprintf(c.stderr, "streamlab: note: the database %s was not written: --db keeps the table sink's database, and this script uses the %s sink (set sink table)\n", cfg.DB, rep.Config.Sink)
 	}
 	runErr := finishRun(c.stdout, cfg.Format, rep, err)
@@ -238,7 +238,7 @@ func finishRun(w io.Writer, format string, rep *report.Report, runErr error) err
 		return failed(errors.New("the script produced no report"))
 	}
 	if rep.ExpectationsHold() {
-		if rep.Job.State == engine.StateFailed && !checksState(rep) {
+		if engine.JobStateOf(rep.Job) == engine.StateFailed && !checksState(rep) {
 			return failed(fmt.Errorf("the job failed: %s", rep.Job.Error))
 		}
 		return nil

@@ -155,7 +155,7 @@ func (o *serveOptions) server(cfg Config, dir string, r *classroom.Roster, logw 
 		Roster: r, MaxSessions: cfg.MaxSessions, IdleTimeout: cfg.IdleTimeout,
 		Secret: gradeSecret(o.secret),
 		Lab: tui.Options{Theme: cfg.Theme, Mouse: cfg.Mouse, Speed: cfg.Speed, Job: cfg.Job,
-			Executor: cfg.Executor, Seed: cfg.Seed},
+			Executor: cfg.engineExecutor(), Seed: cfg.Seed},
 		Log: logw,
 	})
 }

@@ -96,7 +96,7 @@ func runChan(b *testing.B, spec jobspec.Spec, n int) {
 	wg.Wait()
 }
 
-func runEngine(b *testing.B, spec jobspec.Spec, executor string, ledger bool, n int) {
+func runEngine(b *testing.B, spec jobspec.Spec, executor Executor, ledger bool, n int) {
 	cfg := DefaultConfig()
 	cfg.Executor, cfg.NoLedger = executor, !ledger
 	rt, err := New(spec, cfg)
@@ -171,10 +171,10 @@ func BenchmarkLedger(b *testing.B) {
 	var pairs [][3]string
 	for _, job := range benchJobs {
 		spec, _ := jobspec.Builtin(job)
-		for _, ex := range []string{ExecDeterministic, ExecConcurrent} {
-			t.measure(b, job+"/"+ex+"/off", func(n int) { runEngine(b, spec, ex, false, n) })
-			t.measure(b, job+"/"+ex+"/on", func(n int) { runEngine(b, spec, ex, true, n) })
-			p := "BenchmarkLedger/" + job + "/" + ex + "/"
+		for _, ex := range []Executor{ExecDeterministic, ExecConcurrent} {
+			t.measure(b, job+"/"+string(ex)+"/off", func(n int) { runEngine(b, spec, ex, false, n) })
+			t.measure(b, job+"/"+string(ex)+"/on", func(n int) { runEngine(b, spec, ex, true, n) })
+			p := "BenchmarkLedger/" + job + "/" + string(ex) + "/"
 			pairs = append(pairs, [3]string{p + "on", p + "off", "of the throughput without the ledger (goal ≥ 0.5)"})
 		}
 	}
@@ -190,7 +190,7 @@ func BenchmarkRecovery(b *testing.B) {
 	var pairs [][3]string
 	for _, job := range benchJobs {
 		spec, _ := jobspec.Builtin(job)
-		run := func(semantics, ha string, interval int64) func(int) {
+		run := func(semantics Semantics, ha HAScheme, interval int64) func(int) {
 			return func(n int) {
 				cfg := DefaultConfig()
 				cfg.NoLedger, cfg.Semantics, cfg.HA, cfg.CheckpointInterval = true, semantics, ha, interval

@@ -15,11 +15,11 @@ import (
 
 // failureSchedule runs clicks under ha with kills drawn from seed (and a
 // job manager failure part way), and returns every event the bus carried.
-func failureSchedule(t *testing.T, ha string, seed uint64) (*Runtime, []bus.Event) {
+func failureSchedule(t *testing.T, ha HAScheme, seed uint64) (*Runtime, []bus.Event) {
 	t.Helper()
 	spec, _ := jobspec.Builtin("clicks")
 	cfg := DefaultConfig()
-	cfg.HA, cfg.Semantics = ha, map[string]string{HANone: AtMostOnce, HAUpstreamBackup: AtLeastOnce,
+	cfg.HA, cfg.Semantics = ha, map[HAScheme]Semantics{HANone: AtMostOnce, HAUpstreamBackup: AtLeastOnce,
 		HAPassiveStandby: ExactlyOnce, HAActiveStandby: AtLeastOnce}[ha]
 	cfg.JobManagerHA, cfg.Lease = JobManagerHAStandby, 15*time.Second
 	cfg.Deployment = DeployManaged
@@ -58,7 +58,7 @@ func failureSchedule(t *testing.T, ha string, seed uint64) (*Runtime, []bus.Even
 // no sooner than the lease after the leader died, and a failed job's end
 // at the failure that ended it, not at the end of the admitted time.
 func TestEventsFollowOneClock(t *testing.T) {
-	for _, ha := range []string{HANone, HAUpstreamBackup, HAPassiveStandby, HAActiveStandby} {
+	for _, ha := range []HAScheme{HANone, HAUpstreamBackup, HAPassiveStandby, HAActiveStandby} {
 		for seed := range uint64(12) {
 			t.Run(fmt.Sprintf("%s/%d", ha, seed), func(t *testing.T) {
 				rt, evs := failureSchedule(t, ha, seed)

@@ -12,7 +12,7 @@ import (
 
 // haRun kills map at record 1500 of a passthrough job with an exact dedup
 // stage (state worth checkpointing) under one HA scheme.
-func haRun(t *testing.T, semantics, ha string) report.Report {
+func haRun(t *testing.T, semantics engine.Semantics, ha engine.HAScheme) report.Report {
 	t.Helper()
 	spec, _ := jobspec.Builtin("passthrough")
 	cfg := engine.DefaultConfig()

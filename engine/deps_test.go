@@ -59,7 +59,7 @@ func TestMissingDriverFailsTheSinkTask(t *testing.T) {
 	if err := deps.MissingDriver(spec); err == nil || !strings.Contains(err.Error(), "java.lang.ClassNotFoundException: com.mysql.cj.jdbc.Driver") {
 		t.Fatalf("MissingDriver = %v", err)
 	}
-	for _, kind := range []string{restart.None, restart.FixedDelay} {
+	for _, kind := range []restart.Kind{restart.None, restart.FixedDelay} {
 		cfg := engine.DefaultConfig()
 		cfg.Restart, _ = restart.Default(kind)
 		r, err := engine.New(spec, cfg)
@@ -70,10 +70,10 @@ func TestMissingDriverFailsTheSinkTask(t *testing.T) {
 		err = r.Run(context.Background())
 		rep := r.Report()
 		r.Close()
-		if err == nil || !strings.Contains(err.Error(), "java.lang.ClassNotFoundException") || rep.Job.State != engine.StateFailed {
+		if err == nil || !strings.Contains(err.Error(), "java.lang.ClassNotFoundException") || engine.JobStateOf(rep.Job) != engine.StateFailed {
 			t.Errorf("%s: got %v, state %s; want the job failed with the ClassNotFoundException", kind, err, rep.Job.State)
 		}
-		wantFailures := map[string]int64{restart.None: 1, restart.FixedDelay: 2}[kind]
+		wantFailures := map[restart.Kind]int64{restart.None: 1, restart.FixedDelay: 2}[kind]
 		if rep.Recovery.Failures != wantFailures || rep.Sink.Delivered != 0 {
 			t.Errorf("%s: %d failures, %d delivered; want %d failures and nothing delivered", kind, rep.Recovery.Failures, rep.Sink.Delivered, wantFailures)
 		}

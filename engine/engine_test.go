@@ -80,7 +80,7 @@ func windowJob(file string, window, slide, watermark time.Duration) jobspec.Spec
 	}
 }
 
-func start(t *testing.T, spec jobspec.Spec, mode engine.Mode, sink string) *engine.Runtime {
+func start(t *testing.T, spec jobspec.Spec, mode engine.Mode, sink engine.SinkKind) *engine.Runtime {
 	t.Helper()
 	cfg := engine.DefaultConfig()
 	cfg.Mode, cfg.Sink = mode, sink

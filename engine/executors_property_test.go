@@ -43,7 +43,7 @@ func drawFailureFree(t *rapid.T, dir string) failureFree {
 	}
 	cfg.Mode = rapid.SampledFrom(modes).Draw(t, "mode")
 	if cfg.Mode != engine.ModeAppend {
-		cfg.SinkCommit = rapid.SampledFrom([]string{engine.CommitTransactional, engine.CommitIdempotent}).Draw(t, "commit")
+		cfg.SinkCommit = rapid.SampledFrom([]engine.SinkCommit{engine.CommitTransactional, engine.CommitIdempotent}).Draw(t, "commit")
 	}
 	if cfg.Mode != engine.ModeComplete {
 		cfg.Filter = rapid.SampledFrom([]filter.Spec{
@@ -66,7 +66,7 @@ func drawFailureFree(t *rapid.T, dir string) failureFree {
 
 // run plays s on executor, returning the report with the executor's name
 // left out and the table read back with SQL.
-func (s failureFree) run(t *rapid.T, executor string) (report.Report, table) {
+func (s failureFree) run(t *rapid.T, executor engine.Executor) (report.Report, table) {
 	cfg := s.cfg
 	cfg.Executor = executor
 	cfg.DBPath = filepath.Join(s.dir, fmt.Sprintf("run%d.db", dbCount.Add(1)))

@@ -109,7 +109,7 @@ func TestDedupUnderFailures(t *testing.T) {
 		cfg := engine.DefaultConfig()
 		cfg.Seed = rapid.Int64Range(1, 1<<40).Draw(t, "seed")
 		cfg.Semantics, cfg.Mode = engine.AtLeastOnce, engine.ModeAppend
-		cfg.Sink = rapid.SampledFrom([]string{engine.SinkLog, engine.SinkTable}).Draw(t, "sink")
+		cfg.Sink = rapid.SampledFrom([]engine.SinkKind{engine.SinkLog, engine.SinkTable}).Draw(t, "sink")
 		cfg.Filter = rapid.SampledFrom([]filter.Spec{
 			{Kind: filter.KindExact},
 			{Kind: filter.KindBloom, N: 2000, P: 0.01},

@@ -13,8 +13,8 @@ import (
 // upstream backup, which it refuses).
 func TestRefusedHASuggestsOnlyWhatRuns(t *testing.T) {
 	spec, _ := jobspec.Builtin("clicks")
-	for _, sem := range []string{engine.AtLeastOnce, engine.ExactlyOnce} {
-		for _, exec := range []string{engine.ExecDeterministic, engine.ExecConcurrent} {
+	for _, sem := range []engine.Semantics{engine.AtLeastOnce, engine.ExactlyOnce} {
+		for _, exec := range []engine.Executor{engine.ExecDeterministic, engine.ExecConcurrent} {
 			cfg := engine.DefaultConfig()
 			cfg.Semantics, cfg.HA, cfg.Executor = sem, engine.HANone, exec
 			_, _, _, err := engine.Guarantee(cfg, spec)
@@ -27,7 +27,7 @@ func TestRefusedHASuggestsOnlyWhatRuns(t *testing.T) {
 			}
 			for _, ha := range strings.Split(suggested, " or ") {
 				c := cfg
-				c.HA = ha
+				c.HA = engine.HAScheme(ha)
 				if _, _, _, err := engine.Guarantee(c, spec); err != nil {
 					t.Errorf("%s, %s: ha none's refusal suggests %s, which is refused: %v", sem, exec, ha, err)
 				}

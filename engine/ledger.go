@@ -115,7 +115,7 @@ type LedgerTotals struct {
 	Correct     bool
 }
 
-func newLedger(events bool, mode Mode, sink string) *Ledger {
+func newLedger(events bool, mode Mode, sink SinkKind) *Ledger {
 	return &Ledger{events: events, mode: mode, keyed: events && sink == SinkTable && mode != ModeAppend,
 		cells: map[windowKey]*cell{}, foldedBelow: math.MinInt64, foldBudget: foldBudget}
 }

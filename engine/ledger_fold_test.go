@@ -12,7 +12,7 @@ import (
 func TestLedgerFoldingIsExact(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
-		sink  string
+		sink  SinkKind
 		mode  Mode
 		probe bool
 	}{

@@ -45,7 +45,10 @@ func stepAll(t *testing.T, rt *engine.Runtime, each func(step int, l engine.Ledg
 
 // semanticsCases is every semantics, and exactly-once into the table too
 // (its transactions commit on checkpoints).
-var semanticsCases = []struct{ semantics, sink string }{
+var semanticsCases = []struct {
+	semantics engine.Semantics
+	sink      engine.SinkKind
+}{
 	{engine.AtMostOnce, engine.SinkLog},
 	{engine.AtLeastOnce, engine.SinkLog},
 	{engine.ExactlyOnce, engine.SinkLog},
@@ -57,7 +60,7 @@ var semanticsCases = []struct{ semantics, sink string }{
 func TestLedgerFailureFreeIsCorrectAtEveryStep(t *testing.T) {
 	for _, job := range []string{"clicks", "passthrough", "passwords"} {
 		for _, c := range semanticsCases {
-			t.Run(job+"/"+c.semantics+"/"+c.sink, func(t *testing.T) {
+			t.Run(job+"/"+string(c.semantics)+"/"+string(c.sink), func(t *testing.T) {
 				cfg := engine.DefaultConfig()
 				cfg.Semantics, cfg.Sink = c.semantics, c.sink
 				rt := honestRun(t, job, cfg, 1500)
@@ -152,7 +155,7 @@ func TestLedgerFailedJobIsNotCorrect(t *testing.T) {
 		t.Fatal("the job without a driver ran")
 	}
 	rep := rt.ReportSoFar()
-	if rep.Job.State != engine.StateFailed {
+	if engine.JobStateOf(rep.Job) != engine.StateFailed {
 		t.Fatalf("job %s", rep.Job.State)
 	}
 	if rep.Sink.Correct {
@@ -215,7 +218,7 @@ func sameSeries(a, b engine.LedgerTotals) bool {
 // job's clock stops there), not at the last batch before it.
 func TestFailedJobsTimelineEndsAtItsLedger(t *testing.T) {
 	for _, c := range semanticsCases {
-		t.Run(c.semantics+"/"+c.sink, func(t *testing.T) {
+		t.Run(string(c.semantics)+"/"+string(c.sink), func(t *testing.T) {
 			cfg := engine.DefaultConfig()
 			cfg.Semantics, cfg.Sink = c.semantics, c.sink
 			cfg.Restart, _ = restart.Default(restart.None) // the first failure fails the job
@@ -224,7 +227,7 @@ func TestFailedJobsTimelineEndsAtItsLedger(t *testing.T) {
 				t.Fatal("the job without restarts ran through its failure")
 			}
 			rep := rt.Report()
-			if rep.Job.State != engine.StateFailed {
+			if engine.JobStateOf(rep.Job) != engine.StateFailed {
 				t.Fatalf("job %s", rep.Job.State)
 			}
 			l, _ := rt.Ledger()

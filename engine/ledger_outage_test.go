@@ -25,7 +25,7 @@ func standbyLeaderRun(t *testing.T) *engine.Runtime {
 }
 
 // standbyLeaderRunOn is standbyLeaderRun under executor.
-func standbyLeaderRunOn(t *testing.T, executor string) *engine.Runtime {
+func standbyLeaderRunOn(t *testing.T, executor engine.Executor) *engine.Runtime {
 	t.Helper()
 	cfg := engine.DefaultConfig()
 	cfg.Semantics, cfg.Sink, cfg.JobManagerHA = engine.ExactlyOnce, engine.SinkTable, engine.JobManagerHAStandby
@@ -44,8 +44,8 @@ func standbyLeaderRunOn(t *testing.T, executor string) *engine.Runtime {
 // and replays it), never lost, and the sink is not correct. Either
 // executor: the concurrent one stops as the deterministic one does.
 func TestLedgerOwedWhileTheJobHasNoLeader(t *testing.T) {
-	for _, executor := range []string{engine.ExecDeterministic, engine.ExecConcurrent} {
-		t.Run(executor, func(t *testing.T) {
+	for _, executor := range []engine.Executor{engine.ExecDeterministic, engine.ExecConcurrent} {
+		t.Run(string(executor), func(t *testing.T) {
 			rt := standbyLeaderRunOn(t, executor)
 			var owed int64
 			for i := range 2 { // 10 s of the 15 s lease

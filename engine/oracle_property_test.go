@@ -48,7 +48,7 @@ func TestSlidingWindowsUnderUpstreamBackup(t *testing.T) {
 		cfg.Semantics, cfg.HA, cfg.Sink = engine.AtLeastOnce, engine.HAUpstreamBackup, engine.SinkTable
 		cfg.Mode = rapid.SampledFrom([]engine.Mode{engine.ModeAppend, engine.ModeUpdate, engine.ModeComplete}).Draw(t, "mode")
 		cfg.Restart = drawRestart(t)
-		cfg.Deployment = rapid.SampledFrom([]string{engine.DeployManaged, engine.DeployStandalone}).Draw(t, "deployment")
+		cfg.Deployment = rapid.SampledFrom([]engine.Deployment{engine.DeployManaged, engine.DeployStandalone}).Draw(t, "deployment")
 		cfg.Provision = time.Duration(rapid.IntRange(0, 30_000).Draw(t, "provision")) * time.Millisecond
 		// Deterministic executor only: the engine refuses upstream backup
 		// under the concurrent executor (it trims and replays per channel).
@@ -73,7 +73,7 @@ func TestSlidingWindowsUnderUpstreamBackup(t *testing.T) {
 			})
 		}
 		o := s.run(t, 0)
-		if o.rep.Job.State == engine.StateFailed {
+		if engine.JobStateOf(o.rep.Job) == engine.StateFailed {
 			t.Fatalf("job failed: %s (%v)", o.rep.Job.Error, s.desc)
 		}
 		if o.rep.Sink.Pending != 0 || o.rep.Sink.Lost != 0 {
@@ -117,13 +117,13 @@ func TestJobManagerKilledMidCheckpoint(t *testing.T) {
 		}
 		cfg.Mode = rapid.SampledFrom(modes).Draw(t, "mode")
 		if cfg.Mode != engine.ModeAppend {
-			cfg.SinkCommit = rapid.SampledFrom([]string{engine.CommitTransactional, engine.CommitIdempotent}).Draw(t, "commit")
+			cfg.SinkCommit = rapid.SampledFrom([]engine.SinkCommit{engine.CommitTransactional, engine.CommitIdempotent}).Draw(t, "commit")
 		}
 		cfg.CheckpointInterval = rapid.Int64Range(50, 400).Draw(t, "interval")
 		cfg.JobManagerHA = engine.JobManagerHAStandby
 		cfg.Lease = time.Duration(rapid.IntRange(1, 20).Draw(t, "lease")) * time.Second
 		cfg.Restart = drawRestart(t)
-		cfg.Deployment = rapid.SampledFrom([]string{engine.DeployManaged, engine.DeployStandalone}).Draw(t, "deployment")
+		cfg.Deployment = rapid.SampledFrom([]engine.Deployment{engine.DeployManaged, engine.DeployStandalone}).Draw(t, "deployment")
 		before := rapid.Int64Range(0, 1500).Draw(t, "before")
 		extra := rapid.IntRange(0, 40).Draw(t, "extra steps")
 		after := rapid.Int64Range(1, 1500).Draw(t, "after")
@@ -162,13 +162,13 @@ func TestJobManagerKilledMidCheckpoint(t *testing.T) {
 			},
 		}
 		o := s.run(t, 0)
-		if o.rep.Job.State == engine.StateFailed {
+		if engine.JobStateOf(o.rep.Job) == engine.StateFailed {
 			t.Fatalf("job failed: %s (%v)", o.rep.Job.Error, s.desc)
 		}
 		if o.rep.Sink.Pending != 0 {
 			t.Fatalf("every node is up, yet %d pending: %+v after %v", o.rep.Sink.Pending, o.rep.Sink, s.desc)
 		}
-		if o.rep.Config.Semantics != engine.ExactlyOnce {
+		if o.rep.Config.Semantics != string(engine.ExactlyOnce) {
 			t.Fatalf("exactly-once in effect expected, got %s: %s", o.rep.Config.Semantics, o.rep.Config.Note)
 		}
 		checkAgainstModel(t, o, s.desc)

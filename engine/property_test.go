@@ -103,7 +103,7 @@ func drawRestart(t *rapid.T) restart.Strategy {
 	return s
 }
 
-func drawScenario(t *rapid.T, semantics, dir string) scenario {
+func drawScenario(t *rapid.T, semantics engine.Semantics, dir string) scenario {
 	spec := drawSpec(t)
 	spec.Source.Rate = rapid.SampledFrom([]int{50, 100, 200}).Draw(t, "rate")
 	cfg := engine.DefaultConfig()
@@ -117,22 +117,22 @@ func drawScenario(t *rapid.T, semantics, dir string) scenario {
 	cfg.Mode = rapid.SampledFrom(modes).Draw(t, "mode")
 	// The table is read back and compared with the reference model; the
 	// log is checked through the engine's own ledger only.
-	cfg.Sink = rapid.SampledFrom([]string{engine.SinkLog, engine.SinkTable, engine.SinkTable}).Draw(t, "sink")
+	cfg.Sink = rapid.SampledFrom([]engine.SinkKind{engine.SinkLog, engine.SinkTable, engine.SinkTable}).Draw(t, "sink")
 	switch semantics {
 	case engine.ExactlyOnce:
 		cfg.Sink = engine.SinkTable
-		cfg.HA = rapid.SampledFrom([]string{engine.HAPassiveStandby, engine.HAActiveStandby}).Draw(t, "ha")
+		cfg.HA = rapid.SampledFrom([]engine.HAScheme{engine.HAPassiveStandby, engine.HAActiveStandby}).Draw(t, "ha")
 		if cfg.Mode != engine.ModeAppend {
-			cfg.SinkCommit = rapid.SampledFrom([]string{engine.CommitTransactional, engine.CommitIdempotent}).Draw(t, "commit")
+			cfg.SinkCommit = rapid.SampledFrom([]engine.SinkCommit{engine.CommitTransactional, engine.CommitIdempotent}).Draw(t, "commit")
 		}
 	case engine.AtLeastOnce:
-		cfg.HA = rapid.SampledFrom([]string{engine.HAUpstreamBackup, engine.HAPassiveStandby, engine.HAActiveStandby}).Draw(t, "ha")
+		cfg.HA = rapid.SampledFrom([]engine.HAScheme{engine.HAUpstreamBackup, engine.HAPassiveStandby, engine.HAActiveStandby}).Draw(t, "ha")
 	}
-	cfg.Deployment = rapid.SampledFrom([]string{engine.DeployManaged, engine.DeployManaged, engine.DeployStandalone}).Draw(t, "deployment")
+	cfg.Deployment = rapid.SampledFrom([]engine.Deployment{engine.DeployManaged, engine.DeployManaged, engine.DeployStandalone}).Draw(t, "deployment")
 	cfg.CheckpointInterval = rapid.Int64Range(50, 800).Draw(t, "interval")
 	cfg.Restart = drawRestart(t)
 	cfg.Provision = time.Duration(rapid.IntRange(0, 60_000).Draw(t, "provision")) * time.Millisecond
-	cfg.JobManagerHA = rapid.SampledFrom([]string{engine.JobManagerHAStandby, engine.JobManagerHAStandby, engine.JobManagerHANone}).Draw(t, "jobmanager.ha")
+	cfg.JobManagerHA = rapid.SampledFrom([]engine.JobManagerHA{engine.JobManagerHAStandby, engine.JobManagerHAStandby, engine.JobManagerHANone}).Draw(t, "jobmanager.ha")
 	cfg.Lease = time.Duration(rapid.IntRange(1, 20).Draw(t, "lease")) * time.Second
 
 	nodes := spec.Nodes()
@@ -262,7 +262,7 @@ func (s scenario) run(t *rapid.T, rounds int) outcome {
 		t.Fatalf("%v", err)
 	}
 	o := outcome{rep: rt.Report(), rounds: rounds}
-	if cfg.Sink != engine.SinkTable || o.rep.Job.State == engine.StateFailed {
+	if cfg.Sink != engine.SinkTable || engine.JobStateOf(o.rep.Job) == engine.StateFailed {
 		return o
 	}
 	var dump bytes.Buffer
@@ -366,7 +366,7 @@ func checkAgainstModel(t *rapid.T, o outcome, desc []string) {
 	if e.lateCounted != rep.Sink.LateCounted {
 		t.Fatalf("the report counts %d late records counted, the table and the model %d (%+v), after %v", rep.Sink.LateCounted, e.lateCounted, e, desc)
 	}
-	switch rep.Config.Semantics {
+	switch engine.Semantics(rep.Config.Semantics) {
 	case engine.ExactlyOnce:
 		m := modelRun{rep: rep, got: o.table, want: o.want}
 		if d := m.diff(); d != "" {
@@ -400,7 +400,7 @@ func checkAgainstModel(t *rapid.T, o outcome, desc []string) {
 // scheme documents.
 func acceptableFailure(rep report.Report, cfg engine.Config) bool {
 	switch {
-	case rep.Config.HA == engine.HAActiveStandby && strings.Contains(rep.Job.Error, "no active standby left"):
+	case rep.Config.HA == string(engine.HAActiveStandby) && strings.Contains(rep.Job.Error, "no active standby left"):
 		return true // a second failure before a new standby was up: the scheme gives up, as it says
 	case cfg.JobManagerHA == engine.JobManagerHANone && strings.Contains(rep.Job.Error, "high availability is off"):
 		return true // without HA the job fails with its job manager, as Flink's does
@@ -416,14 +416,14 @@ func acceptableFailure(rep report.Report, cfg engine.Config) bool {
 // scheme documents. Passive standby is also checked on the concurrent
 // executor, where the schedule allows it.
 func TestGuaranteesUnderFailures(t *testing.T) {
-	for _, semantics := range []string{engine.AtMostOnce, engine.AtLeastOnce, engine.ExactlyOnce} {
-		t.Run(semantics, func(t *testing.T) {
+	for _, semantics := range []engine.Semantics{engine.AtMostOnce, engine.AtLeastOnce, engine.ExactlyOnce} {
+		t.Run(string(semantics), func(t *testing.T) {
 			dir := t.TempDir()
 			rapid.Check(t, func(t *rapid.T) {
 				s := drawScenario(t, semantics, dir)
 				o := s.run(t, 0)
 				rep := o.rep
-				if rep.Job.State == engine.StateFailed {
+				if engine.JobStateOf(rep.Job) == engine.StateFailed {
 					if acceptableFailure(rep, s.cfg) {
 						return
 					}
@@ -433,7 +433,7 @@ func TestGuaranteesUnderFailures(t *testing.T) {
 				if sk.Pending != 0 {
 					t.Fatalf("every node is up, yet %d pending: %+v after %v", sk.Pending, sk, s.desc)
 				}
-				switch rep.Config.Semantics {
+				switch engine.Semantics(rep.Config.Semantics) {
 				case engine.ExactlyOnce:
 					if sk.Lost != 0 || sk.Duplicates != 0 || !sk.Correct {
 						t.Fatalf("exactly-once broken: %+v after %v", sk, s.desc)
@@ -452,7 +452,7 @@ func TestGuaranteesUnderFailures(t *testing.T) {
 				if o.hasTable {
 					checkAgainstModel(t, o, s.desc)
 				}
-				if rep.Config.HA == engine.HAPassiveStandby && o.hasTable && !slices.Contains(s.desc, "kill sink at commit") {
+				if rep.Config.HA == string(engine.HAPassiveStandby) && o.hasTable && !slices.Contains(s.desc, "kill sink at commit") {
 					// The concurrent executor fails over from the same
 					// checkpoints, wherever its goroutines had got to, and
 					// its table must pass the same check against the model.
@@ -460,7 +460,7 @@ func TestGuaranteesUnderFailures(t *testing.T) {
 					// cannot place a kill at a commit.)
 					s.cfg.Executor = engine.ExecConcurrent
 					c := s.run(t, 0)
-					if c.rep.Job.State == engine.StateFailed {
+					if engine.JobStateOf(c.rep.Job) == engine.StateFailed {
 						if acceptableFailure(c.rep, s.cfg) {
 							return
 						}

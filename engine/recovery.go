@@ -13,17 +13,20 @@ import (
 // JobManager is the name `kill` and `restart` use for the coordinator.
 const JobManager = "jobmanager"
 
+// NodeState is where one node is between running, a kill and a restart.
+type NodeState string
+
 // Node states a snapshot shows.
 const (
-	NodeRunning    = "running"
-	NodeKilled     = "killed"     // down, waiting for a restart
-	NodeRestarting = "restarting" // a restart is scheduled
+	NodeRunning    NodeState = "running"
+	NodeKilled     NodeState = "killed"     // down, waiting for a restart
+	NodeRestarting NodeState = "restarting" // a restart is scheduled
 	// NodeCancelled is a task its job manager cancelled: the job failed,
 	// or the leader died and the tasks wait for a new one to start them.
-	NodeCancelled = "cancelled"
+	NodeCancelled NodeState = "cancelled"
 	// NodeFailed is the task whose failure failed the job: nothing
 	// restarts it.
-	NodeFailed = "failed"
+	NodeFailed NodeState = "failed"
 )
 
 // ErrNoSuchNode is returned for a node name the job does not have.
@@ -129,7 +132,7 @@ type recovery struct {
 	ckpt *coordinator
 }
 
-func newRecovery(r *Runtime, ha string) *recovery {
+func newRecovery(r *Runtime, ha HAScheme) *recovery {
 	rc := &recovery{r: r, backoff: restart.NewBackoff(r.cfg.Restart, r.cfg.Seed)}
 	rc.s = newScheme(rc, ha)
 	for _, n := range r.g.nodes {
@@ -727,7 +730,7 @@ func (rc *recovery) unfired() []string {
 // nodeState reports a node's state for snapshots. When the job has
 // failed, or has no leader, its job manager has cancelled every task but
 // the one that failed.
-func (rc *recovery) nodeState(n *node) string {
+func (rc *recovery) nodeState(n *node) NodeState {
 	switch {
 	case rc.r.state == StateFailed && n.dead:
 		return NodeFailed

@@ -38,7 +38,7 @@ type scheme interface {
 }
 
 // newScheme builds the mechanism ha names for rc.
-func newScheme(rc *recovery, ha string) scheme {
+func newScheme(rc *recovery, ha HAScheme) scheme {
 	switch ha {
 	case HAUpstreamBackup:
 		return newUpstreamBackup(rc)

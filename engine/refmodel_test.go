@@ -206,7 +206,7 @@ func TestBuiltinJobsMatchTheModel(t *testing.T) {
 			if engine.CheckMode(spec, mode, true) != nil {
 				continue
 			}
-			for _, exec := range []string{engine.ExecDeterministic, engine.ExecConcurrent} {
+			for _, exec := range []engine.Executor{engine.ExecDeterministic, engine.ExecConcurrent} {
 				t.Run(fmt.Sprintf("%s/%s/%s", name, mode, exec), func(t *testing.T) {
 					cfg := engine.DefaultConfig()
 					cfg.Seed, cfg.Mode, cfg.Executor = 7, mode, exec
@@ -283,7 +283,7 @@ func TestGeneratedJobsMatchTheModel(t *testing.T) {
 			}
 		}
 		cfg.Mode = rapid.SampledFrom(modes).Draw(rt, "mode")
-		cfg.Executor = rapid.SampledFrom([]string{engine.ExecDeterministic, engine.ExecConcurrent}).Draw(rt, "executor")
+		cfg.Executor = rapid.SampledFrom([]engine.Executor{engine.ExecDeterministic, engine.ExecConcurrent}).Draw(rt, "executor")
 		sched := drawSchedule(rt)
 		m := runAgainstModel(rt, t.TempDir(), spec, cfg, sched)
 		m.check(rt, fmt.Sprintf("%s %s %+v", cfg.Mode, cfg.Executor, spec.Operators))

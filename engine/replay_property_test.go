@@ -87,10 +87,10 @@ func TestReplayedFilesMatchTheModel(t *testing.T) {
 		if !s.Correct || s.Lost != 0 || s.Duplicates != 0 || s.Pending != 0 {
 			t.Fatalf("a failure-free run of %d replayed events: sink %+v", len(file.lines), s)
 		}
-		if len(file.lines) == 0 && (m.rep.Job.State != engine.StateFinished || m.rep.Source.Records != 0 || s.Rows != 0) {
+		if len(file.lines) == 0 && (engine.JobStateOf(m.rep.Job) != engine.StateFinished || m.rep.Source.Records != 0 || s.Rows != 0) {
 			t.Fatalf("an empty file: job %s, source %+v, sink %+v", m.rep.Job.State, m.rep.Source, s)
 		}
-		if m.rep.Source.Records == int64(len(file.lines)) && m.rep.Job.State != engine.StateFinished {
+		if m.rep.Source.Records == int64(len(file.lines)) && engine.JobStateOf(m.rep.Job) != engine.StateFinished {
 			t.Fatalf("all %d events read, yet the job is %s", len(file.lines), m.rep.Job.State)
 		}
 	}
@@ -121,8 +121,8 @@ func TestReplayedFilesMatchTheModel(t *testing.T) {
 			line(2, at(20_000), "open"), line(3, at(5_000), "open")}}, engine.ModeAppend},
 	}
 	for _, c := range corpus {
-		for _, exec := range []string{engine.ExecDeterministic, engine.ExecConcurrent} {
-			t.Run(c.name+"/"+exec, func(t *testing.T) {
+		for _, exec := range []engine.Executor{engine.ExecDeterministic, engine.ExecConcurrent} {
+			t.Run(c.name+"/"+string(exec), func(t *testing.T) {
 				cfg := engine.DefaultConfig()
 				cfg.Seed, cfg.Mode, cfg.Executor = 3, c.mode, exec
 				check(t, c.spec, c.file, cfg, []admission{{n: 30}, {n: 500}, {d: 20 * time.Second}})
@@ -150,7 +150,7 @@ func TestReplayedFilesMatchTheModel(t *testing.T) {
 			}
 		}
 		cfg.Mode = rapid.SampledFrom(modes).Draw(rt, "mode")
-		cfg.Executor = rapid.SampledFrom([]string{engine.ExecDeterministic, engine.ExecConcurrent}).Draw(rt, "executor")
+		cfg.Executor = rapid.SampledFrom([]engine.Executor{engine.ExecDeterministic, engine.ExecConcurrent}).Draw(rt, "executor")
 		windowed := slices.ContainsFunc(spec.Operators, func(o jobspec.Operator) bool { return o.Kind == jobspec.KindWindowCount })
 		file := drawReplay(rt, spec, windowed || cfg.Mode == engine.ModeAppend)
 		check(rt, spec, file, cfg, drawSchedule(rt))

@@ -16,7 +16,7 @@ import (
 // provisioning delay.
 func TestStandaloneWaitsForAManualRestart(t *testing.T) {
 	spec, _ := jobspec.Builtin("passthrough")
-	for _, deployment := range []string{DeployStandalone, DeployManaged} {
+	for _, deployment := range []Deployment{DeployStandalone, DeployManaged} {
 		cfg := DefaultConfig()
 		cfg.Deployment, cfg.Provision = deployment, 2*time.Second
 		cfg.Restart, _ = restart.Parse(restart.FixedDelay, map[string]string{"attempts": "5", "delay": "1s"})

@@ -18,11 +18,14 @@ import (
 	"github.com/streamlab/streamlab/engine/table"
 )
 
+// JobState is where a job is in its life: running until it finishes or fails.
+type JobState string
+
 // Job states.
 const (
-	StateRunning  = "running"
-	StateFinished = "finished"
-	StateFailed   = "failed"
+	StateRunning  JobState = "running"
+	StateFinished JobState = "finished"
+	StateFailed   JobState = "failed"
 )
 
 // ErrNotDeterministic is returned by operations only the deterministic
@@ -45,13 +48,15 @@ type Runtime struct {
 	bus      *bus.Bus
 	det      *detExec
 	recovery *recovery
-	state    string
+	state    JobState
 	err      error
 	late     int64 // admitted records generated late
 	wmOut    int64 // the sink's last published watermark
 	// semantics and ha are in effect; note says why when weaker than asked.
-	semantics, ha, note string
-	drops               int64 // last published dropped-late count
+	semantics Semantics
+	ha        HAScheme
+	note      string
+	drops     int64 // last published dropped-late count
 	// noDriver is the ClassNotFoundException the sink task meets whenever
 	// it opens its connection (MissingDriver), or nil.
 	noDriver error
@@ -399,7 +404,7 @@ func (r *Runtime) Run(ctx context.Context) error {
 // jobManagerHA describes the job manager's high availability for reports.
 func (r *Runtime) jobManagerHA() string {
 	if r.cfg.JobManagerHA != JobManagerHAStandby {
-		return JobManagerHANone
+		return string(JobManagerHANone)
 	}
 	return fmt.Sprintf("%s lease=%s", JobManagerHAStandby, r.cfg.Lease)
 }
@@ -537,15 +542,28 @@ func (r *Runtime) sampleFailure() {
 // once a run is quiet the two agree.
 func (r *Runtime) ReportSoFar() report.Report { return r.report() }
 
+// JobStateOf is the state a job report says, typed: reports keep it as
+// text, since the report package stands below the engine.
+func JobStateOf(job report.JobReport) JobState { return JobState(job.State) }
+
+// reportedState is the job's state as its report says it: a running job
+// whose source is read to its end is finished.
+func (r *Runtime) reportedState() JobState {
+	if r.src.Len() >= 0 && r.cur.off >= r.src.Len() && r.state == StateRunning {
+		return StateFinished
+	}
+	return r.state
+}
+
 func (r *Runtime) report() report.Report {
 	rows, err := r.writer.rows()
 	if err != nil && r.err == nil {
 		r.state, r.err = StateFailed, err
 	}
 	rep := report.Report{
-		Job: report.JobReport{Name: r.spec.Name, State: r.state, Seed: r.cfg.Seed, Executor: r.cfg.Executor},
-		Config: report.ConfigReport{Semantics: r.semantics, Requested: r.cfg.Semantics, HA: r.ha, Note: r.note, Mode: string(r.cfg.Mode),
-			Sink: r.cfg.Sink, Filter: filter.KindNone, Restart: r.cfg.Restart.String(), Deployment: r.cfg.Deployment,
+		Job: report.JobReport{Name: r.spec.Name, State: string(r.reportedState()), Seed: r.cfg.Seed, Executor: string(r.cfg.Executor)},
+		Config: report.ConfigReport{Semantics: string(r.semantics), Requested: string(r.cfg.Semantics), HA: string(r.ha), Note: r.note, Mode: string(r.cfg.Mode),
+			Sink: string(r.cfg.Sink), Filter: filter.KindNone, Restart: r.cfg.Restart.String(), Deployment: string(r.cfg.Deployment),
 			JobManagerHA: r.jobManagerHA()},
 		Source: report.SourceReport{Records: r.cur.off, Offset: r.cur.off, Late: r.late, TimeMS: r.cur.clock, RepeatedIDs: r.src.RepeatedIDs(r.cur.off)},
 		Sink:   report.SinkReport{Rows: rows, Batches: r.sink.batches},
@@ -585,9 +603,6 @@ func (r *Runtime) report() report.Report {
 				rep.Checkpoints.LastID, rep.Checkpoints.Bytes, rep.Checkpoints.Offset = c.last.id, c.last.bytes, c.last.at.off
 			}
 		}
-	}
-	if r.src.Len() >= 0 && r.cur.off >= r.src.Len() && r.state == StateRunning {
-		rep.Job.State = StateFinished
 	}
 	if aggregates(r.spec) {
 		wm := int64(math.MaxInt64)

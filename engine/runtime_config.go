@@ -61,24 +61,32 @@ const (
 // Modes lists the output modes.
 var Modes = []Mode{ModeAppend, ModeUpdate, ModeComplete}
 
+// SinkKind is where a job's output goes, which decides whether a replayed
+// row is a duplicate or overwrites itself.
+type SinkKind string
+
 // Sink kinds.
 const (
-	SinkLog   = "log"   // append-only: every write is a new line
-	SinkTable = "table" // a SQLite table updated in place
+	SinkLog   SinkKind = "log"   // append-only: every write is a new line
+	SinkTable SinkKind = "table" // a SQLite table updated in place
 )
+
+// Executor is what runs the nodes: one at a time in a seeded order, or a
+// goroutine each.
+type Executor string
 
 // Executor kinds.
 const (
-	ExecDeterministic = "deterministic"
-	ExecConcurrent    = "concurrent"
+	ExecDeterministic Executor = "deterministic"
+	ExecConcurrent    Executor = "concurrent"
 )
 
 // Config is how a job runs. The zero value is not valid; use DefaultConfig.
 type Config struct {
 	Seed     int64
-	Executor string
+	Executor Executor
 	Mode     Mode
-	Sink     string
+	Sink     SinkKind
 	// DBPath keeps the table sink's database at this path ("" = temporary).
 	DBPath string
 	// NoLedger turns the failure-free comparison off (for benchmarks).
@@ -87,8 +95,8 @@ type Config struct {
 	QueueCap int
 	// Semantics is the guarantee asked for; HA the mechanism ("" picks the
 	// semantics' default).
-	Semantics string
-	HA        string
+	Semantics Semantics
+	HA        HAScheme
 	// Restart decides whether and when failed tasks restart; its zero
 	// value (Kind "") is "nothing configured", which New resolves as Flink
 	// does (DefaultRestart).
@@ -97,7 +105,7 @@ type Config struct {
 	// standalone cluster (someone starts one: `restart NODE`), a resource
 	// manager's new one after Provision when managed. A task that fails by
 	// itself keeps its task manager either way.
-	Deployment string
+	Deployment Deployment
 	Provision  time.Duration
 	// SlotRequestTimeout is how long a restarted task waits for a slot
 	// before its request fails with NoResourceAvailableException, a new
@@ -108,7 +116,7 @@ type Config struct {
 	CheckpointInterval int64
 	// SinkCommit is how an exactly-once table sink commits: transactional
 	// (two-phase commit at checkpoints) or idempotent (upserts).
-	SinkCommit string
+	SinkCommit SinkCommit
 	// Filter is the membership filter of a dedup stage before the sink
 	// (none: no stage).
 	Filter filter.Spec
@@ -116,7 +124,7 @@ type Config struct {
 	// job manager is a single point of failure: its job fails with it) or
 	// standby (a standby job manager becomes leader once the failed
 	// leader's lease has run out, and restarts the job).
-	JobManagerHA string
+	JobManagerHA JobManagerHA
 	Lease        time.Duration
 	// MemoryBudget, when above 0, bounds the memory the run's state may
 	// hold, in bytes (see Runtime.MemoryHeld): a filter bigger than it is
@@ -125,25 +133,60 @@ type Config struct {
 	MemoryBudget int64
 }
 
-// Semantics, HA schemes, deployments and sink commit protocols.
+// Semantics is a delivery guarantee: what a failure may do to the output.
+type Semantics string
+
+// The guarantees, weakest first.
 const (
-	AtMostOnce  = "at-most-once"
-	AtLeastOnce = "at-least-once"
-	ExactlyOnce = "exactly-once"
+	AtMostOnce  Semantics = "at-most-once"
+	AtLeastOnce Semantics = "at-least-once"
+	ExactlyOnce Semantics = "exactly-once"
+)
 
-	HANone           = "none"
-	HAUpstreamBackup = "upstream-backup"
-	HAPassiveStandby = "passive-standby"
-	HAActiveStandby  = "active-standby"
+// AllSemantics lists the guarantees, weakest first.
+var AllSemantics = []Semantics{AtMostOnce, AtLeastOnce, ExactlyOnce}
 
-	DeployStandalone = "standalone"
-	DeployManaged    = "managed"
+// HAScheme is the mechanism that recovers a failed task's work.
+type HAScheme string
 
-	CommitTransactional = "transactional"
-	CommitIdempotent    = "idempotent"
+// HA schemes, from keeping nothing to a twin that keeps everything.
+const (
+	HANone           HAScheme = "none"
+	HAUpstreamBackup HAScheme = "upstream-backup"
+	HAPassiveStandby HAScheme = "passive-standby"
+	HAActiveStandby  HAScheme = "active-standby"
+)
 
-	JobManagerHANone    = "none"
-	JobManagerHAStandby = "standby"
+// HASchemes lists the HA schemes.
+var HASchemes = []HAScheme{HANone, HAUpstreamBackup, HAPassiveStandby, HAActiveStandby}
+
+// Deployment is what replaces a lost task manager: nobody, or a resource
+// manager.
+type Deployment string
+
+// Deployments.
+const (
+	DeployStandalone Deployment = "standalone"
+	DeployManaged    Deployment = "managed"
+)
+
+// SinkCommit is how an exactly-once table sink makes its writes final.
+type SinkCommit string
+
+// Sink commit protocols.
+const (
+	CommitTransactional SinkCommit = "transactional"
+	CommitIdempotent    SinkCommit = "idempotent"
+)
+
+// JobManagerHA is whether a standby job manager takes over from a failed
+// leader (Flink's high-availability.type, in two words).
+type JobManagerHA string
+
+// Job manager HA.
+const (
+	JobManagerHANone    JobManagerHA = "none"
+	JobManagerHAStandby JobManagerHA = "standby"
 )
 
 // DefaultLease is how long a follower waits for a silent leader before
@@ -169,7 +212,7 @@ func DefaultConfig() Config {
 // attempts. Here gap recovery (ha none) is the job without checkpoints.
 // Upstream backup and active standby have no Flink counterpart; they exist
 // to recover, and get exponential-delay like a checkpointed job.
-func DefaultRestart(ha string) restart.Strategy {
+func DefaultRestart(ha HAScheme) restart.Strategy {
 	kind := restart.Exponential
 	if ha == HANone {
 		kind = restart.None
@@ -179,7 +222,7 @@ func DefaultRestart(ha string) restart.Strategy {
 }
 
 // DefaultHA is the mechanism each guarantee uses unless told otherwise.
-func DefaultHA(semantics string) string {
+func DefaultHA(semantics Semantics) HAScheme {
 	switch semantics {
 	case AtLeastOnce:
 		return HAUpstreamBackup
@@ -192,15 +235,15 @@ func DefaultHA(semantics string) string {
 // Guarantee works out which guarantee a configuration really gives, with
 // a note saying why when that is weaker than asked; a combination whose
 // mechanism cannot even try for the guarantee is an error that says why.
-func Guarantee(cfg Config, spec jobspec.Spec) (semantics, ha, note string, err error) {
+func Guarantee(cfg Config, spec jobspec.Spec) (semantics Semantics, ha HAScheme, note string, err error) {
 	ha = cfg.HA
 	if ha == "" {
 		ha = DefaultHA(cfg.Semantics)
 	}
 	switch {
-	case !slices.Contains([]string{AtMostOnce, AtLeastOnce, ExactlyOnce}, cfg.Semantics):
+	case !slices.Contains(AllSemantics, cfg.Semantics):
 		return "", "", "", badConfig("unknown semantics %q; expected at-most-once, at-least-once or exactly-once", cfg.Semantics)
-	case !slices.Contains([]string{HANone, HAUpstreamBackup, HAPassiveStandby, HAActiveStandby}, ha):
+	case !slices.Contains(HASchemes, ha):
 		return "", "", "", badConfig("unknown ha %q; expected none, upstream-backup, passive-standby or active-standby", ha)
 	case ha == HANone && cfg.Semantics != AtMostOnce:
 		return "", "", "", badConfig("%s needs preserved input, but ha none (gap recovery) keeps nothing: a replacement starts empty from the current input; use ha %s", cfg.Semantics, strings.Join(preservingHA(cfg, spec), " or "))
@@ -244,11 +287,11 @@ func Guarantee(cfg Config, spec jobspec.Spec) (semantics, ha, note string, err e
 // (upstream backup under exactly-once or the concurrent executor).
 func preservingHA(cfg Config, spec jobspec.Spec) []string {
 	var out []string
-	for _, ha := range []string{HAUpstreamBackup, HAPassiveStandby} {
+	for _, ha := range []HAScheme{HAUpstreamBackup, HAPassiveStandby} {
 		c := cfg
 		c.HA = ha
 		if _, _, _, err := Guarantee(c, spec); err == nil {
-			out = append(out, ha)
+			out = append(out, string(ha))
 		}
 	}
 	return out

@@ -11,10 +11,10 @@ import (
 // draw: it shares no memory with the runtime.
 type Snapshot struct {
 	Job      string
-	State    string
-	Executor string
+	State    JobState
+	Executor Executor
 	Mode     Mode
-	Sink     string
+	Sink     SinkKind
 	// TimeMS is the virtual time of the last admission, ms since the start.
 	TimeMS int64
 	// Admitted is how many records the source has let in; Offset is the next
@@ -36,8 +36,8 @@ type Snapshot struct {
 	Ledger    LedgerTotals
 	HasLedger bool
 	// Semantics and HA are the guarantee and mechanism in effect.
-	Semantics string
-	HA        string
+	Semantics Semantics
+	HA        HAScheme
 	Failures  int64
 	// Checkpoints counts completed checkpoints; Backup the records upstream
 	// output queues hold now.
@@ -62,18 +62,21 @@ type Snapshot struct {
 	Holds int64
 }
 
+// JobManagerState is whether a job manager leads the job.
+type JobManagerState string
+
 // Job manager states a snapshot shows.
 const (
-	JobManagerLeader   = "leader"    // it leads the job
-	JobManagerNoLeader = "no leader" // the leader died; a standby waits for its lease to run out
-	JobManagerDead     = "dead"      // it died with no standby, and the job with it
+	JobManagerLeader   JobManagerState = "leader"    // it leads the job
+	JobManagerNoLeader JobManagerState = "no leader" // the leader died; a standby waits for its lease to run out
+	JobManagerDead     JobManagerState = "dead"      // it died with no standby, and the job with it
 )
 
 // JobManagerSnapshot is the job manager: whether a leader holds the job,
 // its standbys, and while there is none when the dead leader's lease runs
 // out.
 type JobManagerSnapshot struct {
-	State string
+	State JobManagerState
 	// Standbys is how many standby job managers wait to take over (Flink's
 	// high availability); 0 without it.
 	Standbys int
@@ -100,7 +103,7 @@ type NodeSnapshot struct {
 	Name  string
 	Stage int
 	Index int
-	State string
+	State NodeState
 	// In and Out count records received and emitted.
 	In, Out int64
 	// Queue is what waits in its input queue, of QueueCap.

@@ -13,7 +13,9 @@ type Validated struct {
 	Config Config
 	// Semantics and HA are what the job runs with; Note says why the
 	// semantics are weaker than asked, when they are.
-	Semantics, HA, Note string
+	Semantics Semantics
+	HA        HAScheme
+	Note      string
 }
 
 // Validate says whether New would accept spec and cfg, and with which

@@ -11,7 +11,7 @@ import (
 )
 
 // newClicks starts clicks under ha (with its semantics) and jmHA.
-func newClicks(t *testing.T, semantics, ha, jmHA string, rs restart.Strategy) *Runtime {
+func newClicks(t *testing.T, semantics Semantics, ha HAScheme, jmHA JobManagerHA, rs restart.Strategy) *Runtime {
 	t.Helper()
 	spec, _ := jobspec.Builtin("clicks")
 	cfg := DefaultConfig()
@@ -33,8 +33,8 @@ func runFor(t *testing.T, rt *Runtime, d time.Duration) {
 	}
 }
 
-func statesOf(s Snapshot) map[string]string {
-	out := map[string]string{}
+func statesOf(s Snapshot) map[string]NodeState {
+	out := map[string]NodeState{}
 	for _, n := range s.Nodes {
 		out[n.Name] = n.State
 	}
@@ -93,7 +93,7 @@ func TestSnapshotDrawsAFailedJob(t *testing.T) {
 	if s.FailedAtMS <= 0 || s.FailedAtMS >= s.TimeMS {
 		t.Fatalf("failed at %d, the admitted time ends at %d: the failure is not the end of the run", s.FailedAtMS, s.TimeMS)
 	}
-	want := map[string]string{"source": NodeCancelled, "parse": NodeCancelled, "count[0]": NodeCancelled, "count[1]": NodeFailed, "sink": NodeCancelled}
+	want := map[string]NodeState{"source": NodeCancelled, "parse": NodeCancelled, "count[0]": NodeCancelled, "count[1]": NodeFailed, "sink": NodeCancelled}
 	for _, n := range s.Nodes {
 		if n.State != want[n.Name] || n.HasRestart {
 			t.Fatalf("%s is %s (restart %v), want %s with none", n.Name, n.State, n.HasRestart, want[n.Name])

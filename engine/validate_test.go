@@ -20,11 +20,11 @@ func TestValidateAgreesWithNew(t *testing.T) {
 	tried, refused := 0, 0
 	for _, job := range jobspec.Names() {
 		spec, _ := jobspec.Builtin(job)
-		for _, sem := range []string{engine.AtMostOnce, engine.AtLeastOnce, engine.ExactlyOnce, "twice"} {
-			for _, ha := range []string{"", engine.HANone, engine.HAUpstreamBackup, engine.HAPassiveStandby, engine.HAActiveStandby} {
+		for _, sem := range []engine.Semantics{engine.AtMostOnce, engine.AtLeastOnce, engine.ExactlyOnce, "twice"} {
+			for _, ha := range []engine.HAScheme{"", engine.HANone, engine.HAUpstreamBackup, engine.HAPassiveStandby, engine.HAActiveStandby} {
 				for _, mode := range []engine.Mode{engine.ModeAppend, engine.ModeUpdate, engine.ModeComplete} {
-					for _, sink := range []string{engine.SinkLog, engine.SinkTable, "pipe"} {
-						for _, exec := range []string{engine.ExecDeterministic, engine.ExecConcurrent} {
+					for _, sink := range []engine.SinkKind{engine.SinkLog, engine.SinkTable, "pipe"} {
+						for _, exec := range []engine.Executor{engine.ExecDeterministic, engine.ExecConcurrent} {
 							for _, f := range filters {
 								cfg := engine.DefaultConfig()
 								cfg.Semantics, cfg.HA, cfg.Mode, cfg.Sink, cfg.Executor, cfg.Filter = sem, ha, mode, sink, exec, f

@@ -20,7 +20,7 @@ func TestSnapshotShowsAHeldWatermark(t *testing.T) {
 		{Name: "parse", Kind: jobspec.KindParse, Parallelism: 2, Partition: jobspec.PartitionRebalance},
 		{Name: "count", Kind: jobspec.KindWindowCount, Parallelism: 2, Partition: jobspec.PartitionHash, Window: 10 * time.Second},
 	}}.WithDefaults()
-	for semantics, held := range map[string]bool{engine.AtLeastOnce: true, engine.AtMostOnce: false} {
+	for semantics, held := range map[engine.Semantics]bool{engine.AtLeastOnce: true, engine.AtMostOnce: false} {
 		cfg := engine.DefaultConfig()
 		cfg.Semantics, cfg.Mode, cfg.Provision = semantics, engine.ModeAppend, 20*time.Second
 		cfg.Restart, _ = restart.Default(restart.Exponential) // gap recovery restarts nothing unless told

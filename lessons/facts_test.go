@@ -57,7 +57,7 @@ func bloom(t *testing.T, s filter.Spec) filter.Stats {
 	return f.Stats()
 }
 
-func restartDefaults(t *testing.T, kind string) restart.Strategy {
+func restartDefaults(t *testing.T, kind restart.Kind) restart.Strategy {
 	s, err := restart.Default(kind)
 	if err != nil {
 		t.Fatal(err)
@@ -272,7 +272,7 @@ func TestEveryNumberIsVouchedFor(t *testing.T) {
 // Flink's restart strategy defaults, as REFERENCES.md gives them from
 // Flink's documentation ("Task Failure Recovery"), are the engine's.
 func TestFlinkRestartDefaults(t *testing.T) {
-	want := map[string]restart.Strategy{
+	want := map[restart.Kind]restart.Strategy{
 		restart.None:        {Kind: restart.None},
 		restart.FixedDelay:  {Kind: restart.FixedDelay, Attempts: 1, Delay: time.Second},
 		restart.FailureRate: {Kind: restart.FailureRate, Max: 1, Interval: time.Minute, Delay: time.Second},
@@ -353,7 +353,7 @@ func TestLessonsQuoteTheEngine(t *testing.T) {
 	}
 	// Exactly-once into the log is at-least-once, and the report says why.
 	rep, err = run("job passthrough\nset semantics exactly-once\nrun 10\n")
-	if err != nil || rep.Config.Semantics != engine.AtLeastOnce || !strings.Contains(rep.Config.Note, "the log sink is append-only") {
+	if err != nil || rep.Config.Semantics != string(engine.AtLeastOnce) || !strings.Contains(rep.Config.Note, "the log sink is append-only") {
 		t.Errorf("exactly-once into a log: %v %+v", err, rep.Config)
 	}
 }

@@ -67,7 +67,7 @@ check:
 
 func reportOf(semantics string, lost int64) *report.Report {
 	return &report.Report{
-		Job:    report.JobReport{Name: "clicks", State: engine.StateRunning},
+		Job:    report.JobReport{Name: "clicks", State: string(engine.StateRunning)},
 		Config: report.ConfigReport{Semantics: semantics},
 		Sink:   report.SinkReport{Lost: lost},
 	}
@@ -146,7 +146,7 @@ func TestGoalsNeedAReport(t *testing.T) {
 
 func TestExpectComparesLikeTheLabScript(t *testing.T) {
 	rep := &report.Report{
-		Job:    report.JobReport{Name: "clicks", State: engine.StateFailed, Error: "boom"},
+		Job:    report.JobReport{Name: "clicks", State: string(engine.StateFailed), Error: "boom"},
 		Sink:   report.SinkReport{Duplicates: 3, Correct: true},
 		Config: report.ConfigReport{Restart: "fixed-delay attempts=1 delay=1s"},
 	}

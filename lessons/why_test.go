@@ -192,7 +192,7 @@ func TestWhyNamesTheStateLostWithLesson3sDeadNode(t *testing.T) {
 func TestWhyIsTheSameOnBothExecutorsAndOnEveryRun(t *testing.T) {
 	const failureFree = "job clicks\nset semantics exactly-once\nset checkpoint.interval 300\nrun 3000\nrun 10s\n"
 	const killed = "job clicks\nset semantics exactly-once\nset checkpoint.interval 300\nkill count[1] at 1200\nrun 3000\nrun 10s\n"
-	explainAll := func(src, executor string) string {
+	explainAll := func(src string, executor engine.Executor) string {
 		s, _ := watched(t, src, lab.Options{Executor: executor})
 		var b strings.Builder
 		for _, row := range []string{"click@12:00:10", "open@12:00:20", "close@12:00:00", "view@12:00:30"} {

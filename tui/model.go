@@ -214,7 +214,7 @@ func settingsView(o Options) []home.Setting {
 		{Key: "job", Value: o.Job, Doc: "the sandbox's job"},
 		{Key: "speed", Value: bridge.FormatSpeed(bridge.SnapSpeed(o.Speed)), Doc: "virtual s per wall s"},
 		{Key: "seed", Value: strconv.FormatInt(o.Seed, 10), Doc: "source and scheduler"},
-		{Key: "executor", Value: o.Executor, Doc: "what runs the nodes"},
+		{Key: "executor", Value: string(o.Executor), Doc: "what runs the nodes"},
 		{Key: "theme", Value: theme, Doc: ""},
 		{Key: "mouse", Value: mouse, Doc: ""},
 		{Key: "db", Value: db, Doc: "table sink"},

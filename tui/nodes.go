@@ -22,11 +22,11 @@ func (m *Model) openTargets(verb string) {
 	}
 	var opts []picker.Option
 	for _, n := range snap.Nodes {
-		o := picker.Option{Value: n.Name, Doc: n.State + " · in " + draw.Count(n.In)}
+		o := picker.Option{Value: n.Name, Doc: string(n.State) + " · in " + draw.Count(n.In)}
 		o.Refused = refusal(verb, n.Name, n.State, snap)
 		opts = append(opts, o)
 	}
-	jm := picker.Option{Value: engine.JobManager, Doc: "coordinates checkpoints and restarts · " + snap.JobManager.State}
+	jm := picker.Option{Value: engine.JobManager, Doc: "coordinates checkpoints and restarts · " + string(snap.JobManager.State)}
 	jm.Refused = jobManagerRefusal(verb, snap)
 	opts = append(opts, jm)
 	title := "Kill which node?"
@@ -39,7 +39,7 @@ func (m *Model) openTargets(verb string) {
 // refusal says why verb cannot act on the node called name in state, or
 // "" when it can: only a running node can be killed, and only a killed
 // one waiting for a task manager restarted.
-func refusal(verb, name, state string, snap engine.Snapshot) string {
+func refusal(verb, name string, state engine.NodeState, snap engine.Snapshot) string {
 	switch {
 	case snap.State == engine.StateFailed:
 		return "the job has failed: nothing runs and nothing restarts it; change a setting or open the job again"
@@ -48,11 +48,11 @@ func refusal(verb, name, state string, snap engine.Snapshot) string {
 	case verb == script.VerbKill && state == engine.NodeKilled:
 		return name + " is already down; r restarts it"
 	case verb == script.VerbKill && state != engine.NodeRunning:
-		return name + " is " + state + ": only a running node can be killed"
+		return name + " is " + string(state) + ": only a running node can be killed"
 	case verb == script.VerbRestart && state == engine.NodeRestarting:
 		return name + "'s restart is already on the way"
 	case verb == script.VerbRestart && state != engine.NodeKilled:
-		return name + " is " + state + ": there is nothing to restart"
+		return name + " is " + string(state) + ": there is nothing to restart"
 	}
 	return ""
 }

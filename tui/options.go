@@ -5,6 +5,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/lessons"
 	"github.com/streamlab/streamlab/tui/bridge"
 )
@@ -25,7 +26,7 @@ type Options struct {
 	// Job is the built-in job the sandbox opens with.
 	Job string
 	// Executor is deterministic or concurrent.
-	Executor string
+	Executor engine.Executor
 	// Seed seeds the source and the scheduler.
 	Seed int64
 	// DB keeps the table sink's database at this path.

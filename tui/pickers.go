@@ -28,7 +28,7 @@ func (m *Model) openPicker(key string) {
 	opts := options(key)
 	current := m.frame.Settings[key]
 	if key == "ha" && m.frame.Snap.HA != "" {
-		current = m.frame.Snap.HA // what the guarantee brought along
+		current = string(m.frame.Snap.HA) // what the guarantee brought along
 	}
 	m.picker.Open(key, pickerTitles[key], opts, current)
 	values := make([]string, len(opts))

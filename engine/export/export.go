@@ -71,7 +71,9 @@ type Plan struct {
 	Config engine.Config
 	// Semantics and HA are what the lab says is in effect (engine.Guarantee),
 	// Note why that differs from what was asked, if it does.
-	Semantics, HA, Note string
+	Semantics engine.Semantics
+	HA        engine.HAScheme
+	Note      string
 	// Events is the source log as JSON Lines; Records how many lines.
 	Events  []byte
 	Records int64

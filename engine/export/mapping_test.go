@@ -97,7 +97,7 @@ func TestFlinkConfigMapsEverySetting(t *testing.T) {
 // output mode, the watermark, the window and the sink.
 func TestSparkMapsEverySetting(t *testing.T) {
 	for _, tc := range []struct {
-		kind     string
+		kind     restart.Kind
 		attempts int
 		want     int
 	}{{restart.None, 0, 1}, {restart.FixedDelay, 3, 4}, {restart.FailureRate, 0, 4}, {restart.Exponential, 0, 4}} {

@@ -36,7 +36,7 @@ func FlinkConfig(p *Plan) [][2]string {
 	set := func(k, v string) { kv = append(kv, [2]string{k, v}) }
 	r := p.Config.Restart
 	if !p.RestartUnset {
-		set("restart-strategy.type", r.Kind)
+		set("restart-strategy.type", string(r.Kind))
 	}
 	switch {
 	case p.RestartUnset:
@@ -150,7 +150,7 @@ func restartText(r restart.Strategy) string {
 		}
 		return s
 	}
-	return r.Kind
+	return string(r.Kind)
 }
 
 func watermarkText(d time.Duration) string {

@@ -163,16 +163,16 @@ func TestRollbackRepeatsUnacknowledgedWindows(t *testing.T) {
 func TestJobManagerHighAvailability(t *testing.T) {
 	base := "job clicks\nset semantics exactly-once\nset sink table\n%srun 2500\nkill jobmanager\nrun 10s\n"
 	none := runIn(t, t.TempDir(), fmt.Sprintf(base, ""), lab.Options{})
-	if none.Job.State != engine.StateFailed || !strings.Contains(none.Job.Error, "high-availability.type") {
+	if engine.JobStateOf(none.Job) != engine.StateFailed || !strings.Contains(none.Job.Error, "high-availability.type") {
 		t.Fatalf("without HA: %s %q", none.Job.State, none.Job.Error)
 	}
 	early := runIn(t, t.TempDir(), fmt.Sprintf(base, "set jobmanager.ha standby lease=15s\n"), lab.Options{})
-	if early.Job.State != engine.StateRunning || early.Checkpoints.Restores != 0 || early.Sink.Pending == 0 || early.Sink.Lost != 0 {
+	if engine.JobStateOf(early.Job) != engine.StateRunning || early.Checkpoints.Restores != 0 || early.Sink.Pending == 0 || early.Sink.Lost != 0 {
 		t.Fatalf("10 s into a 15 s lease the job waits for a leader, owing its work: %s, %+v, %+v", early.Job.State, early.Sink, early.Checkpoints)
 	}
 	late := runIn(t, t.TempDir(), fmt.Sprintf(base, "set jobmanager.ha standby lease=15s\n")+"run 30s\n", lab.Options{})
 	r := late.Recovery
-	if late.Job.State != engine.StateRunning || late.Checkpoints.Restores != 1 || r.JobManagerFailovers != 1 || r.LeaderElectionMS != 15000 ||
+	if engine.JobStateOf(late.Job) != engine.StateRunning || late.Checkpoints.Restores != 1 || r.JobManagerFailovers != 1 || r.LeaderElectionMS != 15000 ||
 		!late.Sink.Correct || late.Sink.Pending != 0 {
 		t.Fatalf("with a standby: %s, sink %+v, recovery %+v, checkpoints %+v", late.Job.State, late.Sink, r, late.Checkpoints)
 	}

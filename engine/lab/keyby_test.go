@@ -32,8 +32,8 @@ operators:
 // read back with SQL equals the counts recomputed from the dumped source,
 // on both executors, with each device's windows on one node.
 func TestWindowCountKeyedByDevice(t *testing.T) {
-	for _, exec := range []string{engine.ExecDeterministic, engine.ExecConcurrent} {
-		t.Run(exec, func(t *testing.T) {
+	for _, exec := range []engine.Executor{engine.ExecDeterministic, engine.ExecConcurrent} {
+		t.Run(string(exec), func(t *testing.T) {
 			dir := t.TempDir()
 			if err := os.WriteFile(filepath.Join(dir, "job.yaml"), []byte(perDeviceJob), 0o644); err != nil {
 				t.Fatal(err)

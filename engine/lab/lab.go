@@ -42,7 +42,7 @@ type Options struct {
 	// an error before the script runs.
 	Force bool
 	// Executor is "deterministic" (default) or "concurrent".
-	Executor string
+	Executor engine.Executor
 	// MemoryBudget bounds the memory a run's state may hold, in bytes
 	// (engine.Config.MemoryBudget): 0 is DefaultMemoryBudget, below 0 no
 	// bound.

@@ -15,6 +15,7 @@ import (
 
 	_ "modernc.org/sqlite"
 
+	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/engine/lab"
 )
 
@@ -49,11 +50,11 @@ func TestReportsAreDeterministic(t *testing.T) {
 		scripts[name] = src // failures need the deterministic executor
 	}
 	for name, src := range scripts {
-		for _, exec := range []string{"deterministic", "concurrent"} {
-			if failures[name] != "" && exec == "concurrent" {
+		for _, exec := range []engine.Executor{engine.ExecDeterministic, engine.ExecConcurrent} {
+			if failures[name] != "" && exec == engine.ExecConcurrent {
 				continue
 			}
-			t.Run(name+"/"+exec, func(t *testing.T) {
+			t.Run(name+"/"+string(exec), func(t *testing.T) {
 				want := runScript(t, src, lab.Options{Executor: exec})
 				for _, procs := range []int{1, 2} {
 					prev := runtime.GOMAXPROCS(procs)

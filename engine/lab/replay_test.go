@@ -71,15 +71,15 @@ func runReplay(t *testing.T, path string, opts lab.Options) (*report.Report, err
 // An empty source file is an empty stream that has ended: nothing is
 // generated in its place, nothing reaches the sink, and the dump is empty.
 func TestEmptySourceFileIsAnEmptyFinishedStream(t *testing.T) {
-	for _, exec := range []string{engine.ExecDeterministic, engine.ExecConcurrent} {
-		t.Run(exec, func(t *testing.T) {
+	for _, exec := range []engine.Executor{engine.ExecDeterministic, engine.ExecConcurrent} {
+		t.Run(string(exec), func(t *testing.T) {
 			path := replayJob(t, "", "job job.yaml\nset sink table\nrun 200\nrun 10s\nexpect sink.rows == 0\n")
 			dump := filepath.Join(t.TempDir(), "dump.jsonl")
 			rep, err := runReplay(t, path, lab.Options{Executor: exec, DumpSource: dump})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if rep.Job.State != engine.StateFinished || rep.Source.Records != 0 || rep.Sink.Rows != 0 || rep.Sink.Expected != 0 {
+			if engine.JobStateOf(rep.Job) != engine.StateFinished || rep.Source.Records != 0 || rep.Sink.Rows != 0 || rep.Sink.Expected != 0 {
 				t.Fatalf("job %s, source %+v, sink %+v; want finished and empty", rep.Job.State, rep.Source, rep.Sink)
 			}
 			if b, err := os.ReadFile(dump); err != nil || len(b) != 0 {
@@ -113,7 +113,7 @@ func TestEventTimesOutsideTheYears1To9999AreRefused(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if rep.Job.State != engine.StateFinished || rep.Sink.Lost != 0 || !rep.Sink.Correct {
+			if engine.JobStateOf(rep.Job) != engine.StateFinished || rep.Sink.Lost != 0 || !rep.Sink.Correct {
 				t.Fatalf("job %s, sink %+v", rep.Job.State, rep.Sink)
 			}
 			// Each event is in two 10 s windows sliding by 5 s: those

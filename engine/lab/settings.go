@@ -93,51 +93,53 @@ var settings = []Setting{
 		return nil
 	}},
 	{Key: "sink", Doc: "an append-only log, or a SQLite table updated in place", Choices: []Choice{
-		{engine.SinkLog, "append-only lines"},
-		{engine.SinkTable, "SQLite table updated in place"},
+		{string(engine.SinkLog), "append-only lines"},
+		{string(engine.SinkTable), "SQLite table updated in place"},
 	}, apply: func(s *Session, c script.Command, v script.Arg) error {
-		if v.Text != engine.SinkLog && v.Text != engine.SinkTable {
+		sink := engine.SinkKind(v.Text)
+		if sink != engine.SinkLog && sink != engine.SinkTable {
 			return fmt.Errorf("unknown sink %q; expected log or table", v.Text)
 		}
-		s.cfg.Sink = v.Text
+		s.cfg.Sink = sink
 		return nil
 	}},
 	{Key: "executor", Doc: "what runs the nodes", Choices: []Choice{
-		{engine.ExecDeterministic, "one node at a time in a seeded order: reproducible"},
-		{engine.ExecConcurrent, "a goroutine per node, for throughput"},
+		{string(engine.ExecDeterministic), "one node at a time in a seeded order: reproducible"},
+		{string(engine.ExecConcurrent), "a goroutine per node, for throughput"},
 	}, apply: func(s *Session, c script.Command, v script.Arg) error {
-		if v.Text != engine.ExecDeterministic && v.Text != engine.ExecConcurrent {
+		exec := engine.Executor(v.Text)
+		if exec != engine.ExecDeterministic && exec != engine.ExecConcurrent {
 			return fmt.Errorf("unknown executor %q; expected deterministic or concurrent", v.Text)
 		}
-		s.cfg.Executor = v.Text
+		s.cfg.Executor = exec
 		return nil
 	}},
 	{Key: "semantics", Doc: "the guarantee asked for", Choices: []Choice{
-		{engine.AtMostOnce, "gap recovery: may lose"},
-		{engine.AtLeastOnce, "rollback recovery: may duplicate"},
-		{engine.ExactlyOnce, "precise recovery"},
+		{string(engine.AtMostOnce), "gap recovery: may lose"},
+		{string(engine.AtLeastOnce), "rollback recovery: may duplicate"},
+		{string(engine.ExactlyOnce), "precise recovery"},
 	}, apply: func(s *Session, c script.Command, v script.Arg) error {
 		return oneOf(&s.cfg.Semantics, v.Text, "semantics", engine.AtMostOnce, engine.AtLeastOnce, engine.ExactlyOnce)
 	}},
 	{Key: "ha", Doc: "the mechanism (default: the semantics' own)", Choices: []Choice{
-		{engine.HANone, "amnesia: state is lost"},
-		{engine.HAUpstreamBackup, "upstream replays its buffer"},
-		{engine.HAPassiveStandby, "checkpoints, restore on failure"},
-		{engine.HAActiveStandby, "a twin processes everything"},
+		{string(engine.HANone), "amnesia: state is lost"},
+		{string(engine.HAUpstreamBackup), "upstream replays its buffer"},
+		{string(engine.HAPassiveStandby), "checkpoints, restore on failure"},
+		{string(engine.HAActiveStandby), "a twin processes everything"},
 	}, apply: func(s *Session, c script.Command, v script.Arg) error {
 		return oneOf(&s.cfg.HA, v.Text, "ha", engine.HANone, engine.HAUpstreamBackup, engine.HAPassiveStandby, engine.HAActiveStandby)
 	}},
 	{Key: "restart", Values: "none | fixed-delay | failure-rate | exponential-delay [name=value ...]", Doc: "the restart strategy, with Flink's parameters (unset: none without checkpoints, exponential-delay with them, as Flink 2.3)", Choices: []Choice{
-		{restart.None, "the first failure fails the job"},
-		{restart.FixedDelay, "a fixed wait, a number of attempts"},
-		{restart.FailureRate, "at most so many failures in an interval"},
-		{restart.Exponential, "waits that grow after each failure"},
+		{string(restart.None), "the first failure fails the job"},
+		{string(restart.FixedDelay), "a fixed wait, a number of attempts"},
+		{string(restart.FailureRate), "at most so many failures in an interval"},
+		{string(restart.Exponential), "waits that grow after each failure"},
 	}, apply: func(s *Session, c script.Command, v script.Arg) error {
 		params := map[string]string{}
 		for _, p := range c.Params {
 			params[p.Name] = p.Value
 		}
-		st, err := restart.Parse(v.Text, params)
+		st, err := restart.Parse(restart.Kind(v.Text), params)
 		if err != nil {
 			return err
 		}
@@ -169,15 +171,15 @@ var settings = []Setting{
 		return nil
 	}},
 	{Key: "deployment", Values: "standalone | managed [provision=DURATION]", Doc: "who replaces a lost task manager (kill): nobody on a standalone cluster (restart NODE starts one), a resource manager after provision (5s) when managed", Choices: []Choice{
-		{engine.DeployStandalone, "nobody replaces a lost task manager"},
-		{engine.DeployManaged, "a resource manager provisions a new one"},
+		{string(engine.DeployStandalone), "nobody replaces a lost task manager"},
+		{string(engine.DeployManaged), "a resource manager provisions a new one"},
 	}, apply: func(s *Session, c script.Command, v script.Arg) error {
 		if err := oneOf(&s.cfg.Deployment, v.Text, "deployment", engine.DeployStandalone, engine.DeployManaged); err != nil {
 			return err
 		}
 		for _, p := range c.Params {
 			d, err := time.ParseDuration(p.Value)
-			if p.Name != "provision" || v.Text != engine.DeployManaged {
+			if p.Name != "provision" || s.cfg.Deployment != engine.DeployManaged {
 				return fmt.Errorf("deployment %s takes no parameter %q (managed takes provision=DURATION)", v.Text, p.Name)
 			}
 			if err != nil || d < 0 {
@@ -196,15 +198,15 @@ var settings = []Setting{
 		return nil
 	}},
 	{Key: "jobmanager.ha", Values: "none | standby [lease=DURATION]", Doc: "the job manager's high availability: none (Flink's default: the job fails with its job manager) or standby (a new leader restarts the job after the lease, 15s by default)", Choices: []Choice{
-		{engine.JobManagerHANone, "the job fails with its job manager"},
-		{engine.JobManagerHAStandby, "a standby leads once the lease runs out"},
+		{string(engine.JobManagerHANone), "the job fails with its job manager"},
+		{string(engine.JobManagerHAStandby), "a standby leads once the lease runs out"},
 	}, apply: func(s *Session, c script.Command, v script.Arg) error {
 		if err := oneOf(&s.cfg.JobManagerHA, v.Text, "jobmanager.ha", engine.JobManagerHANone, engine.JobManagerHAStandby); err != nil {
 			return err
 		}
 		s.cfg.Lease = engine.DefaultLease
 		for _, p := range c.Params {
-			if p.Name != "lease" || v.Text != engine.JobManagerHAStandby {
+			if p.Name != "lease" || s.cfg.JobManagerHA != engine.JobManagerHAStandby {
 				return fmt.Errorf("jobmanager.ha %s takes no parameter %q (standby takes lease=DURATION)", v.Text, p.Name)
 			}
 			d, err := time.ParseDuration(p.Value)
@@ -224,8 +226,8 @@ var settings = []Setting{
 		return nil
 	}},
 	{Key: "sink.commit", Doc: "how an exactly-once table sink commits", Choices: []Choice{
-		{engine.CommitTransactional, "a checkpoint's rows commit in one transaction"},
-		{engine.CommitIdempotent, "rows are written at once, without a transaction"},
+		{string(engine.CommitTransactional), "a checkpoint's rows commit in one transaction"},
+		{string(engine.CommitIdempotent), "rows are written at once, without a transaction"},
 	}, apply: func(s *Session, c script.Command, v script.Arg) error {
 		return oneOf(&s.cfg.SinkCommit, v.Text, "sink.commit", engine.CommitTransactional, engine.CommitIdempotent)
 	}},
@@ -374,11 +376,16 @@ func (s *Session) set(c script.Command) error {
 	return nil
 }
 
-// oneOf sets *dst to v when v is one of the allowed values.
-func oneOf(dst *string, v, what string, allowed ...string) error {
-	if !slices.Contains(allowed, v) {
-		return fmt.Errorf("unknown %s %q; expected one of %s", what, v, strings.Join(allowed, ", "))
+// oneOf sets *dst to v when v is one of the allowed values: the one place
+// a setting's text becomes the engine's typed value.
+func oneOf[T ~string](dst *T, v, what string, allowed ...T) error {
+	if !slices.Contains(allowed, T(v)) {
+		words := make([]string, len(allowed))
+		for i, a := range allowed {
+			words[i] = string(a)
+		}
+		return fmt.Errorf("unknown %s %q; expected one of %s", what, v, strings.Join(words, ", "))
 	}
-	*dst = v
+	*dst = T(v)
 	return nil
 }

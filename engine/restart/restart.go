@@ -14,12 +14,15 @@ import (
 	"time"
 )
 
+// Kind is a restart strategy's kind, with Flink's name for it.
+type Kind string
+
 // Restart strategy kinds, with Flink's names (restart-strategy.type).
 const (
-	None        = "none"
-	FixedDelay  = "fixed-delay"
-	FailureRate = "failure-rate"
-	Exponential = "exponential-delay"
+	None        Kind = "none"
+	FixedDelay  Kind = "fixed-delay"
+	FailureRate Kind = "failure-rate"
+	Exponential Kind = "exponential-delay"
 )
 
 // Strategy decides whether and when failed tasks restart, with
@@ -36,7 +39,7 @@ const (
 //     1 s, max backoff 1 min, multiplier 1.5, reset threshold 1 h, jitter
 //     0.1, attempts before the backoff resets unlimited (Attempts 0).
 type Strategy struct {
-	Kind       string
+	Kind       Kind
 	Attempts   int
 	Delay      time.Duration
 	Max        int
@@ -49,7 +52,7 @@ type Strategy struct {
 }
 
 // Default returns a strategy of kind with Flink's defaults.
-func Default(kind string) (Strategy, error) {
+func Default(kind Kind) (Strategy, error) {
 	switch kind {
 	case None:
 		return Strategy{Kind: kind}, nil
@@ -64,12 +67,12 @@ func Default(kind string) (Strategy, error) {
 }
 
 // Parse reads `fixed-delay attempts=3 delay=10s` and the like.
-func Parse(kind string, params map[string]string) (Strategy, error) {
+func Parse(kind Kind, params map[string]string) (Strategy, error) {
 	s, err := Default(kind)
 	if err != nil {
 		return s, err
 	}
-	known := map[string][]string{
+	known := map[Kind][]string{
 		None:        nil,
 		FixedDelay:  {"attempts", "delay"},
 		FailureRate: {"max", "interval", "delay"},
@@ -164,7 +167,7 @@ func (s Strategy) String() string {
 		}
 		return out
 	}
-	return s.Kind
+	return string(s.Kind)
 }
 
 // flinkName is the class Flink names when it gives up, so the message a

@@ -27,7 +27,7 @@ func TestRestartDefaultsAreFlinks(t *testing.T) {
 	}
 }
 
-func strategy(t *testing.T, kind string, params map[string]string) *Backoff {
+func strategy(t *testing.T, kind Kind, params map[string]string) *Backoff {
 	t.Helper()
 	s, err := Parse(kind, params)
 	if err != nil {
@@ -157,7 +157,10 @@ func TestExponentialDelayJitterStaysWithinBounds(t *testing.T) {
 // Flink's checks on the parameters: multiplier > 1, jitter in [0, 1],
 // durations of at least 1 ms; nothing that is not a number.
 func TestRestartParametersRejected(t *testing.T) {
-	for _, c := range []struct{ kind, name, value string }{
+	for _, c := range []struct {
+		kind        Kind
+		name, value string
+	}{
 		{Exponential, "multiplier", "1"},
 		{Exponential, "multiplier", "NaN"},
 		{Exponential, "multiplier", "Inf"},

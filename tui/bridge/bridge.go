@@ -34,7 +34,7 @@ type Options struct {
 	// Seed is recorded as `set seed N` at the start of every session.
 	Seed int64
 	// Executor is deterministic (default) or concurrent.
-	Executor string
+	Executor engine.Executor
 	// DB keeps the table sink's database at this path.
 	DB string
 	// Speed is the initial playback speed (snapped to a level).

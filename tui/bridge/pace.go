@@ -281,7 +281,7 @@ func (b *Bridge) checkStop() {
 	}
 	s := b.job.Snapshot()
 	switch {
-	case s.State == "failed":
+	case s.State == engine.StateFailed:
 		b.pauseWith("the job failed; paused")
 	case b.job.Source().Len() >= 0 && s.Offset >= b.job.Source().Len():
 		b.pauseWith("the source has no more records; paused")

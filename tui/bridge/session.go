@@ -39,10 +39,10 @@ func (p place) file() string {
 // prelude is how every session on job starts: the job and the seed (and
 // the executor when it is not the default), so a saved script reproduces
 // the run whatever the reader's configuration.
-func (p place) prelude(job, executor string) []string {
+func (p place) prelude(job string, executor engine.Executor) []string {
 	lines := []string{"job " + job, fmt.Sprintf("set seed %d", p.seed)}
 	if executor != "" && executor != engine.ExecDeterministic {
-		lines = append(lines, "set executor "+executor)
+		lines = append(lines, "set executor "+string(executor))
 	}
 	return lines
 }
@@ -162,8 +162,8 @@ func noteSetting(m map[string]string, c script.Command) {
 func (b *Bridge) effectiveSettings(set map[string]string) map[string]string {
 	cfg := b.sess.Config()
 	out := map[string]string{
-		"job": b.sess.Spec().Name, "mode": string(cfg.Mode), "sink": cfg.Sink,
-		"executor": cfg.Executor, "seed": fmt.Sprint(cfg.Seed),
+		"job": b.sess.Spec().Name, "mode": string(cfg.Mode), "sink": string(cfg.Sink),
+		"executor": string(cfg.Executor), "seed": fmt.Sprint(cfg.Seed),
 		"semantics": "at-most-once", "ha": "none", "filter": "none", "restart": "none",
 	}
 	for k, v := range set {

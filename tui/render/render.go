@@ -38,7 +38,7 @@ func (b StatusBar) Line(f bridge.Frame, paused bool, speed float64, w int) strin
 	// what was asked for (at-least-once brings upstream backup along).
 	sem, ha, filter := s["semantics"], s["ha"], s["filter"]
 	if snap.Semantics != "" {
-		sem, ha = snap.Semantics, snap.HA
+		sem, ha = string(snap.Semantics), string(snap.HA)
 	}
 	if snap.Filter != nil && snap.Filter.Spec != "" {
 		filter = snap.Filter.Spec // the passwords job's list is a filter it sets itself

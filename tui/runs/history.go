@@ -19,8 +19,8 @@ type Run struct {
 	// Gen is the session; a session's later runs replace its earlier.
 	Gen       int64
 	Job       string
-	HA        string
-	Semantics string
+	HA        engine.HAScheme
+	Semantics engine.Semantics
 	// Interval is the checkpoint interval in records; Checkpoints the
 	// checkpoints completed.
 	Interval, Checkpoints int64
@@ -34,7 +34,7 @@ type Run struct {
 // FromReport takes a run's numbers from its report.
 func FromReport(gen int64, rep *report.Report) Run {
 	return Run{
-		Gen: gen, Job: rep.Job.Name, HA: rep.Config.HA, Semantics: rep.Config.Semantics,
+		Gen: gen, Job: rep.Job.Name, HA: engine.HAScheme(rep.Config.HA), Semantics: engine.Semantics(rep.Config.Semantics),
 		Interval: rep.Config.CheckpointInterval, Checkpoints: rep.Checkpoints.Completed,
 		Failures: rep.Recovery.Failures, Replayed: rep.Recovery.Replayed,
 		RecoveryMS: rep.Recovery.TimeMS, OverheadBytes: rep.Recovery.OverheadBytes,

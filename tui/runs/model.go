@@ -102,7 +102,7 @@ func (m Model) Update(k tea.KeyMsg) Model {
 }
 
 // schemeMark marks a scheme's runs by its initial.
-func schemeMark(ha string) (rune, chart.Class) {
+func schemeMark(ha engine.HAScheme) (rune, chart.Class) {
 	switch ha {
 	case engine.HAUpstreamBackup:
 		return 'U', chart.Theory

@@ -17,10 +17,10 @@ import (
 // runs here too; this package's goldens are the lab's, in package tui.
 var _ = flag.Bool("update", false, "rewrite golden files (none in this package)")
 
-func reportOf(ha string, interval, failures, replayed, recoveryMS, overhead int64) *report.Report {
+func reportOf(ha engine.HAScheme, interval, failures, replayed, recoveryMS, overhead int64) *report.Report {
 	r := &report.Report{}
 	r.Job.Name = "clicks"
-	r.Config.HA, r.Config.CheckpointInterval = ha, interval
+	r.Config.HA, r.Config.CheckpointInterval = string(ha), interval
 	r.Recovery.Failures, r.Recovery.Replayed, r.Recovery.TimeMS, r.Recovery.OverheadBytes = failures, replayed, recoveryMS, overhead
 	return r
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/tui/draw"
 	"github.com/streamlab/streamlab/tui/styles"
 )
@@ -28,12 +29,12 @@ func Box(st *styles.Styles, w int, body []string, title string, text []string) [
 
 // Restart asks whether to restart the job, in state (the engine's job
 // state), from the beginning with the set or job line.
-func Restart(st *styles.Styles, w int, body []string, state, line string) []string {
+func Restart(st *styles.Styles, w int, body []string, state engine.JobState, line string) []string {
 	started := "The job is already running"
 	switch state {
-	case "failed":
+	case engine.StateFailed:
 		started = "The job has failed"
-	case "finished":
+	case engine.StateFinished:
 		started = "The job has finished"
 	}
 	text := []string{

@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/tui/styles"
 )
 
@@ -63,7 +64,7 @@ func TestKillingTheJobManagerOffersNoTaskFailure(t *testing.T) {
 func TestQuestionsSayWhatIsTrue(t *testing.T) {
 	st := styles.New(styles.ByName("mono", false))
 	text := func(lines []string) string { return ansi.Strip(strings.Join(lines, "\n")) }
-	for state, want := range map[string]string{"running": "already running", "failed": "has failed", "finished": "has finished"} {
+	for state, want := range map[engine.JobState]string{engine.StateRunning: "already running", engine.StateFailed: "has failed", engine.StateFinished: "has finished"} {
 		if got := text(Restart(st, 80, screen(80, 24), state, "set mode update")); !strings.Contains(got, want) || !strings.Contains(got, "set mode update") {
 			t.Errorf("state %s: the question does not say %q:\n%s", state, want, got)
 		}

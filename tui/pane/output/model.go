@@ -50,7 +50,7 @@ type Model struct {
 	focused bool
 	gen     int64
 
-	sink   string
+	sink   engine.SinkKind
 	mode   engine.Mode
 	clock  int64
 	prev   []engine.Record

@@ -62,7 +62,7 @@ func TestRepeatsAreMarkedAndTablesUpdateInPlace(t *testing.T) {
 
 // A narrow pane keeps each row's key and count and leaves out its time.
 func TestNarrowPaneKeepsTheCounts(t *testing.T) {
-	for _, sink := range []string{engine.SinkLog, engine.SinkTable} {
+	for _, sink := range []engine.SinkKind{engine.SinkLog, engine.SinkTable} {
 		m := New(styles.New(styles.Mono))
 		m.SetSize(16, 8)
 		m.SetFrame(bridge.Frame{Gen: 1, ClockMS: 1000, Snap: engine.Snapshot{Sink: sink, Mode: engine.ModeUpdate,

@@ -21,7 +21,7 @@ func (m Model) View() string { return strings.Join(m.Lines(), "\n") }
 // depends on the clock.
 type viewKey struct {
 	rev          uint64
-	sink         string
+	sink         engine.SinkKind
 	clock        int64
 	w, h, scroll int
 	focused      bool
@@ -42,7 +42,7 @@ func (m Model) draw() []string {
 	if m.focused {
 		frame = m.st.FocusedPane
 	}
-	title := "Output · " + m.sink
+	title := "Output · " + string(m.sink)
 	if m.tableView() {
 		title += " (by window)"
 	}

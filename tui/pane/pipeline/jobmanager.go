@@ -25,7 +25,8 @@ func (m Model) footer(w int) string {
 // or its job manager changes, and while a lease runs out, with the clock.
 type footerKey struct {
 	w                   int
-	state, err          string
+	state               engine.JobState
+	err                 string
 	failedAtMS, clockMS int64
 	jm                  engine.JobManagerSnapshot
 }
@@ -65,7 +66,7 @@ func (m Model) jobManagerLine(w int) string {
 		state = st.Bad.Render("✗ dead")
 		rest = st.Muted.Render("no standby: its job failed with it")
 	default:
-		state = st.OK.Render("● " + jm.State)
+		state = st.OK.Render("● " + string(jm.State))
 		rest = st.Muted.Render("no standby job manager (jobmanager.ha none)")
 		short = st.Muted.Render("no standby")
 		if jm.Standbys > 0 {

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/streamlab/streamlab/engine"
 	"github.com/streamlab/streamlab/tui/styles"
 )
 
@@ -18,7 +19,7 @@ type look struct {
 // gaining states (killed, restarting, recovering, standby, …); any state
 // not listed here is still shown, by name, with a neutral glyph, so a new
 // state never breaks the pane.
-func stateLook(st *styles.Styles, state string) look {
+func stateLook(st *styles.Styles, state engine.NodeState) look {
 	switch state {
 	case "running":
 		return look{"●", st.OK, false}

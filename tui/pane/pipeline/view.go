@@ -48,13 +48,13 @@ func (m Model) title(w int) string {
 	}
 	parts := []string{"Pipeline · " + s.Job}
 	if s.Semantics != "" {
-		mech := s.Semantics
+		mech := string(s.Semantics)
 		switch s.HA {
 		case "":
 		case engine.HANone:
 			mech += ", no HA"
 		default:
-			mech += " via " + s.HA
+			mech += " via " + string(s.HA)
 		}
 		parts = append(parts, mech)
 	}
@@ -299,7 +299,7 @@ func (m Model) queueLine(n engine.NodeSnapshot, w int) string {
 // part goes beside the counts.
 func (m Model) stateLine(n engine.NodeSnapshot) (state, right, short string) {
 	st, lk := m.st, stateLook(m.st, n.State)
-	state = lk.style.Render(lk.glyph + " " + n.State)
+	state = lk.style.Render(lk.glyph + " " + string(n.State))
 	right = st.Muted.Render(m.rateOf(n.Name))
 	short = right
 	switch {
@@ -372,7 +372,7 @@ func (m Model) compact(i, w int) []string {
 		second = m.queueLine(n, w-2)
 	}
 	if lk.down && !restartDue(n) {
-		short = st.Killed.Render(n.State)
+		short = st.Killed.Render(string(n.State))
 	}
 	return []string{
 		draw.Fit(spread(lk.style.Render(lk.glyph)+" "+name, short, w), w),
